@@ -1,0 +1,28 @@
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test run lint typecheck bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy src
+	$(BIN)/pytest
+
+run: $(STAMP)
+	$(BIN)/splitpot --help
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/evaluate.py
+
+clean:
+	rm -rf $(VENV)

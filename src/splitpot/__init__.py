@@ -1,0 +1,3 @@
+"""splitpot: Omaha Hi/Lo poker."""
+
+__version__ = "0.1.0"
