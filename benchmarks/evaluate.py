@@ -7,6 +7,7 @@ PokerKit, where installed, is measured on the same kind of deals in the same run
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import time
 from collections.abc import Callable
@@ -71,10 +72,8 @@ def main() -> None:
         def peer() -> None:
             for hole, board in texts:
                 pokerkit.OmahaHoldemHand.from_game(hole, board)
-                try:
+                with contextlib.suppress(ValueError):
                     pokerkit.OmahaEightOrBetterLowHand.from_game(hole, board)
-                except ValueError:
-                    pass
 
         peer_rate = best_rate(peer, len(texts), repeats=1)
         rows.append(("PokerKit OmahaHoldemHand + OmahaEightOrBetterLowHand", peer_rate))

@@ -122,7 +122,9 @@ def _best(hole: CardsLike, board: CardsLike, low_limit: int) -> tuple[int, tuple
         low_limit,
     )
     hole_used = sorted((hole_cards[i], hole_cards[j]), key=_by_code, reverse=True)
-    board_used = sorted((board_cards[x], board_cards[y], board_cards[z]), key=_by_code, reverse=True)
+    board_used = sorted(
+        (board_cards[x], board_cards[y], board_cards[z]), key=_by_code, reverse=True
+    )
     return strength, (*hole_used, *board_used)
 
 
