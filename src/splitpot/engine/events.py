@@ -1,0 +1,147 @@
+"""Everything that happens in a hand, as small frozen values, and who may see what.
+
+Privacy is one function: ``view(event, viewer)`` hides the hole cards of a deal from
+everyone but their owner. Cards shown at showdown are public.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum, IntEnum
+
+from splitpot.cards import Card
+from splitpot.engine.actions import ActionKind
+from splitpot.engine.pots import Share
+from splitpot.evaluate import HighHand, LowHand
+
+
+class Street(IntEnum):
+    PREFLOP = 0
+    FLOP = 1
+    TURN = 2
+    RIVER = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+class PostKind(Enum):
+    """A forced post. Blinds, straddles and a new player's post are live (they count as
+    the poster's bet); a dead small blind and an ante go into the pot (RULES.md 6)."""
+
+    SMALL_BLIND = "small blind"
+    BIG_BLIND = "big blind"
+    STRADDLE = "straddle"
+    LIVE = "live post"
+    DEAD = "dead small blind"
+    ANTE = "ante"
+
+    @property
+    def live(self) -> bool:
+        return self not in (PostKind.DEAD, PostKind.ANTE)
+
+    @property
+    def positional(self) -> bool:
+        """Posted because of the seat's place after the button; decides who acts first."""
+        return self in (PostKind.SMALL_BLIND, PostKind.BIG_BLIND, PostKind.STRADDLE)
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    player: int
+    kind: PostKind
+    amount: int
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardsDealt:
+    player: int
+    cards: tuple[Card | None, ...]  # None: unknown (a replayed history) or hidden in a view
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealt:
+    street: Street
+    cards: tuple[Card | None, ...]  # the new cards only
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """A player's action as applied: ``to`` is the player's total bet in the round after
+    it, ``added`` the chips it moved from the stack."""
+
+    player: int
+    kind: ActionKind
+    to: int
+    added: int
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    street: Street
+    pot: int  # all chips in the middle once the round's bets are gathered
+
+
+@dataclass(frozen=True, slots=True)
+class UncalledBetReturned:
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    player: int
+    cards: tuple[Card, ...]
+    high: HighHand | None
+    low: LowHand | None
+
+
+@dataclass(frozen=True, slots=True)
+class Mucked:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class RakeTaken:
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded:
+    pot: int  # 0 the main pot, 1 the first side pot, ...
+    share: Share
+    player: int
+    amount: int
+    high: HighHand | None = None
+    low: LowHand | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    stacks: tuple[int, ...]
+
+
+Event = (
+    Posted
+    | HoleCardsDealt
+    | BoardDealt
+    | Acted
+    | RoundEnded
+    | UncalledBetReturned
+    | Shown
+    | Mucked
+    | RakeTaken
+    | PotAwarded
+    | HandEnded
+)
+
+
+def view(event: Event, viewer: int | None) -> Event:
+    """The event as ``viewer`` may see it (None: a spectator). Only a deal of hole cards
+    hides anything: its cards are visible to their owner alone."""
+    if isinstance(event, HoleCardsDealt) and event.player != viewer:
+        return replace(event, cards=(None,) * len(event.cards))
+    return event

@@ -1,0 +1,694 @@
+"""One hand of Omaha as a pure state machine (RULES.md sections 3 to 5).
+
+Inputs: the game configuration, the stacks of the players in clockwise order, the
+button, the forced posts and the order of the deck. ``legal_actions()`` says what the
+player to act may do; ``apply(action)`` checks and applies one action and returns the
+events it caused; an illegal action raises ``IllegalActionError`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from splitpot.cards import Card, ensure_distinct
+from splitpot.engine.actions import Action, ActionKind, LegalActions
+from splitpot.engine.errors import HandSetupError, IllegalActionError
+from splitpot.engine.events import (
+    Acted,
+    BoardDealt,
+    Event,
+    HandEnded,
+    HoleCardsDealt,
+    Mucked,
+    Posted,
+    PostKind,
+    PotAwarded,
+    RakeTaken,
+    RoundEnded,
+    Shown,
+    Street,
+    UncalledBetReturned,
+    view,
+)
+from splitpot.engine.pots import Award, Pot, Share, award_pot, side_pots, split_evenly
+from splitpot.evaluate import HighHand, LowHand, best_high, best_low
+from splitpot.rules import FixedLimit, GameConfig, NoLimit
+
+MAX_PLAYERS = 10
+BOARD_SIZES = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A forced post of this hand: a blind, a straddle, a new or returning player's post,
+    a dead small blind, or an ante."""
+
+    player: int
+    kind: PostKind
+    amount: int
+
+
+class Phase(Enum):
+    BETTING = "betting"
+    SHOWDOWN = "showdown"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a finished hand ended: pots (after rake), awards and the final stacks."""
+
+    pots: tuple[Pot, ...]
+    awards: tuple[Award, ...]
+    rake: int
+    uncalled: tuple[tuple[int, int], ...]  # (player, chips returned)
+    stacks: tuple[int, ...]
+    showdown: bool
+
+    def won(self, player: int) -> int:
+        """Chips the player collected from the pots (not counting a returned bet)."""
+        return sum(a.amount for a in self.awards if a.player == player)
+
+
+def deal_order(players: int, button: int) -> list[int]:
+    """The order of dealing: the first player left of the button first, the button last."""
+    return [(button + 1 + i) % players for i in range(players)]
+
+
+def deck_size(players: int, hole_cards: int) -> int:
+    """Cards a hand may use: the hole cards, three burns and five board cards."""
+    return players * hole_cards + 8
+
+
+def arrange_deck(
+    holes: Sequence[Sequence[Card | None] | None],
+    board: Sequence[Card],
+    button: int,
+    hole_cards: int,
+) -> list[Card | None]:
+    """A deck order that deals these hole cards and this board; None where unknown."""
+    players = len(holes)
+    deck: list[Card | None] = [None] * deck_size(players, hole_cards)
+    for round_ in range(hole_cards):
+        for position, player in enumerate(deal_order(players, button)):
+            cards = holes[player]
+            if cards is not None and round_ < len(cards):
+                deck[round_ * players + position] = cards[round_]
+    at = players * hole_cards
+    for index, card in enumerate(board[:5]):
+        burns = 1 if index < 3 else index - 1  # burn before the flop, the turn, the river
+        deck[at + burns + index] = card
+    return deck
+
+
+class Hand:
+    """One hand from the posts to the last chip."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        stacks: Sequence[int],
+        button: int,
+        posts: Sequence[Post],
+        deck: Sequence[Card | None],
+        *,
+        recorded_rake: int | None = None,
+        recorded_pots: Sequence[int] | None = None,
+    ) -> None:
+        players = len(stacks)
+        if not 2 <= players <= MAX_PLAYERS:
+            raise HandSetupError(f"a hand needs 2 to {MAX_PLAYERS} players, not {players}")
+        for player, stack in enumerate(stacks):
+            if not isinstance(stack, int) or stack <= 0:
+                raise HandSetupError(
+                    f"player {player} has a stack of {stack!r}: stacks are positive whole chips"
+                )
+        if not 0 <= button < players:
+            raise HandSetupError(f"button {button} is not one of the players 0..{players - 1}")
+        needed = deck_size(players, config.variant.hole_cards)
+        if len(deck) < needed:
+            raise HandSetupError(f"the deck holds {len(deck)} cards; this hand needs {needed}")
+        try:
+            ensure_distinct([card for card in deck if card is not None])
+        except ValueError as error:
+            raise HandSetupError(f"deck: {error}") from error
+        for post in posts:
+            if not 0 <= post.player < players:
+                raise HandSetupError(
+                    f"a post names player {post.player}, not one of 0..{players - 1}"
+                )
+            if post.amount <= 0:
+                raise HandSetupError(
+                    f"player {post.player} posts {post.amount}: posts must be positive"
+                )
+        if recorded_rake is not None and recorded_rake < 0:
+            raise HandSetupError(f"a recorded rake of {recorded_rake} is negative")
+
+        self.config = config
+        self.button = button
+        self.players = players
+        self.starting_stacks = tuple(stacks)
+        self.posts = tuple(posts)
+        self.deck = tuple(deck)
+        self.recorded_rake = recorded_rake
+        self.recorded_pots = tuple(recorded_pots) if recorded_pots is not None else None
+        self.actions: list[Action] = []
+        self.events: list[Event] = []
+        self.holes: list[tuple[Card | None, ...]] = [() for _ in range(players)]
+        self.board: list[Card | None] = []
+        self.phase = Phase.BETTING
+        self.street = Street.PREFLOP
+        self.to_act: int | None = None
+        self.result: HandResult | None = None
+
+        self._stacks = list(stacks)
+        self._bets = [0] * players  # live bets of this betting round
+        self._committed = [0] * players  # live chips each player has put in the pot
+        self._dead = 0  # antes and dead small blinds: the main pot's, whoever wins it
+        self._folded = [False] * players
+        self._next_card = 0
+        self._uncalled: list[tuple[int, int]] = []
+        self._all_face_up = False
+        self._showdown_order: list[int] = []
+        self._showdown_at = 0
+        self._awards: list[Award] = []
+        self._pots: list[Pot] = []
+        self._rake = 0
+        self._highs: dict[int, HighHand] = {}
+        self._lows: dict[int, LowHand | None] = {}
+
+        self._post_forced_bets()
+        self._deal_hole_cards()
+        self._start_round(self._first_preflop_actor())
+        self._progress()
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def stacks(self) -> tuple[int, ...]:
+        return tuple(self._stacks)
+
+    @property
+    def bets(self) -> tuple[int, ...]:
+        return tuple(self._bets)
+
+    @property
+    def committed(self) -> tuple[int, ...]:
+        return tuple(self._committed)
+
+    @property
+    def folded(self) -> tuple[bool, ...]:
+        return tuple(self._folded)
+
+    @property
+    def pot(self) -> int:
+        """All chips in the middle, this round's bets included (0 once paid out)."""
+        paid = sum(a.amount for a in self._awards) + self._rake if self.phase is Phase.OVER else 0
+        return sum(self._committed) + self._dead - paid
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def chips_in_play(self) -> int:
+        """Stacks plus everything in the middle plus rake: constant through the hand."""
+        return sum(self._stacks) + self.pot + (self._rake if self.phase is Phase.OVER else 0)
+
+    def all_in(self, player: int) -> bool:
+        return not self._folded[player] and self._stacks[player] == 0
+
+    def current_pots(self) -> list[Pot]:
+        return side_pots(self._committed, [not f for f in self._folded], self._dead)
+
+    def visible_events(self, viewer: int | None) -> list[Event]:
+        """The hand so far as ``viewer`` may see it (None: a spectator)."""
+        return [view(event, viewer) for event in self.events]
+
+    # ------------------------------------------------------------- the action
+
+    def legal_actions(self) -> LegalActions:
+        """What the player to act may do now, with exact amounts."""
+        player = self.to_act
+        if player is None:
+            raise IllegalActionError("the hand is over: no one is to act")
+        if self.phase is Phase.SHOWDOWN:
+            return LegalActions(player, show=None not in self.holes[player], muck=True)
+        stack, bet = self._stacks[player], self._bets[player]
+        to_call = max(0, self._level - bet)
+        all_in_to = bet + stack
+        call = min(to_call, stack) if to_call else None
+        kind = min_to = max_to = None
+        all_in = 0 < stack <= to_call
+        if stack > to_call and self._may_raise(player):
+            low, high = self._raise_bounds(player)
+            kind = ActionKind.BET if self._level == 0 else ActionKind.RAISE
+            min_to, max_to = min(low, all_in_to), min(high, all_in_to)
+            all_in = all_in_to <= high
+        return LegalActions(
+            player,
+            fold=True,
+            check=to_call == 0,
+            call=call,
+            bet_or_raise=kind,
+            min_to=min_to,
+            max_to=max_to,
+            all_in_to=all_in_to,
+            all_in=all_in,
+        )
+
+    def apply(self, action: Action) -> list[Event]:
+        """Check and apply the action of the player to act; return the events it caused."""
+        if self.phase is Phase.OVER or self.to_act is None:
+            raise IllegalActionError("the hand is over: no more actions")
+        legal = self.legal_actions()
+        player = legal.player
+        start = len(self.events)
+        if self.phase is Phase.SHOWDOWN:
+            self._apply_showdown(player, action, legal)
+        else:
+            self._apply_bet(player, action, legal)
+        self.actions.append(action)
+        self._progress()
+        return self.events[start:]
+
+    # ------------------------------------------------------------ internals
+
+    def _emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def _draw(self, count: int) -> tuple[Card | None, ...]:
+        cards = self.deck[self._next_card : self._next_card + count]
+        self._next_card += count
+        return cards
+
+    def _move(self, player: int, chips: int, live: bool) -> None:
+        self._stacks[player] -= chips
+        if live:
+            self._bets[player] += chips
+            self._committed[player] += chips
+        else:
+            self._dead += chips
+
+    def _post_forced_bets(self) -> None:
+        for post in self.posts:
+            chips = min(post.amount, self._stacks[post.player])
+            if chips == 0:
+                continue
+            self._move(post.player, chips, post.kind.live)
+            self._emit(Posted(post.player, post.kind, chips, self._stacks[post.player] == 0))
+
+    def _deal_hole_cards(self) -> None:
+        count = self.config.variant.hole_cards
+        dealt: list[list[Card | None]] = [[] for _ in range(self.players)]
+        for _ in range(count):  # one card at a time, the button last (RULES.md 4.2)
+            for player in deal_order(self.players, self.button):
+                dealt[player].append(self._draw(1)[0])
+        self.holes = [tuple(cards) for cards in dealt]
+        for player in deal_order(self.players, self.button):
+            self._emit(HoleCardsDealt(player, self.holes[player]))
+
+    def _first_preflop_actor(self) -> int:
+        """Left of the biggest blind or straddle (RULES.md 4.3); heads-up, the button."""
+        positional = [p for p in self.posts if p.kind.positional]
+        if not positional:
+            return (self.button + 1) % self.players
+        order = {p: i for i, p in enumerate(deal_order(self.players, self.button))}
+        last = max(positional, key=lambda post: (post.amount, order[post.player]))
+        return (last.player + 1) % self.players
+
+    def _bet_unit(self) -> int:
+        betting = self.config.betting
+        if isinstance(betting, FixedLimit):
+            return betting.small_bet if self.street <= Street.FLOP else betting.big_bet
+        return betting.min_bet
+
+    def _start_round(self, first: int) -> None:
+        self._level = max(self._bets)
+        if self.street is Street.PREFLOP:
+            big_blinds = [p.amount for p in self.posts if p.kind is PostKind.BIG_BLIND]
+            self._level = max([self._level, *big_blinds])  # a short big blind still sets the price
+        self._full_level = self._level
+        self._full_raise = self._bet_unit()
+        self._bet_count = 1 if self._level else 0
+        self._raise_counter = 0
+        self._acted = [False] * self.players
+        self._acted_level = [0] * self.players
+        self._acted_counter = [0] * self.players
+        self._aggressor: int | None = None
+        self._first = first
+
+    def _able(self) -> list[int]:
+        return [p for p in range(self.players) if not self._folded[p] and self._stacks[p] > 0]
+
+    def _next_actor(self) -> int | None:
+        able = self._able()
+        if not able or (len(able) == 1 and self._bets[able[0]] >= self._level):
+            return None  # no one left to bet against
+        start = self._first if self.to_act is None else (self.to_act + 1) % self.players
+        for i in range(self.players):
+            p = (start + i) % self.players
+            if p in able and (not self._acted[p] or self._bets[p] < self._level):
+                return p
+        return None
+
+    def _may_raise(self, player: int) -> bool:
+        if not any(p != player for p in self._able()):
+            return False  # everyone else is all in
+        betting = self.config.betting
+        if isinstance(betting, FixedLimit):
+            live = sum(not f for f in self._folded)
+            capped = betting.cap_heads_up or live > 2
+            if capped and self._bet_count >= betting.cap:
+                return False
+        if not self._acted[player] or self._raise_counter > self._acted_counter[player]:
+            return True
+        # RULES.md 3: a short all-in does not reopen the betting for one who has acted;
+        # in pot and no limit, short all-ins that add up to a full raise do (TDA).
+        reopened = self._level - self._acted_level[player] >= self._full_raise
+        return not isinstance(betting, FixedLimit) and reopened
+
+    def _raise_bounds(self, player: int) -> tuple[int, int]:
+        betting = self.config.betting
+        if isinstance(betting, FixedLimit):
+            target = self._full_level + self._bet_unit()
+            return target, target
+        low = self._level + self._full_raise if self._level else betting.min_bet
+        if isinstance(betting, NoLimit):
+            return low, self._stacks[player] + self._bets[player]
+        # Pot limit: the pot after calling, added to the call (RULES.md 3).
+        to_call = self._level - self._bets[player]
+        high = self._level + sum(self._committed) + self._dead + to_call
+        return low, max(low, high)
+
+    def _apply_bet(self, player: int, action: Action, legal: LegalActions) -> None:
+        kind, to = action.kind, action.amount
+        if kind is ActionKind.ALL_IN:
+            if not legal.all_in:
+                raise IllegalActionError(self._why_not_all_in(legal))
+            assert legal.all_in_to is not None
+            if legal.all_in_to <= self._level:
+                kind = ActionKind.CALL
+            else:
+                kind, to = legal.bet_or_raise or ActionKind.RAISE, legal.all_in_to
+        if kind is ActionKind.FOLD:
+            self._folded[player] = True
+            self._emit(Acted(player, ActionKind.FOLD, self._bets[player], 0))
+        elif kind is ActionKind.CHECK:
+            if not legal.check:
+                raise IllegalActionError(
+                    f"cannot check: {self._level - self._bets[player]} to call"
+                )
+            self._emit(Acted(player, ActionKind.CHECK, self._bets[player], 0))
+        elif kind is ActionKind.CALL:
+            if legal.call is None:
+                raise IllegalActionError("nothing to call: check or bet")
+            self._move(player, legal.call, True)
+            self._emit(
+                Acted(
+                    player,
+                    ActionKind.CALL,
+                    self._bets[player],
+                    legal.call,
+                    self._stacks[player] == 0,
+                )
+            )
+        elif kind in (ActionKind.BET, ActionKind.RAISE):
+            assert to is not None
+            self._check_raise(player, kind, to, legal)
+            self._raise(player, kind, to)
+        else:
+            raise IllegalActionError(f"cannot {kind.value} while the betting goes on")
+        self._acted[player] = True
+        self._acted_level[player] = self._bets[player]
+        self._acted_counter[player] = self._raise_counter
+
+    def _why_not_all_in(self, legal: LegalActions) -> str:
+        if self._stacks[legal.player] == 0:
+            return "already all in"
+        if legal.bet_or_raise is None:
+            return f"cannot go all in: {self._why_no_raise(legal.player)}; call or fold"
+        return f"cannot go all in for {legal.all_in_to}: the most is {legal.max_to}"
+
+    def _why_no_raise(self, player: int) -> str:
+        if self._stacks[player] <= self._level - self._bets[player]:
+            return "the stack only covers a call"
+        if not any(p != player for p in self._able()):
+            return "every other player is all in"
+        betting = self.config.betting
+        if isinstance(betting, FixedLimit) and self._bet_count >= betting.cap:
+            return f"the betting is capped at {betting.cap} bets"
+        return "a short all-in did not reopen the betting"
+
+    def _check_raise(self, player: int, kind: ActionKind, to: int, legal: LegalActions) -> None:
+        if legal.bet_or_raise is None:
+            raise IllegalActionError(f"cannot {kind.value}: {self._why_no_raise(player)}")
+        if kind is not legal.bet_or_raise:
+            if kind is ActionKind.BET:
+                raise IllegalActionError(
+                    f"cannot bet: there is a bet of {self._level}; raise instead"
+                )
+            raise IllegalActionError("cannot raise: there is no bet; bet instead")
+        assert legal.min_to is not None and legal.max_to is not None and legal.all_in_to is not None
+        word = kind.value
+        if to > legal.all_in_to:
+            raise IllegalActionError(
+                f"{word} to {to} is more than the {legal.all_in_to} in front of the player"
+            )
+        if to == legal.all_in_to and to <= legal.max_to:
+            return  # all in, even for less than a full bet or raise
+        if to < legal.min_to:
+            raise IllegalActionError(f"{word} to {to} is below the minimum of {legal.min_to}")
+        if to > legal.max_to:
+            limit = {
+                "FixedLimit": "fixed-limit amount",
+                "PotLimit": "pot-limit maximum",
+                "NoLimit": "no-limit maximum",
+            }[type(self.config.betting).__name__]
+            raise IllegalActionError(f"{word} to {to} is above the {limit} of {legal.max_to}")
+
+    def _raise(self, player: int, kind: ActionKind, to: int) -> None:
+        increment = to - self._level
+        added = to - self._bets[player]
+        self._move(player, added, True)
+        all_in = self._stacks[player] == 0
+        betting = self.config.betting
+        if isinstance(betting, FixedLimit):
+            # The half-bet rule (RULES.md 3): an all-in of half a bet or more is a full one.
+            full = to >= self._full_level + self._bet_unit() or 2 * increment >= self._bet_unit()
+        else:
+            full = increment >= self._full_raise
+        if full:
+            self._raise_counter += 1
+            self._bet_count += 1
+            self._full_level = to
+            if not isinstance(betting, FixedLimit):
+                self._full_raise = increment
+        self._level = to
+        self._aggressor = player
+        self._emit(Acted(player, kind, to, added, all_in))
+
+    def _progress(self) -> None:
+        """Move the hand on until someone must decide, or it is over."""
+        while self.phase is not Phase.OVER:
+            if self.phase is Phase.SHOWDOWN:
+                if self._continue_showdown():
+                    return
+                self._finish()
+                return
+            live = [p for p in range(self.players) if not self._folded[p]]
+            if len(live) == 1:
+                self._end_round()
+                self._finish()
+                return
+            nxt = self._next_actor()
+            if nxt is not None:
+                self.to_act = nxt
+                return
+            self._end_round()
+            self.to_act = None
+            if self.street is Street.RIVER or len(self._able()) <= 1:
+                self._run_out_board()
+                self._start_showdown()
+            else:
+                self.street = Street(self.street + 1)
+                self._deal_board(self.street)
+                self._start_round((self.button + 1) % self.players)
+
+    def _end_round(self) -> None:
+        """Return an uncalled bet, then gather the bets into the pot (RULES.md 4.5)."""
+        ordered = sorted(range(self.players), key=lambda p: self._bets[p], reverse=True)
+        top, second = ordered[0], ordered[1]
+        excess = self._bets[top] - self._bets[second]
+        if excess > 0:
+            self._stacks[top] += excess
+            self._committed[top] -= excess
+            self._uncalled.append((top, excess))
+            self._emit(UncalledBetReturned(top, excess))
+        self._last_street_aggressor = self._aggressor
+        self._bets = [0] * self.players
+        self._emit(RoundEnded(self.street, sum(self._committed) + self._dead))
+
+    def _deal_board(self, street: Street) -> None:
+        self._draw(1)  # burn (RULES.md 4.4)
+        cards = self._draw(BOARD_SIZES[street])
+        self.board.extend(cards)
+        self._emit(BoardDealt(street, cards))
+
+    def _run_out_board(self) -> None:
+        """Deal the rest of the board when all-in betting ends before the river.
+
+        RULES.md 5: with a player all in and no more betting possible, every hand still
+        in is turned face up.
+        """
+        self._all_face_up = any(self.all_in(p) for p in range(self.players))
+        while self.street is not Street.RIVER:
+            self.street = Street(self.street + 1)
+            self._deal_board(self.street)
+
+    def _start_showdown(self) -> None:
+        self.phase = Phase.SHOWDOWN
+        live = [p for p in range(self.players) if not self._folded[p]]
+        board = self.board
+        known_board = None not in board
+        variant = self.config.variant
+        for p in live:
+            hole = self.holes[p]
+            if known_board and None not in hole:
+                cards = [c for c in hole if c is not None]
+                table = [c for c in board if c is not None]
+                self._highs[p] = best_high(cards, table)
+                self._lows[p] = (
+                    best_low(cards, table, variant.low_qualifier) if variant.has_low else None
+                )
+        self._settle_pots(showdown=True)
+        # RULES.md 5: the last bettor or raiser of the river shows first; else the first
+        # player still in left of the button; then clockwise.
+        first = self._last_street_aggressor
+        if first is None or self._all_face_up:
+            first = (self.button + 1) % self.players
+        self._showdown_order = sorted(live, key=lambda p: (p - first) % self.players)
+        self._showdown_at = 0
+
+    def _settle_pots(self, showdown: bool) -> None:
+        """Take the rake, then work out every award (paid when the hand finishes)."""
+        pots = self.current_pots()
+        cuts = self._rake_cuts([pot.amount for pot in pots])
+        self._rake = sum(cuts)
+        pots = [Pot(pot.amount - cut, pot.eligible) for pot, cut in zip(pots, cuts, strict=True)]
+        self._pots = pots
+        awards: list[Award] = []
+        lows = self._lows if self.config.variant.has_low else None
+        for index in reversed(range(len(pots))):  # side pots first, the main pot last
+            pot = pots[index]
+            if showdown and len(pot.eligible) > 1:
+                awards.extend(award_pot(index, pot, self._highs, lows, self.button, self.players))
+            else:  # uncontested
+                shares = split_evenly(pot.amount, pot.eligible, self.button, self.players)
+                awards.extend(Award(index, Share.WHOLE, p, chips) for p, chips in shares)
+        self._awards = awards
+
+    def _rake_cuts(self, pots: list[int]) -> list[int]:
+        """The rake out of each pot before it is split (RULES.md 5).
+
+        A replayed hand gives the rake it recorded, and where it recorded the pots after
+        rake, their differences; otherwise the recorded rake comes out of the main pot
+        first. A table's own rake is taken only when a flop was dealt.
+        """
+        rake = self.recorded_rake
+        if rake is None:
+            if self.config.rake is None or len(self.board) < 3:
+                return [0] * len(pots)
+            return self.config.rake.cuts(pots)
+        recorded = self.recorded_pots
+        if recorded is not None and len(recorded) == len(pots):
+            cuts = [ours - theirs for ours, theirs in zip(pots, recorded, strict=True)]
+            if min(cuts) >= 0 and sum(cuts) == rake:
+                return cuts
+        cuts = []
+        for pot in pots:
+            cuts.append(min(rake, pot))
+            rake -= cuts[-1]
+        if rake:
+            raise HandSetupError(f"the recorded rake is {rake} more than the pot")
+        return cuts
+
+    def _continue_showdown(self) -> bool:
+        """Show the hands in order; stop at a hand that may muck. True while waiting."""
+        winners = {a.player for a in self._awards}
+        while self._showdown_at < len(self._showdown_order):
+            player = self._showdown_order[self._showdown_at]
+            known = None not in self.holes[player] and player in self._highs
+            if known and (self._all_face_up or player in winners):
+                self._show(player)
+            elif not known and self._all_face_up:
+                self._emit(Mucked(player))
+            else:
+                self.to_act = player  # offered show or muck: this hand wins nothing
+                return True
+            self._showdown_at += 1
+        self.to_act = None
+        return False
+
+    def _show(self, player: int) -> None:
+        cards = tuple(c for c in self.holes[player] if c is not None)
+        self._emit(Shown(player, cards, self._highs.get(player), self._lows.get(player)))
+
+    def _apply_showdown(self, player: int, action: Action, legal: LegalActions) -> None:
+        if action.kind is ActionKind.SHOW and legal.show:
+            self._show(player)
+        elif action.kind is ActionKind.MUCK:
+            self._emit(Mucked(player))
+        elif action.kind is ActionKind.SHOW:
+            raise IllegalActionError("cannot show: the hole cards are not known")
+        else:
+            raise IllegalActionError(
+                f"at the showdown a player may show or muck, not {action.kind.value}"
+            )
+        self._showdown_at += 1
+        self.to_act = None
+
+    def _finish(self) -> None:
+        showdown = self.phase is Phase.SHOWDOWN
+        if not showdown:
+            self._settle_pots(showdown=False)
+        if self._rake:
+            self._emit(RakeTaken(self._rake))
+        for award in self._awards:
+            self._stacks[award.player] += award.amount
+            self._emit(
+                PotAwarded(
+                    award.pot, award.share, award.player, award.amount, award.high, award.low
+                )
+            )
+        self.phase = Phase.OVER
+        self.to_act = None
+        self._emit(HandEnded(tuple(self._stacks)))
+        self.result = HandResult(
+            tuple(self._pots),
+            tuple(self._awards),
+            self._rake,
+            tuple(self._uncalled),
+            tuple(self._stacks),
+            showdown,
+        )
+        if sum(self._stacks) + self._rake != sum(self.starting_stacks):
+            raise AssertionError("chips were created or lost")  # the engine's own invariant
+
+
+def replay(
+    config: GameConfig,
+    stacks: Sequence[int],
+    button: int,
+    posts: Sequence[Post],
+    deck: Sequence[Card | None],
+    actions: Sequence[Action],
+    *,
+    recorded_rake: int | None = None,
+) -> Hand:
+    """The hand that these inputs and actions make: a hand's log replays to its state."""
+    hand = Hand(config, stacks, button, posts, deck, recorded_rake=recorded_rake)
+    for action in actions:
+        hand.apply(action)
+    return hand

@@ -1,0 +1,19 @@
+"""Hand histories: splitpot's JSON, PHH and PokerStars text, and their replay."""
+
+from splitpot.history.model import (
+    HandRecord,
+    HistoryError,
+    PlayerRecord,
+    RecordedAction,
+    RecordedOutcome,
+    UnsupportedHand,
+)
+
+__all__ = [
+    "HandRecord",
+    "HistoryError",
+    "PlayerRecord",
+    "RecordedAction",
+    "RecordedOutcome",
+    "UnsupportedHand",
+]

@@ -1,0 +1,72 @@
+"""A hand history as every format reads and writes it: the inputs of a hand and what
+the file says happened."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from splitpot.cards import Card
+from splitpot.engine import Action, Post
+from splitpot.rules import GameConfig
+
+
+class HistoryError(ValueError):
+    """A hand history that cannot be read; the message says where and why."""
+
+
+class UnsupportedHand(HistoryError):
+    """A hand of a game or a feature splitpot does not play (another game, run it twice)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    name: str
+    seat: int  # the table's seat number
+    stack: int  # chips at the start of the hand
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedAction:
+    """One action of the hand as the file gives it. BET and RAISE carry the player's new
+    total for the round; a CALL may also be a check and a RAISE a bet: the replay reads
+    them as the rules allow at that moment (PHH writes ``cc`` and ``cbr``)."""
+
+    player: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedOutcome:
+    """What the file says the hand ended with, to check a replay against."""
+
+    finishing_stacks: tuple[int, ...] | None = None
+    collected: tuple[int, ...] | None = None  # chips each player won from the pots
+    uncalled: tuple[int, ...] | None = None  # chips returned to each player
+    total_pot: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """Players are in clockwise order; ``button`` indexes them. ``holes`` hold None for
+    unknown cards; ``deck``, where known, is the whole order of the deck."""
+
+    id: str
+    game: str
+    config: GameConfig
+    players: tuple[PlayerRecord, ...]
+    button: int
+    posts: tuple[Post, ...]
+    holes: tuple[tuple[Card | None, ...], ...]
+    board: tuple[Card, ...]
+    actions: tuple[RecordedAction, ...]
+    deck: tuple[Card | None, ...] | None = None
+    rake: int | None = None  # recorded rake, used instead of the table's rule
+    pots: tuple[int, ...] | None = None  # recorded pots after rake, main pot first
+    outcome: RecordedOutcome | None = None
+    unit: str = "1"  # the value of one chip in the file's money: "0.01" for cents
+    currency: str = ""
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)

@@ -1,0 +1,278 @@
+"""PHH, the Poker Hand History format (TOML; spec: the uoftcprg/phh-std repository).
+
+Omaha codes of the standard: ``FO/8`` (fixed-limit Omaha Hi/Lo) and ``PO`` (pot-limit
+Omaha). For the games PHH has no code for (pot- or no-limit Omaha Hi/Lo, Big O, no-limit
+Omaha, limit Omaha, Hi/Lo without a qualifier) splitpot writes the extension documented
+in ``docs/history.md``: ``variant = "X-SPLITPOT"`` with ``splitpot_variant`` and
+``splitpot_structure`` naming the game.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from typing import Any
+
+from splitpot.cards import Card, CardError, format_cards, parse_cards
+from splitpot.engine import (
+    Acted,
+    Action,
+    ActionKind,
+    BoardDealt,
+    Mucked,
+    Post,
+    PostKind,
+    Shown,
+    deal_order,
+)
+from splitpot.history.model import (
+    HandRecord,
+    HistoryError,
+    PlayerRecord,
+    RecordedAction,
+    RecordedOutcome,
+    UnsupportedHand,
+)
+from splitpot.history.replay import replay_record
+from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Structure, Variant
+
+EXTENSION = "X-SPLITPOT"
+STANDARD_CODES = {
+    "FO/8": (Variant.O8, Structure.FIXED_LIMIT),
+    "PO": (Variant.OMAHA, Structure.POT_LIMIT),
+}
+
+
+def _chips(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        raise HistoryError(f"{what} is {value!r}: splitpot reads whole chip amounts only")
+    return int(value)
+
+
+def _cards(text: str, what: str) -> tuple[Card | None, ...]:
+    """Card text where ``??`` is an unknown card."""
+    cards: list[Card | None] = []
+    for at in range(0, len(text), 2):
+        token = text[at : at + 2]
+        if token == "??":
+            cards.append(None)
+            continue
+        try:
+            cards.append(parse_cards(token)[0])
+        except (CardError, IndexError) as error:
+            raise HistoryError(f"{what}: {token!r} is not a card") from error
+    return tuple(cards)
+
+
+def _by_position(values: Sequence[Any], players: int) -> list[Any]:
+    """PHH reverses the antes and blinds of heads-up games (the spec, 'Blinds or straddles')."""
+    values = list(values)
+    return values[::-1] if players == 2 else values
+
+
+def _game(doc: dict[str, Any]) -> tuple[Variant, Structure]:
+    code = doc.get("variant")
+    if code == EXTENSION:
+        try:
+            variant = Variant.parse(str(doc["splitpot_variant"]))
+            structure = Structure(doc["splitpot_structure"])
+        except (KeyError, ValueError) as error:
+            raise HistoryError(
+                f"{EXTENSION} needs splitpot_variant and splitpot_structure: {error}"
+            ) from error
+        return variant, structure
+    if code not in STANDARD_CODES:
+        raise UnsupportedHand(f"variant {code!r} is not an Omaha game splitpot plays")
+    return STANDARD_CODES[code]
+
+
+def read_phh(text: str, hand_id: str = "") -> HandRecord:
+    """One hand from PHH text."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise HistoryError(f"not valid TOML: {error}") from error
+    for key in ("variant", "antes", "blinds_or_straddles", "starting_stacks", "actions"):
+        if key not in doc:
+            raise HistoryError(f"the required field {key!r} is missing")
+    variant, structure = _game(doc)
+    stacks = [_chips(v, "a starting stack") for v in doc["starting_stacks"]]
+    count = len(stacks)
+    blinds = [_chips(v, "a blind") for v in _by_position(doc["blinds_or_straddles"], count)]
+    antes = [_chips(v, "an ante") for v in _by_position(doc["antes"], count)]
+    if len(blinds) != count or len(antes) != count:
+        raise HistoryError("antes and blinds_or_straddles need one value per player")
+    if structure is Structure.FIXED_LIMIT:
+        small_bet, big_bet = (
+            _chips(doc.get("small_bet"), "small_bet"),
+            _chips(doc.get("big_bet"), "big_bet"),
+        )
+        nonzero = sorted(b for b in blinds if b)
+        betting: FixedLimit | PotLimit | NoLimit = FixedLimit(
+            small_bet,
+            big_bet,
+            small_blind=nonzero[0] if nonzero else 0,
+            big_blind=nonzero[-1] if nonzero else 0,
+        )
+    else:
+        min_bet = _chips(doc.get("min_bet"), "min_bet")
+        nonzero = sorted(b for b in blinds if b) or [min_bet]
+        kind = PotLimit if structure is Structure.POT_LIMIT else NoLimit
+        betting = kind(nonzero[0], nonzero[-1], min_bet)
+    config = GameConfig(variant, betting)
+
+    # Players: p1 is the first dealt (left of the button), the last one has the button.
+    players = tuple(
+        PlayerRecord(name, seat, stack)
+        for name, seat, stack in zip(
+            doc.get("players", [f"p{i + 1}" for i in range(count)]),
+            doc.get("seats", range(1, count + 1)),
+            stacks,
+            strict=True,
+        )
+    )
+    button = count - 1
+    posts = [Post(p, PostKind.ANTE, a) for p, a in enumerate(antes) if a]
+    blind_posts = [(p, b) for p, b in enumerate(blinds) if b]
+    if count == 2:
+        blind_posts.reverse()  # heads-up: the button (p2) posts the small blind first
+    for rank, (player, amount) in enumerate(blind_posts):
+        kinds = (
+            [PostKind.SMALL_BLIND, PostKind.BIG_BLIND]
+            if len(blind_posts) > 1
+            else [PostKind.BIG_BLIND]
+        )
+        posts.append(Post(player, kinds[rank] if rank < len(kinds) else PostKind.STRADDLE, amount))
+
+    holes: list[tuple[Card | None, ...]] = [(None,) * variant.hole_cards for _ in range(count)]
+    board: list[Card] = []
+    actions: list[RecordedAction] = []
+    for number, line in enumerate(doc["actions"], start=1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        where = f"action {number} {line!r}"
+        if words[0] == "d":
+            if words[1:2] == ["dh"] and len(words) == 4:
+                holes[_player(words[2], count, where)] = _cards(words[3], where)
+            elif words[1:2] == ["db"] and len(words) == 3:
+                dealt = _cards(words[2], where)
+                if None in dealt:
+                    raise HistoryError(f"{where}: board cards must be known")
+                board.extend(c for c in dealt if c is not None)
+            else:
+                raise HistoryError(f"{where}: not a dealing action splitpot knows")
+            continue
+        player = _player(words[0], count, where)
+        verb, args = words[1] if len(words) > 1 else "", words[2:]
+        if verb == "f":
+            action = Action.fold()
+        elif verb == "cc":
+            action = Action.call()
+        elif verb == "cbr" and len(args) == 1:
+            action = Action.raise_to(_chips(float(args[0]), where))
+        elif verb == "sm":
+            if args:
+                shown = _cards(args[0], where)
+                holes[player] = shown
+                action = Action.show()
+            else:
+                action = Action.muck()
+        else:
+            raise UnsupportedHand(f"{where}: {verb!r} is not an action of Omaha")
+        actions.append(RecordedAction(player, action))
+
+    outcome = None
+    if "finishing_stacks" in doc:
+        outcome = RecordedOutcome(
+            finishing_stacks=tuple(_chips(v, "a finishing stack") for v in doc["finishing_stacks"])
+        )
+    return HandRecord(
+        id=str(doc.get("hand", hand_id)) or hand_id,
+        game=f"{variant.title}, {structure.value}",
+        config=config,
+        players=players,
+        button=button,
+        posts=tuple(posts),
+        holes=tuple(holes),
+        board=tuple(board),
+        actions=tuple(actions),
+        outcome=outcome,
+    )
+
+
+def _player(word: str, count: int, where: str) -> int:
+    if not (word.startswith("p") and word[1:].isdigit() and 1 <= int(word[1:]) <= count):
+        raise HistoryError(f"{where}: {word!r} is not one of p1..p{count}")
+    return int(word[1:]) - 1
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return str(value)
+
+
+def write_phh(record: HandRecord, finishing_stacks: Sequence[int] | None = None) -> str:
+    """PHH text of a hand (players in PHH's order: left of the button first)."""
+    config = record.config
+    count = len(record.players)
+    order = deal_order(count, record.button)  # PHH p1.. in our indices
+    position = {player: i for i, player in enumerate(order)}
+    code = {value: key for key, value in STANDARD_CODES.items()}.get(
+        (config.variant, config.structure)
+    )
+    fields: list[tuple[str, Any]] = [("variant", code or EXTENSION)]
+    if code is None:
+        fields += [
+            ("splitpot_variant", config.variant.value),
+            ("splitpot_structure", config.structure.value),
+        ]
+    antes = [0] * count
+    blinds = [0] * count
+    for post in record.posts:
+        if post.kind is PostKind.ANTE:
+            antes[position[post.player]] += post.amount
+        elif post.kind.positional:
+            blinds[position[post.player]] += post.amount
+        else:
+            raise HistoryError(f"PHH has no field for a {post.kind.value}")
+    fields += [
+        ("antes", _by_position(antes, count)),
+        ("blinds_or_straddles", _by_position(blinds, count)),
+    ]
+    betting = config.betting
+    if isinstance(betting, FixedLimit):
+        fields += [("small_bet", betting.small_bet), ("big_bet", betting.big_bet)]
+    else:
+        fields += [("min_bet", betting.min_bet)]
+    fields.append(("starting_stacks", [record.players[p].stack for p in order]))
+    actions = [f"d dh p{position[p] + 1} {_hole_text(record.holes[p])}" for p in order]
+    hand = replay_record(record).hand  # the rules say where each betting round ends
+    for event in hand.events:
+        if isinstance(event, BoardDealt):
+            actions.append(f"d db {_hole_text(event.cards)}")
+        elif isinstance(event, Acted):
+            verb = {ActionKind.FOLD: "f", ActionKind.CHECK: "cc", ActionKind.CALL: "cc"}.get(
+                event.kind
+            )
+            actions.append(f"p{position[event.player] + 1} {verb or f'cbr {event.to}'}")
+        elif isinstance(event, Shown):
+            actions.append(f"p{position[event.player] + 1} sm {format_cards(event.cards)}")
+        elif isinstance(event, Mucked):
+            actions.append(f"p{position[event.player] + 1} sm")
+    fields.append(("actions", actions))
+    fields.append(("players", [record.players[p].name for p in order]))
+    fields.append(("seats", [record.players[p].seat for p in order]))
+    fields.append(("hand", record.id))
+    stacks = finishing_stacks if finishing_stacks is not None else hand.stacks
+    fields.append(("finishing_stacks", [stacks[p] for p in order]))
+    return "".join(f"{key} = {_toml_value(value)}\n" for key, value in fields)
+
+
+def _hole_text(cards: Sequence[Card | None]) -> str:
+    return "".join("??" if c is None else str(c) for c in cards)

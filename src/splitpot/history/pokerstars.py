@@ -1,0 +1,351 @@
+"""PokerStars text hand histories: read Omaha hands, and write them.
+
+Read: Omaha Hi/Lo (limit, pot limit, no limit), five-card Omaha Hi/Lo and Omaha high,
+cash and tournament. Other games are recognised and skipped with a reason; a hand that
+cannot be read is reported with the reason, and reading goes on with the next one.
+Money is read in the smallest unit of the file: cents for cash games, chips for
+tournaments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from splitpot.cards import Card, CardError, parse_cards
+from splitpot.engine import Action, Post, PostKind
+from splitpot.history.model import (
+    HandRecord,
+    HistoryError,
+    PlayerRecord,
+    RecordedAction,
+    RecordedOutcome,
+    UnsupportedHand,
+)
+from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Variant
+
+HEADER = re.compile(
+    r"^PokerStars (?:Home Game |Zoom )?(?:Hand|Game)\s*#?(?P<id>\d*)\s*:\s*(?P<rest>.*)$"
+)
+GAME = re.compile(
+    r"(?P<cards>[56] Card )?(?P<game>Omaha Hi/Lo|Omaha|Hold'em|Razz|7 Card Stud Hi/Lo|"
+    r"7 Card Stud|Triple Draw 2-7 Lowball|Single Draw 2-7 Lowball|5 Card Draw|Badugi|"
+    r"Courchevel Hi/Lo|Courchevel)"
+    r"\s+(?P<limit>Pot Limit|No Limit|Fixed Limit|Limit)"
+)
+MONEY = r"[$€£]?[\d,]+(?:\.\d+)?"
+STAKES = re.compile(rf"(?P<small>{MONEY})/(?P<big>{MONEY})")
+BUTTON = re.compile(r"Seat #(?P<seat>\d+) is the button")
+SEAT = re.compile(
+    rf"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>{MONEY}) in chips[^)]*\)(?P<rest>.*)$"
+)
+STREET = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\* (?P<cards>.*)$")
+UNCALLED = re.compile(rf"^Uncalled bet \((?P<amount>{MONEY})\) returned to (?P<name>.+)$")
+COLLECTED = re.compile(
+    rf"^(?P<name>.+) collected (?P<amount>{MONEY}) from (?:the )?(?:main |side )?pot"
+)
+TOTAL = re.compile(rf"^Total pot (?P<total>{MONEY}).*?(?:\| Rake (?P<rake>{MONEY}))?\s*$")
+SUMMARY_CARDS = re.compile(
+    r"^Seat \d+: (?P<who>.+?) (?:\(.*?\) )*(?:mucked|showed) \[(?P<cards>[^\]]+)\]"
+)
+ALL_IN = " and is all-in"
+IGNORED_VERBS = (
+    "is sitting out", "sits out", "is disconnected", "is connected", "has timed out",
+    "has returned", "is capped", "said,", "leaves the table", "joins the table",
+)  # fmt: skip
+VARIANTS = {
+    ("", "Omaha Hi/Lo"): Variant.O8,
+    ("5 Card ", "Omaha Hi/Lo"): Variant.BIGO,
+    ("", "Omaha"): Variant.OMAHA,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A hand that could not be read, with where it starts and why."""
+
+    hand_id: str
+    line: int
+    reason: str
+    skipped: bool  # True: another game or feature, recognised and skipped on purpose
+
+
+def decode(data: bytes) -> str:
+    """Text of a hand-history file: UTF-8 (with or without a byte-order mark), UTF-16,
+    or, failing those, Windows-1252."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def split_hands(text: str) -> Iterator[tuple[int, list[str]]]:
+    """Each hand's lines, with the number of its first line in the file."""
+    lines = [line.rstrip().lstrip("\ufeff") for line in text.splitlines()]
+    start: int | None = None
+    for number, line in enumerate(lines):
+        if HEADER.match(line):
+            if start is not None:
+                yield start + 1, lines[start:number]
+            start = number
+    if start is not None:
+        yield start + 1, lines[start:]
+
+
+def read_pokerstars(text: str) -> tuple[list[HandRecord], list[Unreadable]]:
+    """Every Omaha hand of a file, and the hands that could not be read."""
+    hands: list[HandRecord] = []
+    problems: list[Unreadable] = []
+    for line_number, lines in split_hands(text):
+        header = HEADER.match(lines[0])
+        assert header is not None
+        hand_id = header["id"] or f"at line {line_number}"
+        try:
+            hands.append(_HandReader(hand_id, lines).read())
+        except UnsupportedHand as error:
+            problems.append(Unreadable(hand_id, line_number, str(error), True))
+        except (HistoryError, CardError) as error:
+            problems.append(Unreadable(hand_id, line_number, str(error), False))
+    return hands, problems
+
+
+class _HandReader:
+    def __init__(self, hand_id: str, lines: list[str]) -> None:
+        self.hand_id = hand_id
+        self.lines = [line for line in lines if line.strip()]
+        self.scale = 1
+
+    def money(self, text: str) -> int:
+        try:
+            value = Decimal(text.strip().lstrip("$€£").replace(",", "")) * self.scale
+        except InvalidOperation as error:
+            raise HistoryError(f"{text!r} is not an amount") from error
+        if value != value.to_integral_value():
+            raise HistoryError(f"amount {text} is finer than the smallest unit")
+        return int(value)
+
+    def read(self) -> HandRecord:
+        header = HEADER.match(self.lines[0])
+        assert header is not None
+        rest = header["rest"]
+        game = GAME.search(rest)
+        if game is None:
+            raise UnsupportedHand(f"the game of {rest!r} is not one splitpot knows")
+        game_name = f"{game['cards'] or ''}{game['game']} {game['limit']}"
+        variant = VARIANTS.get((game["cards"] or "", game["game"]))
+        if variant is None:
+            raise UnsupportedHand(f"{game_name} is not a game splitpot plays")
+        if "Tournament" not in rest[: game.start()]:
+            self.scale = 100 if re.search(r"[$€£]", rest) else 1
+        currency = (re.search(r"[$€£]", rest) or [""])[0] if self.scale == 100 else ""
+        stakes = STAKES.search(rest, game.end())
+        if stakes is None:
+            raise HistoryError(f"no stakes in the header {rest!r}")
+        small, big = self.money(stakes["small"]), self.money(stakes["big"])
+        if any(line.startswith(("*** FIRST", "*** SECOND")) for line in self.lines):
+            raise UnsupportedHand("the board was run twice, which splitpot does not play")
+        if any(line.startswith("Hand cancelled") for line in self.lines):
+            raise HistoryError("the hand was cancelled")
+        if not any(line.startswith("*** SUMMARY ***") for line in self.lines):
+            raise HistoryError("the hand is cut off before its summary")
+
+        button_match = BUTTON.search(self.lines[1]) if len(self.lines) > 1 else None
+        if button_match is None:
+            raise HistoryError("no button line ('Seat #N is the button')")
+        seats: dict[str, tuple[int, int]] = {}
+        at = 2
+        while at < len(self.lines) and (seat := SEAT.match(self.lines[at])):
+            seats[seat["name"]] = (int(seat["seat"]), self.money(seat["stack"]))
+            at += 1
+        if not seats:
+            raise HistoryError("no seats")
+        names_longest_first = sorted(seats, key=len, reverse=True)
+
+        def actor(line: str) -> tuple[str, str] | None:
+            for name in names_longest_first:
+                if line.startswith(name + ": "):
+                    return name, line[len(name) + 2 :].strip()
+            return None
+
+        in_hand: set[str] = set()
+        events: list[tuple[str, str, str]] = []  # (section, name, text)
+        section = "posts"
+        board: list[Card] = []
+        known: dict[str, tuple[Card, ...]] = {}
+        uncalled: dict[str, int] = {}
+        collected: dict[str, int] = {}
+        total_pot = rake = None
+        pots: tuple[int, ...] | None = None
+        for line in self.lines[at:]:
+            if line.startswith("*** HOLE CARDS ***"):
+                section = "betting"
+                continue
+            if line.startswith("*** SUMMARY ***"):
+                section = "summary"
+                continue
+            if street := STREET.match(line):
+                cards = re.findall(r"\[([^\]]*)\]", street["cards"])
+                if not cards:
+                    raise HistoryError(f"no cards on the line {line!r}")
+                board.extend(parse_cards(cards[-1]))
+                continue
+            if line.startswith("*** "):
+                continue
+            if section == "summary":
+                if total := TOTAL.match(line):
+                    total_pot = self.money(total["total"])
+                    rake = self.money(total["rake"]) if total["rake"] else 0
+                    listed = re.findall(rf"(?:Main|Side) pot(?:-\d+)? ({MONEY})", line)
+                    pots = tuple(self.money(amount) for amount in listed) or None
+                elif shown := SUMMARY_CARDS.match(line):
+                    who = next((n for n in names_longest_first if shown["who"].startswith(n)), None)
+                    if who is not None:
+                        known[who] = parse_cards(shown["cards"])
+                continue
+            if line.startswith("Dealt to "):
+                dealt = re.match(
+                    r"^Dealt to (?P<name>.+?) (?:\[[^\]]*\] )?\[(?P<cards>[^\]]+)\]$", line
+                )
+                if dealt and dealt["name"] in seats:
+                    known[dealt["name"]] = parse_cards(dealt["cards"])
+                    in_hand.add(dealt["name"])
+                continue
+            if uncall := UNCALLED.match(line):
+                uncalled[uncall["name"]] = uncalled.get(uncall["name"], 0) + self.money(
+                    uncall["amount"]
+                )
+                continue
+            if collect := COLLECTED.match(line):
+                if collect["name"] in seats:
+                    collected[collect["name"]] = collected.get(collect["name"], 0) + self.money(
+                        collect["amount"]
+                    )
+                continue
+            said = actor(line)
+            if said is None:
+                continue  # table chatter: "X joins the table", "Betting is capped", ...
+            name, text = said
+            if text.startswith(IGNORED_VERBS):
+                continue
+            if text.startswith("shows ["):
+                known[name] = parse_cards(text[7 : text.index("]")])
+            in_hand.add(name)
+            events.append((section, name, text))
+
+        order = sorted((seats[n][0], n) for n in in_hand)
+        names = [n for _, n in order]
+        index = {n: i for i, n in enumerate(names)}
+        button_seat = int(button_match["seat"])
+        # A dead button (on an empty seat) deals from the next seat on: the engine's button
+        # is then the last player before it.
+        before = [i for i, (seat, _) in enumerate(order) if seat <= button_seat]
+        button = before[-1] if before else len(order) - 1
+
+        posts: list[Post] = []
+        actions: list[RecordedAction] = []
+        big_blind = small if variant and game["limit"] in ("Limit", "Fixed Limit") else big
+        seen_small = seen_big = False
+        for section_name, name, text in events:
+            player = index[name]
+            if section_name == "posts":
+                amount_text = text.removesuffix(ALL_IN).rsplit(" ", 1)[-1]
+                if text.startswith("posts small & big blinds"):
+                    total_post = self.money(amount_text)
+                    posts.append(Post(player, PostKind.LIVE, min(big_blind, total_post)))
+                    if total_post > big_blind:
+                        posts.append(Post(player, PostKind.DEAD, total_post - big_blind))
+                elif text.startswith("posts small blind"):
+                    posts.append(
+                        Post(
+                            player,
+                            PostKind.LIVE if seen_small else PostKind.SMALL_BLIND,
+                            self.money(amount_text),
+                        )
+                    )
+                    seen_small = True
+                elif text.startswith("posts big blind"):
+                    posts.append(
+                        Post(
+                            player,
+                            PostKind.LIVE if seen_big else PostKind.BIG_BLIND,
+                            self.money(amount_text),
+                        )
+                    )
+                    seen_big = True
+                elif text.startswith("posts the ante"):
+                    posts.append(Post(player, PostKind.ANTE, self.money(amount_text)))
+                else:
+                    raise HistoryError(f"{name}: {text!r} is not a post splitpot knows")
+                continue
+            action = self._action(text)
+            if action is not None:
+                actions.append(RecordedAction(player, action))
+        # Antes first, then blinds (the order posts go in).
+        posts.sort(key=lambda post: post.kind is not PostKind.ANTE)
+
+        structure = game["limit"]
+        if structure in ("Limit", "Fixed Limit"):
+            sb = next(
+                (p.amount for p in posts if p.kind is PostKind.SMALL_BLIND), max(small // 2, 1)
+            )
+            betting: FixedLimit | PotLimit | NoLimit = FixedLimit(
+                small, big, small_blind=sb, big_blind=small
+            )
+        elif structure == "Pot Limit":
+            betting = PotLimit(small, big)
+        else:
+            betting = NoLimit(small, big)
+        holes = tuple(self._hole(n, known.get(n, ()), variant.hole_cards) for n in names)
+        outcome = RecordedOutcome(
+            collected=tuple(collected.get(n, 0) for n in names),
+            uncalled=tuple(uncalled.get(n, 0) for n in names),
+            total_pot=total_pot,
+        )
+        return HandRecord(
+            id=self.hand_id,
+            game=game_name,
+            config=GameConfig(variant, betting),
+            players=tuple(PlayerRecord(n, seats[n][0], seats[n][1]) for n in names),
+            button=button,
+            posts=tuple(posts),
+            holes=holes,
+            board=tuple(board),
+            actions=tuple(actions),
+            rake=rake,
+            pots=pots,
+            outcome=outcome,
+            unit="0.01" if self.scale == 100 else "1",
+            currency=currency,
+        )
+
+    @staticmethod
+    def _hole(name: str, cards: tuple[Card, ...], count: int) -> tuple[Card | None, ...]:
+        """The known hole cards; a player who showed only some has the rest unknown."""
+        if len(cards) > count:
+            raise HistoryError(f"{name} holds {len(cards)} cards in a game of {count}")
+        return (*cards, *(None,) * (count - len(cards)))
+
+    def _action(self, text: str) -> Action | None:
+        words = text.removesuffix(ALL_IN).split()
+        verb = words[0] if words else ""
+        if verb == "folds":
+            return Action.fold()
+        if verb == "checks":
+            return Action.check()
+        if verb == "calls":
+            return Action.call()
+        if verb == "bets" and len(words) == 2:
+            return Action.bet(self.money(words[1]))
+        if verb == "raises" and len(words) == 4 and words[2] == "to":
+            return Action.raise_to(self.money(words[3]))
+        if verb == "shows":
+            return Action.show()
+        if text.startswith(("mucks hand", "doesn't show hand")):
+            return Action.muck()
+        if verb in ("discards", "stands", "brings", "draws"):
+            raise UnsupportedHand(f"{text!r} is not an action of Omaha")
+        raise HistoryError(f"{text!r} is not an action splitpot knows")
