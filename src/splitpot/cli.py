@@ -12,6 +12,10 @@ from typing import Any
 from splitpot import __version__
 from splitpot.cards import CardError, format_cards
 from splitpot.evaluate import HighHand, LowHand, Showdown, Variant, showdown
+from splitpot.history import HandRecord, HistoryError
+from splitpot.history.files import read_history
+from splitpot.history.replay import replay_record
+from splitpot.history.report import award_lines
 
 VARIANT_IDS = tuple(variant.value for variant in Variant)
 EXIT_BAD_INPUT = 2
@@ -100,6 +104,97 @@ def _cmd_showdown(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay_hand(record: HandRecord, check: bool) -> tuple[dict[str, Any], list[str]]:
+    """The JSON entry and the text lines of one replayed hand."""
+    names = record.names
+    title = f"Hand {record.id} ({record.game})"
+    try:
+        replayed = replay_record(record)
+    except HistoryError as error:
+        entry: dict[str, Any] = {"id": record.id, "game": record.game}
+        entry["agrees"] = False if check else None
+        entry |= {"error": str(error), "pots": [], "collected": {}, "finishing_stacks": None}
+        return entry, [title, f"  cannot be replayed under the rules: {error}"]
+    result = replayed.hand.result
+    assert result is not None
+    has_low = record.config.variant.has_low
+    lines = [title]
+    lines += [
+        "  " + line for line in award_lines(result, names, record.unit, record.currency, has_low)
+    ]
+    agrees = replayed.agrees if check else None
+    if check and agrees is None:
+        lines.append("  the file records no result to check")
+    elif check and agrees:
+        lines.append("  agrees with the file")
+    for difference in replayed.differences if check else ():
+        lines.append(
+            f"  DIFFERS: {difference.what}: the file says {difference.file}, "
+            f"the rules give {difference.rules}"
+        )
+    pots = [
+        {
+            "pot": index,
+            "amount": pot.amount,
+            "eligible": [names[p] for p in pot.eligible],
+            "awards": [
+                {
+                    "player": names[a.player],
+                    "share": a.share.value,
+                    "amount": a.amount,
+                    "high": a.high.name if a.high else None,
+                    "low": a.low.name if a.low else None,
+                }
+                for a in result.awards
+                if a.pot == index
+            ],
+        }
+        for index, pot in enumerate(result.pots)
+    ]
+    entry = {
+        "id": record.id,
+        "game": record.game,
+        "agrees": agrees,
+        "pots": pots,
+        "rake": result.rake,
+        "collected": {names[p]: result.won(p) for p in range(len(names))},
+        "finishing_stacks": dict(zip(names, result.stacks, strict=True)),
+        "unit": record.unit,
+    }
+    return entry, lines
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    entries: list[dict[str, Any]] = []
+    status = 0
+    for path in args.files:
+        try:
+            history = read_history(path)
+        except (OSError, HistoryError) as error:
+            print(f"splitpot replay: {path}: {error}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        if not args.json:
+            print(f"{path}: {len(history.hands)} hands ({history.format})")
+        for record in history.hands:
+            entry, lines = _replay_hand(record, args.check)
+            entries.append(entry)
+            if entry["agrees"] is False and status == 0:
+                status = 1
+            if not args.json:
+                print("\n".join(lines))
+        for problem in history.unreadable:
+            what = "skipped" if problem.skipped else "unreadable"
+            if not args.json:
+                print(f"Hand {problem.hand_id} (line {problem.line}) {what}: {problem.reason}")
+    if args.json:
+        print(json.dumps({"hands": entries}))
+    elif args.check:
+        differing = sum(entry["agrees"] is False for entry in entries)
+        print(f"{len(entries) - differing} of {len(entries)} hands agree with their files")
+    return status
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="splitpot",
@@ -119,6 +214,18 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--variant", default="o8", choices=VARIANT_IDS, help="game (default o8)")
     show.add_argument("--json", action="store_true", help="print one JSON object")
     show.set_defaults(handler=_cmd_showdown)
+
+    replay = commands.add_parser(
+        "replay",
+        help="replay hand histories through the rules engine",
+        description="Replay every hand of the files (splitpot JSON, PHH or PokerStars text, "
+        "told apart by content) and print its pots and who won what with which hand. "
+        "Exit status: 1 where a checked hand differs, 2 where a file cannot be read.",
+    )
+    replay.add_argument("files", nargs="+", metavar="FILE")
+    replay.add_argument("--check", action="store_true", help="compare with what the files record")
+    replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay.set_defaults(handler=_cmd_replay)
     return parser
 
 

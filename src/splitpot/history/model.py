@@ -19,6 +19,16 @@ class UnsupportedHand(HistoryError):
 
 
 @dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A hand that could not be read, with where it starts and why."""
+
+    hand_id: str
+    line: int
+    reason: str
+    skipped: bool  # True: another game or feature, recognised and skipped on purpose
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerRecord:
     name: str
     seat: int  # the table's seat number

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from splitpot.cards import Card, CardError, parse_cards
@@ -22,6 +21,7 @@ from splitpot.history.model import (
     PlayerRecord,
     RecordedAction,
     RecordedOutcome,
+    Unreadable,
     UnsupportedHand,
 )
 from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Variant
@@ -60,16 +60,6 @@ VARIANTS = {
     ("5 Card ", "Omaha Hi/Lo"): Variant.BIGO,
     ("", "Omaha"): Variant.OMAHA,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Unreadable:
-    """A hand that could not be read, with where it starts and why."""
-
-    hand_id: str
-    line: int
-    reason: str
-    skipped: bool  # True: another game or feature, recognised and skipped on purpose
 
 
 def decode(data: bytes) -> str:
