@@ -128,6 +128,12 @@ class Hand:
         if not 0 <= button < players:
             raise HandSetupError(f"button {button} is not one of the players 0..{players - 1}")
         needed = deck_size(players, config.variant.hole_cards)
+        if needed > 52:  # docs/rules.md: the deck must cover every card a hand may need
+            most = (52 - 8) // config.variant.hole_cards
+            raise HandSetupError(
+                f"{config.variant.value} deals {config.variant.hole_cards} hole cards: "
+                f"{players} players would need {needed} cards of 52 (at most {most} players)"
+            )
         if len(deck) < needed:
             raise HandSetupError(f"the deck holds {len(deck)} cards; this hand needs {needed}")
         try:

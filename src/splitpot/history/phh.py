@@ -197,6 +197,7 @@ def read_phh(text: str, hand_id: str = "") -> HandRecord:
         holes=tuple(holes),
         board=tuple(board),
         actions=tuple(actions),
+        rake=_chips(doc["splitpot_rake"], "splitpot_rake") if "splitpot_rake" in doc else None,
         outcome=outcome,
     )
 
@@ -269,6 +270,8 @@ def write_phh(record: HandRecord, finishing_stacks: Sequence[int] | None = None)
     fields.append(("players", [record.players[p].name for p in order]))
     fields.append(("seats", [record.players[p].seat for p in order]))
     fields.append(("hand", record.id))
+    if hand.result is not None and hand.result.rake:
+        fields.append(("splitpot_rake", hand.result.rake))  # PHH has no rake field
     stacks = finishing_stacks if finishing_stacks is not None else hand.stacks
     fields.append(("finishing_stacks", [stacks[p] for p in order]))
     return "".join(f"{key} = {_toml_value(value)}\n" for key, value in fields)
