@@ -183,6 +183,7 @@ class Hand:
         self._pots: list[Pot] = []
         self._rake = 0
         self._highs: dict[int, HighHand] = {}
+        self._legal: LegalActions | None = None  # of the state as it is now
         self._lows: dict[int, LowHand | None] = {}
 
         self._post_forced_bets()
@@ -236,6 +237,11 @@ class Hand:
 
     def legal_actions(self) -> LegalActions:
         """What the player to act may do now, with exact amounts."""
+        if self._legal is None:
+            self._legal = self._compute_legal_actions()
+        return self._legal
+
+    def _compute_legal_actions(self) -> LegalActions:
         player = self.to_act
         if player is None:
             raise IllegalActionError("the hand is over: no one is to act")
@@ -276,6 +282,7 @@ class Hand:
         else:
             self._apply_bet(player, action, legal)
         self.actions.append(action)
+        self._legal = None
         self._progress()
         return self.events[start:]
 
