@@ -23,6 +23,7 @@ run: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/evaluate.py
+	$(BIN)/python -W ignore benchmarks/engine.py
 
 clean:
 	rm -rf $(VENV)

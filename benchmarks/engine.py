@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 from collections.abc import Callable
+
+from common import best_rate, print_table
 
 from splitpot.cards import Deck
 from splitpot.engine import Action, Hand, LegalActions, Post, PostKind
@@ -70,9 +71,7 @@ def pokerkit_hands(count: int, limit: bool, seed: int) -> None:
 
 
 def rate(run: Callable[[int], None], hands: int) -> float:
-    start = time.perf_counter()
-    run(hands)
-    return hands / (time.perf_counter() - start)
+    return best_rate(lambda: run(hands), hands, repeats=1)
 
 
 def main() -> None:
@@ -115,12 +114,8 @@ def main() -> None:
                 rate(lambda n: pokerkit_hands(n, False, 5), args.peer_hands),
             )
         )
-    width = max(len(name) for name, _ in rows)
-    print(f"{PLAYERS}-handed hands, random legal actions to the end, one thread")
-    print(f"{'engine':<{width}}  {'hands/s':>10}  {'x PokerKit hi/lo':>16}")
-    for name, value in rows:
-        ratio = f"{value / peer:,.1f}" if peer else "-"
-        print(f"{name:<{width}}  {value:>10,.0f}  {ratio:>16}")
+    title = f"{PLAYERS}-handed hands, random legal actions to the end, one thread"
+    print_table(title, "hands/s", rows, peer)
 
 
 if __name__ == "__main__":

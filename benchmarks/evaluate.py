@@ -9,10 +9,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import random
-import time
-from collections.abc import Callable
 
 import numpy as np
+from common import best_rate, print_table
 
 from splitpot.cards import Card, format_cards
 from splitpot.evaluate import best_high, best_low, evaluate_batch
@@ -21,15 +20,6 @@ from splitpot.evaluate import best_high, best_low, evaluate_batch
 def random_deals(count: int, hole_size: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     return np.argsort(rng.random((count, 52)), axis=1)[:, : hole_size + 5].astype(np.int64)
-
-
-def best_rate(run: Callable[[], None], hands: int, repeats: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return hands / best
 
 
 def main() -> None:
@@ -78,11 +68,7 @@ def main() -> None:
         peer_rate = best_rate(peer, len(texts), repeats=1)
         rows.append(("PokerKit OmahaHoldemHand + OmahaEightOrBetterLowHand", peer_rate))
 
-    width = max(len(name) for name, _ in rows)
-    print(f"{'evaluator':<{width}}  {'hands/s':>14}  {'x PokerKit':>10}")
-    for name, rate in rows:
-        ratio = f"{rate / peer_rate:,.0f}" if peer_rate else "-"
-        print(f"{name:<{width}}  {rate:>14,.0f}  {ratio:>10}")
+    print_table("Omaha Hi/Lo hands evaluated, high and low, one thread", "hands/s", rows, peer_rate)
 
 
 if __name__ == "__main__":

@@ -75,8 +75,9 @@ class FixedLimit:
 
 
 @dataclass(frozen=True, slots=True)
-class PotLimit:
-    """Pot limit with blinds ``small_blind/big_blind``; the smallest bet is ``min_bet``."""
+class _BigBetting:
+    """Blinds ``small_blind/big_blind``; the smallest bet is ``min_bet`` (the big blind
+    unless set), a raise at least the last bet or raise."""
 
     small_blind: int
     big_blind: int
@@ -88,10 +89,6 @@ class PotLimit:
         if self.min_bet == 0:
             object.__setattr__(self, "min_bet", self.big_blind)
         _positive("min_bet", self.min_bet)
-
-    @property
-    def structure(self) -> Structure:
-        return Structure.POT_LIMIT
 
     @property
     def stakes(self) -> str:
@@ -99,27 +96,21 @@ class PotLimit:
 
 
 @dataclass(frozen=True, slots=True)
-class NoLimit:
-    """No limit with blinds ``small_blind/big_blind``; the smallest bet is ``min_bet``."""
+class PotLimit(_BigBetting):
+    """Pot limit: the largest bet or raise makes the total equal to the pot after a call."""
 
-    small_blind: int
-    big_blind: int
-    min_bet: int = 0
+    @property
+    def structure(self) -> Structure:
+        return Structure.POT_LIMIT
 
-    def __post_init__(self) -> None:
-        _positive("small_blind", self.small_blind)
-        _positive("big_blind", self.big_blind)
-        if self.min_bet == 0:
-            object.__setattr__(self, "min_bet", self.big_blind)
-        _positive("min_bet", self.min_bet)
+
+@dataclass(frozen=True, slots=True)
+class NoLimit(_BigBetting):
+    """No limit: the largest bet is the player's whole stack."""
 
     @property
     def structure(self) -> Structure:
         return Structure.NO_LIMIT
-
-    @property
-    def stakes(self) -> str:
-        return f"{self.small_blind}/{self.big_blind}"
 
 
 Betting = FixedLimit | PotLimit | NoLimit

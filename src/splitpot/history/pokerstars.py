@@ -248,24 +248,18 @@ class _HandReader:
                     posts.append(Post(player, PostKind.LIVE, min(big_blind, total_post)))
                     if total_post > big_blind:
                         posts.append(Post(player, PostKind.DEAD, total_post - big_blind))
-                elif text.startswith("posts small blind"):
-                    posts.append(
-                        Post(
-                            player,
-                            PostKind.LIVE if seen_small else PostKind.SMALL_BLIND,
-                            self.money(amount_text),
-                        )
+                elif text.startswith(("posts small blind", "posts big blind")):
+                    # A second small or big blind is a live post, not the positional blind
+                    # (a returning player; the converted 'secondsb' hands).
+                    big_post = text.startswith("posts big blind")
+                    first = not (seen_big if big_post else seen_small)
+                    kind = (
+                        (PostKind.BIG_BLIND if big_post else PostKind.SMALL_BLIND)
+                        if first
+                        else PostKind.LIVE
                     )
-                    seen_small = True
-                elif text.startswith("posts big blind"):
-                    posts.append(
-                        Post(
-                            player,
-                            PostKind.LIVE if seen_big else PostKind.BIG_BLIND,
-                            self.money(amount_text),
-                        )
-                    )
-                    seen_big = True
+                    posts.append(Post(player, kind, self.money(amount_text)))
+                    seen_big, seen_small = seen_big or big_post, seen_small or not big_post
                 elif text.startswith("posts the ante"):
                     posts.append(Post(player, PostKind.ANTE, self.money(amount_text)))
                 else:
