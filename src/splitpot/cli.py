@@ -5,17 +5,25 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
+from rich.console import Console
+from rich.progress import Progress
+
 from splitpot import __version__
+from splitpot.bots import make_bot
 from splitpot.cards import CardError, format_cards
 from splitpot.evaluate import HighHand, LowHand, Showdown, Variant, showdown
 from splitpot.history import HandRecord, HistoryError
 from splitpot.history.files import read_history
+from splitpot.history.pokerstars import write_pokerstars
 from splitpot.history.replay import replay_record
 from splitpot.history.report import award_lines
+from splitpot.history.table_log import record_of
+from splitpot.session import STRUCTURES, GameSession, table_config
+from splitpot.simulation import simulate
 
 VARIANT_IDS = tuple(variant.value for variant in Variant)
 EXIT_BAD_INPUT = 2
@@ -195,6 +203,102 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return status
 
 
+def play_lines(session: GameSession, lines: Iterator[str], max_hands: int | None = None) -> int:
+    """The line-by-line game: print the table and the legal actions, read one command a
+    line; an illegal one is answered with the reason, and the game waits for the next."""
+    reply = session.next_hand()
+    while True:
+        print("\n".join(reply.lines))
+        if reply.over:
+            return 0
+        if session.table.hand is None:
+            if max_hands is not None and session.hands_started >= max_hands:
+                print("\n".join(session.summary()))
+                return 0
+            reply = session.next_hand()
+            continue
+        print("\n".join(session.table_lines()))
+        line = next(lines, None)
+        if line is None:  # end of input quits like "quit"
+            print("\n".join(session.summary()))
+            return 0
+        reply = session.command(line)
+
+
+def _session(args: argparse.Namespace) -> GameSession:
+    config = table_config(args.variant, args.structure, args.stakes, args.seats)
+    return GameSession(config, name=args.name, buy_in=args.buy_in, seed=args.seed)
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    session = _session(args)
+    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
+        from splitpot.tui import run
+
+        return run(session)
+    return play_lines(session, (line.rstrip("\n") for line in sys.stdin), args.hands)
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    config = table_config(args.variant, args.structure, args.stakes, args.seats)
+    kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
+    kinds = [kinds[i % len(kinds)] for i in range(args.seats)]
+    seed = args.seed
+    bots = [
+        make_bot(kind, f"Seat {i + 1} ({kind})", None if seed is None else seed + i)
+        for i, kind in enumerate(kinds)
+    ]
+    with Progress(transient=True, console=Console(stderr=True)) as progress:
+        task = progress.add_task("playing", total=args.hands)
+        result = simulate(
+            config,
+            bots,
+            args.hands,
+            buy_in=args.buy_in,
+            seed=seed,
+            keep=args.history_out is not None,
+            progress=lambda done: progress.update(task, completed=done),
+        )
+    if args.history_out is not None:
+        with open(args.history_out, "w", encoding="utf-8") as out:
+            for played in result.kept:
+                out.write(write_pokerstars(record_of(played), played.hand, hero=0))
+    if args.json:
+        report = {
+            "hands": result.hands,
+            "seconds": round(result.seconds, 3),
+            "hands_per_second": round(result.hands_per_second, 1),
+            "chips_before": result.chips_before,
+            "chips_after": result.chips_after,
+            "results": {str(i + 1): result.results[bot.name] for i, bot in enumerate(bots)},
+        }
+        print(json.dumps(report))
+    else:
+        for bot in bots:
+            print(f"{bot.name}: {result.results[bot.name]:+d}")
+        speed = f"{result.hands_per_second:,.0f} hands/s"
+        print(f"{result.hands} hands in {result.seconds:.1f} s ({speed})")
+        print(
+            f"chips before {result.chips_before}, after {result.chips_after} (rake {result.rake})"
+        )
+    return 0 if result.chips_before == result.chips_after else 1
+
+
+def _add_table_options(parser: argparse.ArgumentParser, default_seats: int) -> None:
+    parser.add_argument("--variant", default="o8", choices=VARIANT_IDS, help="game (default o8)")
+    parser.add_argument("--structure", default="pot-limit", choices=STRUCTURES, help="betting")
+    parser.add_argument("--stakes", help="e.g. 2/4 (limit: the bets; pot and no limit: the blinds)")
+    parser.add_argument("--seats", type=_seats, default=default_seats, help="2 to 10")
+    parser.add_argument("--buy-in", type=int, help="chips each player sits down with")
+    parser.add_argument("--seed", type=int, help="shuffle reproducibly")
+
+
+def _seats(text: str) -> int:
+    if not text.isdigit() or not 2 <= int(text) <= 10:
+        raise argparse.ArgumentTypeError(f"a table has 2 to 10 seats, not {text}")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="splitpot",
@@ -226,6 +330,33 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--check", action="store_true", help="compare with what the files record")
     replay.add_argument("--json", action="store_true", help="print one JSON object")
     replay.set_defaults(handler=_cmd_replay)
+
+    play = commands.add_parser(
+        "play",
+        help="play Omaha Hi/Lo against bots in the terminal",
+        description="You against bots at one table. In a terminal: a full-screen table. "
+        "Otherwise (or with --plain) a line-by-line game a script can drive: it prints the "
+        "table and your legal actions and reads one command a line: fold, check, call, "
+        "bet N, raise N (to a total of N), allin, show, muck, last (the last hand), quit.",
+    )
+    _add_table_options(play, 6)
+    play.add_argument("--name", default="Hero", help="your name at the table (default Hero)")
+    play.add_argument("--plain", action="store_true", help="the line-by-line game")
+    play.add_argument("--hands", type=int, help="stop after this many hands")
+    play.set_defaults(handler=_cmd_play)
+
+    sim = commands.add_parser(
+        "simulate",
+        help="bots play hands at one table",
+        description="Bots play N hands at one table (a bot that goes broke buys in again); "
+        "prints each seat's result, hands per second, and the chips before and after.",
+    )
+    sim.add_argument("--hands", type=int, required=True)
+    _add_table_options(sim, 6)
+    sim.add_argument("--bots", default="sensible,random", help="bot kinds in seat order, repeated")
+    sim.add_argument("--history-out", metavar="FILE", help="write the hands as PokerStars text")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.set_defaults(handler=_cmd_simulate)
     return parser
 
 

@@ -19,7 +19,16 @@ from splitpot.engine.events import (
     UncalledBetReturned,
     view,
 )
-from splitpot.engine.hand import Hand, HandResult, Phase, Post, arrange_deck, deal_order, replay
+from splitpot.engine.hand import (
+    Hand,
+    HandResult,
+    HandView,
+    Phase,
+    Post,
+    arrange_deck,
+    deal_order,
+    replay,
+)
 from splitpot.engine.pots import Award, Pot, Share, side_pots
 
 __all__ = [
@@ -33,6 +42,7 @@ __all__ = [
     "HandEnded",
     "HandResult",
     "HandSetupError",
+    "HandView",
     "HoleCardsDealt",
     "IllegalActionError",
     "LegalActions",

@@ -50,6 +50,26 @@ class Post:
     amount: int
 
 
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """What one seat (or a spectator, ``viewer`` None) may see of a hand now."""
+
+    viewer: int | None
+    street: Street
+    phase: Phase
+    button: int
+    board: tuple[Card | None, ...]
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    pot: int  # everything in the middle, this round's bets included
+    folded: tuple[bool, ...]
+    hole: tuple[Card | None, ...] | None  # the viewer's own cards
+    shown: dict[int, tuple[Card, ...]]  # hands shown at the showdown
+    to_act: int | None
+    legal: LegalActions | None  # when the viewer is to act
+    events: tuple[Event, ...]
+
+
 class Phase(Enum):
     BETTING = "betting"
     SHOWDOWN = "showdown"
@@ -160,7 +180,8 @@ class Hand:
         self.deck = tuple(deck)
         self.recorded_rake = recorded_rake
         self.recorded_pots = tuple(recorded_pots) if recorded_pots is not None else None
-        self.actions: list[Action] = []
+        self.actions: list[Action] = []  # the log: replaying it rebuilds the hand
+        self.actors: list[int] = []  # who took each action
         self.events: list[Event] = []
         self.holes: list[tuple[Card | None, ...]] = [() for _ in range(players)]
         self.board: list[Card | None] = []
@@ -229,6 +250,27 @@ class Hand:
     def current_pots(self) -> list[Pot]:
         return side_pots(self._committed, [not f for f in self._folded], self._dead)
 
+    def view(self, viewer: int | None) -> HandView:
+        """The hand as ``viewer`` may see it: never another player's unshown cards."""
+        events = tuple(view(event, viewer) for event in self.events)
+        shown = {e.player: e.cards for e in self.events if isinstance(e, Shown)}
+        return HandView(
+            viewer,
+            self.street,
+            self.phase,
+            self.button,
+            tuple(self.board),
+            self.stacks,
+            self.bets,
+            self.pot,
+            self.folded,
+            self.holes[viewer] if viewer is not None else None,
+            shown,
+            self.to_act,
+            self.legal_actions() if viewer is not None and viewer == self.to_act else None,
+            events,
+        )
+
     def visible_events(self, viewer: int | None) -> list[Event]:
         """The hand so far as ``viewer`` may see it (None: a spectator)."""
         return [view(event, viewer) for event in self.events]
@@ -282,6 +324,7 @@ class Hand:
         else:
             self._apply_bet(player, action, legal)
         self.actions.append(action)
+        self.actors.append(player)
         self._legal = None
         self._progress()
         return self.events[start:]

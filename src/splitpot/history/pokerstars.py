@@ -10,11 +10,24 @@ tournaments.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal, InvalidOperation
 
 from splitpot.cards import Card, CardError, parse_cards
-from splitpot.engine import Action, Post, PostKind
+from splitpot.engine import (
+    Acted,
+    Action,
+    ActionKind,
+    BoardDealt,
+    Hand,
+    Mucked,
+    Post,
+    PostKind,
+    PotAwarded,
+    Shown,
+    UncalledBetReturned,
+)
+from splitpot.history import report
 from splitpot.history.model import (
     HandRecord,
     HistoryError,
@@ -333,3 +346,147 @@ class _HandReader:
         if verb in ("discards", "stands", "brings", "draws"):
             raise UnsupportedHand(f"{text!r} is not an action of Omaha")
         raise HistoryError(f"{text!r} is not an action splitpot knows")
+
+
+# ------------------------------------------------------------------ writing
+
+_GAME_NAMES = {
+    Variant.O8: "Omaha Hi/Lo",
+    Variant.BIGO: "5 Card Omaha Hi/Lo",
+    Variant.OMAHA: "Omaha",
+}
+_LIMIT_NAMES = {FixedLimit: "Limit", PotLimit: "Pot Limit", NoLimit: "No Limit"}
+_POST_WORDS = {
+    PostKind.SMALL_BLIND: "small blind",
+    PostKind.BIG_BLIND: "big blind",
+    PostKind.LIVE: "big blind",
+    PostKind.STRADDLE: "big blind",
+    PostKind.ANTE: "the ante",
+}
+
+
+def write_pokerstars(
+    record: HandRecord,
+    hand: Hand,
+    *,
+    table: str = "splitpot",
+    when: str = "2026/01/01 00:00:00",
+    hero: int | None = None,
+) -> str:
+    """The hand in PokerStars text, as hand-history tools and splitpot's reader take it.
+
+    ``hand`` is the finished engine hand of ``record``; ``hero`` is the player whose hole
+    cards are printed as dealt (other cards appear only where shown).
+    """
+    variant, betting = record.config.variant, record.config.betting
+    if variant not in _GAME_NAMES:
+        raise HistoryError(f"PokerStars has no name for {variant.title}")
+    result = hand.result
+    if result is None:
+        raise HistoryError("only a finished hand can be written")
+    names = record.names
+    seats = {p: record.players[p].seat for p in range(len(names))}
+    unit, currency = record.unit, record.currency
+
+    def money(chips: int) -> str:
+        return report.money(chips, unit, currency)
+
+    stakes = (
+        f"{money(betting.small_bet)}/{money(betting.big_bet)}"
+        if isinstance(betting, FixedLimit)
+        else f"{money(betting.small_blind)}/{money(betting.big_blind)}"
+    )
+    game = f"{_GAME_NAMES[variant]} {_LIMIT_NAMES[type(betting)]}"
+    lines = [
+        f"PokerStars Hand #{record.id}:  {game} ({stakes}) - {when} ET",
+        f"Table '{table}' {max(seats.values())}-max Seat #{seats[record.button]} is the button",
+    ]
+    lines += [f"Seat {p.seat}: {p.name} ({money(p.stack)} in chips)" for p in record.players]
+    dead = {post.player: post.amount for post in record.posts if post.kind is PostKind.DEAD}
+    for post in record.posts:
+        if post.kind is PostKind.DEAD:
+            continue
+        if post.player in dead and post.kind is PostKind.LIVE:
+            both = money(post.amount + dead[post.player])
+            lines.append(f"{names[post.player]}: posts small & big blinds {both}")
+        else:
+            lines.append(
+                f"{names[post.player]}: posts {_POST_WORDS[post.kind]} {money(post.amount)}"
+            )
+    lines.append("*** HOLE CARDS ***")
+    if hero is not None and None not in hand.holes[hero]:
+        lines.append(f"Dealt to {names[hero]} [{' '.join(str(c) for c in hand.holes[hero])}]")
+    level = max(p.amount for p in record.posts if p.kind.live) if record.posts else 0
+    board: list[Card] = []
+    showdown_started = False
+    for event in hand.events:
+        if isinstance(event, Acted):
+            lines.append(f"{names[event.player]}: {_action_words(event, level, money)}")
+            level = max(level, event.to)
+        elif isinstance(event, BoardDealt):
+            new = [c for c in event.cards if c is not None]
+            shown = f"[{' '.join(map(str, board))}] " if board else ""
+            board += new
+            title = event.street.name
+            lines.append(f"*** {title} *** {shown}[{' '.join(map(str, new))}]")
+            level = 0
+        elif isinstance(event, UncalledBetReturned):
+            lines.append(f"Uncalled bet ({money(event.amount)}) returned to {names[event.player]}")
+        elif isinstance(event, Shown | Mucked):
+            if not showdown_started:
+                lines.append("*** SHOW DOWN ***")
+                showdown_started = True
+            if isinstance(event, Mucked):
+                lines.append(f"{names[event.player]}: mucks hand")
+            else:
+                cards = " ".join(map(str, event.cards))
+                lines.append(f"{names[event.player]}: shows [{cards}] ({_hand_words(event)})")
+        elif isinstance(event, PotAwarded):
+            where = (
+                "pot"
+                if len(result.pots) == 1
+                else ("main pot" if event.pot == 0 else f"side pot-{event.pot}")
+            )
+            lines.append(f"{names[event.player]} collected {money(event.amount)} from {where}")
+    if not result.showdown:
+        winner = result.awards[0].player if result.awards else None
+        if winner is not None:
+            lines.append(f"{names[winner]}: doesn't show hand")
+    lines.append("*** SUMMARY ***")
+    total = sum(p.amount for p in result.pots) + result.rake
+    listed = ""
+    if len(result.pots) > 1:
+        sides = " ".join(
+            f"Side pot-{i} {money(p.amount)}." for i, p in enumerate(result.pots[1:], start=1)
+        )
+        listed = f" Main pot {money(result.pots[0].amount)}. {sides}"
+    lines.append(f"Total pot {money(total)}{listed} | Rake {money(result.rake)}")
+    if board:
+        lines.append(f"Board [{' '.join(map(str, board))}]")
+    for p, player in enumerate(record.players):
+        won = result.won(p)
+        note = " (button)" if p == record.button else ""
+        outcome = f"collected ({money(won)})" if won else ("folded" if hand.folded[p] else "lost")
+        lines.append(f"Seat {player.seat}: {player.name}{note} {outcome}")
+    return "\n".join(lines) + "\n\n\n"
+
+
+def _action_words(event: Acted, level: int, money: Callable[[int], str]) -> str:
+    all_in = ALL_IN if event.all_in else ""
+    match event.kind:
+        case ActionKind.FOLD:
+            return "folds"
+        case ActionKind.CHECK:
+            return "checks"
+        case ActionKind.CALL:
+            return f"calls {money(event.added)}{all_in}"
+        case ActionKind.BET:
+            return f"bets {money(event.to)}{all_in}"
+        case _:
+            return f"raises {money(event.to - level)} to {money(event.to)}{all_in}"
+
+
+def _hand_words(event: Shown) -> str:
+    high = f"HI: {event.high.name}" if event.high else ""
+    low = f"; LO: {event.low.name}" if event.low else ""
+    return high + low

@@ -6,7 +6,22 @@ from collections.abc import Sequence
 from decimal import Decimal
 from itertools import groupby
 
-from splitpot.engine import Award, HandResult, Share
+from splitpot.engine import (
+    Acted,
+    ActionKind,
+    Award,
+    BoardDealt,
+    Hand,
+    HandEnded,
+    HandResult,
+    HoleCardsDealt,
+    Mucked,
+    Posted,
+    RakeTaken,
+    Share,
+    Shown,
+    UncalledBetReturned,
+)
 from splitpot.evaluate import HighHand, LowHand
 
 
@@ -72,4 +87,77 @@ def award_lines(
         no_low = share is Share.WHOLE and first.high is not None and first.low is None
         if has_low and no_low:
             lines.append(f"No low hand qualified for {where}")
+    return lines
+
+
+def _action_text(event: Acted, names: Sequence[str], unit: str, currency: str) -> str:
+    name = names[event.player]
+    all_in = " and is all in" if event.all_in else ""
+    match event.kind:
+        case ActionKind.FOLD:
+            return f"{name} folds"
+        case ActionKind.CHECK:
+            return f"{name} checks"
+        case ActionKind.CALL:
+            return f"{name} calls {money(event.added, unit, currency)}{all_in}"
+        case ActionKind.BET:
+            return f"{name} bets {money(event.to, unit, currency)}{all_in}"
+        case _:
+            return f"{name} raises to {money(event.to, unit, currency)}{all_in}"
+
+
+def chat_lines(
+    hand: Hand,
+    names: Sequence[str],
+    viewer: int | None,
+    start: int = 0,
+    unit: str = "1",
+    currency: str = "",
+) -> list[str]:
+    """The dealer's chat for events ``start`` onward, as ``viewer`` may see them."""
+    lines: list[str] = []
+    board: list[str] = []
+    for event in hand.events[:start]:
+        if isinstance(event, BoardDealt):
+            board += [str(c) for c in event.cards]
+    for event in hand.visible_events(viewer)[start:]:
+        if isinstance(event, Posted):
+            amount = money(event.amount, unit, currency)
+            lines.append(f"{names[event.player]} posts the {event.kind.value}, {amount}")
+        elif isinstance(event, HoleCardsDealt) and event.player == viewer:
+            lines.append(f"Dealt to {names[event.player]}: {' '.join(str(c) for c in event.cards)}")
+        elif isinstance(event, Acted):
+            lines.append(_action_text(event, names, unit, currency))
+        elif isinstance(event, BoardDealt):
+            board += [str(c) for c in event.cards]
+            lines.append(f"{event.street.label.capitalize()}: {' '.join(board)}")
+        elif isinstance(event, UncalledBetReturned):
+            amount = money(event.amount, unit, currency)
+            lines.append(f"Uncalled bet of {amount} returned to {names[event.player]}")
+        elif isinstance(event, Shown):
+            words = hand_words(event.high, event.low) or "no hand"
+            lines.append(f"{names[event.player]} shows {' '.join(map(str, event.cards))}: {words}")
+        elif isinstance(event, Mucked):
+            lines.append(f"{names[event.player]} mucks")
+        elif isinstance(event, RakeTaken):
+            lines.append(f"Rake: {money(event.amount, unit, currency)}")
+        elif isinstance(event, HandEnded) and hand.result is not None:
+            has_low = hand.config.variant.has_low and hand.result.showdown
+            lines += award_lines(hand.result, names, unit, currency, has_low)
+    return lines
+
+
+def hand_summary(hand: Hand, names: Sequence[str], viewer: int | None, title: str) -> list[str]:
+    """A whole finished hand as ``viewer`` may see it: every action and board, the hands
+    shown, the five cards of each winning high and low, the pots and who won them."""
+    lines = [title]
+    lines += [f"  {names[p]}: {stack} chips" for p, stack in enumerate(hand.starting_stacks)]
+    lines += ["  " + line for line in chat_lines(hand, names, viewer)]
+    result = hand.result
+    if result is not None and result.showdown:
+        for award in result.awards:
+            for label, value in (("high", award.high), ("low", award.low)):
+                if value is not None:
+                    cards = " ".join(str(c) for c in value.cards)
+                    lines.append(f"  {names[award.player]} won the {label} with {cards}")
     return lines

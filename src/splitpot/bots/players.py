@@ -1,0 +1,125 @@
+"""The bots: one that plays random legal actions, one that plays sensible Omaha Hi/Lo."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+import numpy as np
+
+from splitpot.bots.estimate import estimate
+from splitpot.cards import Card
+from splitpot.engine import Action, HandView, LegalActions, Street
+from splitpot.evaluate import Variant
+
+
+class Bot(Protocol):
+    """A player: given what its seat may see, a legal action."""
+
+    name: str
+
+    def decide(self, view: HandView, variant: Variant) -> Action: ...
+
+
+def _showdown_choice(legal: LegalActions) -> Action | None:
+    if legal.show or legal.muck:
+        return Action.muck() if legal.muck else Action.show()
+    return None
+
+
+class RandomBot:
+    """Plays uniformly random legal actions; for testing."""
+
+    def __init__(self, name: str = "random", seed: int | None = None) -> None:
+        self.name = name
+        self._rng = random.Random(seed)
+
+    def decide(self, view: HandView, variant: Variant) -> Action:
+        legal = view.legal
+        assert legal is not None
+        shown = _showdown_choice(legal)
+        if shown is not None:
+            return shown
+        choices: list[Action] = []
+        if legal.call is not None:
+            choices += [Action.fold(), Action.call()]
+        if legal.check:
+            choices.append(Action.check())
+        if legal.bet_or_raise is not None and legal.min_to is not None and legal.max_to is not None:
+            choices.append(
+                Action(legal.bet_or_raise, self._rng.randint(legal.min_to, legal.max_to))
+            )
+        return self._rng.choice(choices)
+
+
+class SensibleBot:
+    """Plays Omaha Hi/Lo by hand strength: it enters with hands that can scoop (aces with
+    low cards, A-2, low connected cards), then bets and raises by its share of the pot
+    against the players left and by how often it scoops, calls when the pot pays for
+    it, and folds otherwise."""
+
+    def __init__(self, name: str = "sensible", seed: int | None = None, samples: int = 300) -> None:
+        self.name = name
+        self.samples = samples
+        self._rng = np.random.default_rng(seed)
+
+    def decide(self, view: HandView, variant: Variant) -> Action:
+        legal = view.legal
+        assert legal is not None and view.hole is not None
+        shown = _showdown_choice(legal)
+        if shown is not None:
+            return shown
+        hole = [c for c in view.hole if c is not None]
+        board = [c for c in view.board if c is not None]
+        opponents = sum(not f for f in view.folded) - 1
+        odds = estimate(hole, board, opponents, variant, self.samples, self._rng)
+        fair = 1 / (opponents + 1)
+        to_call = legal.call or 0
+        price = to_call / (view.pot + to_call) if to_call else 0.0
+        strength = odds.share / fair  # 1.0: an average hand among those left
+        preflop = view.street is Street.PREFLOP
+        if preflop and variant.has_low:
+            strength *= 1 + _low_potential(hole)
+        if legal.bet_or_raise is not None and (strength > 1.7 or odds.scoop > 0.55):
+            return self._raise(legal, view, strength)
+        if to_call == 0:
+            return Action.check()
+        needed = price * (1.25 if preflop else 1.0)
+        if odds.share > needed and strength > (0.95 if preflop else 0.6):
+            return Action.call()
+        return Action.fold()
+
+    def _raise(self, legal: LegalActions, view: HandView, strength: float) -> Action:
+        assert (
+            legal.bet_or_raise is not None and legal.min_to is not None and legal.max_to is not None
+        )
+        if legal.min_to == legal.max_to:
+            return Action(legal.bet_or_raise, legal.min_to)
+        fraction = min(1.0, 0.5 + (strength - 1.7) / 4)
+        target = legal.min_to + int((legal.max_to - legal.min_to) * fraction)
+        pot_sized = max(legal.min_to, min(legal.max_to, view.pot + max(view.bets)))
+        return Action(legal.bet_or_raise, min(target, pot_sized))
+
+
+def _low_potential(hole: list[Card]) -> float:
+    """A preflop bonus for the cards that make the nut low: A-2, A-3, 2-3, and an ace."""
+    low = {12 if c.rank == 12 else c.rank for c in hole if c.rank <= 3 or c.rank == 12}
+    bonus = 0.0
+    if 12 in low and 0 in low:
+        bonus += 0.25
+    elif 12 in low and 1 in low:
+        bonus += 0.12
+    elif 0 in low and 1 in low:
+        bonus += 0.05
+    return bonus
+
+
+BOTS = {"random": RandomBot, "sensible": SensibleBot}
+
+
+def make_bot(kind: str, name: str, seed: int | None = None) -> Bot:
+    """A bot by kind: ``random`` or ``sensible``."""
+    if kind not in BOTS:
+        raise ValueError(f"unknown bot {kind!r}; bots are: {', '.join(BOTS)}")
+    bot: Bot = BOTS[kind](name, seed)
+    return bot

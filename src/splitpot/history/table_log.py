@@ -1,0 +1,29 @@
+"""A table's hand as a hand history record, for export and for the last-hand window."""
+
+from __future__ import annotations
+
+from splitpot.history.model import HandRecord, PlayerRecord, RecordedAction
+from splitpot.table import TableHand
+
+
+def record_of(table_hand: TableHand, hand_id: str | None = None) -> HandRecord:
+    """The record of a table's hand: its inputs, its whole deck and its actions."""
+    hand = table_hand.hand
+    players = tuple(
+        PlayerRecord(name, seat + 1, stack)
+        for name, seat, stack in zip(
+            table_hand.names, table_hand.seats, hand.starting_stacks, strict=True
+        )
+    )
+    return HandRecord(
+        id=hand_id or str(table_hand.number),
+        game=hand.config.variant.title,
+        config=hand.config,
+        players=players,
+        button=hand.button,
+        posts=hand.posts,
+        holes=tuple(hand.holes),
+        board=tuple(c for c in hand.board if c is not None),
+        actions=tuple(RecordedAction(p, a) for p, a in zip(hand.actors, hand.actions, strict=True)),
+        deck=hand.deck,
+    )

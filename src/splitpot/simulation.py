@@ -1,0 +1,85 @@
+"""Bots playing hands at one table: the loop behind ``splitpot simulate``."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from splitpot.bots import Bot
+from splitpot.cards import Deck
+from splitpot.table import Table, TableConfig, TableHand
+
+
+@dataclass
+class SimulationResult:
+    hands: int
+    seconds: float
+    chips_before: int  # every chip bought in
+    chips_after: int  # every stack at the end, plus the rake taken
+    results: dict[str, int]  # chips won (or lost) by each seat's player
+    rake: int
+    kept: list[TableHand] = field(default_factory=list)
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds if self.seconds else 0.0
+
+
+def play_hand(table: Table, bots: dict[int, Bot], deck: Deck) -> TableHand:
+    """Deal one hand and let the bots play it out."""
+    table_hand = table.start_hand(deck.cards)
+    variant = table.config.variant
+    while table.hand is not None:
+        seat = table.seat_to_act
+        hand = table.hand.hand
+        assert seat is not None and hand.to_act is not None
+        table.act(bots[seat].decide(hand.view(hand.to_act), variant))
+    return table_hand
+
+
+def simulate(
+    config: TableConfig,
+    bots: Sequence[Bot],
+    hands: int,
+    *,
+    buy_in: int | None = None,
+    seed: int | None = None,
+    keep: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> SimulationResult:
+    """Bots play ``hands`` hands; a bot that goes broke buys in again (counted as chips in)."""
+    table = Table(config)
+    chips = buy_in or config.max_buy_in
+    bought = {}
+    for seat, bot in enumerate(bots):
+        table.sit(seat, bot.name, chips)
+        bought[seat] = chips
+    by_seat = dict(enumerate(bots))
+    shuffler = random.Random(seed)
+    rake = 0
+    kept: list[TableHand] = []
+    start = time.perf_counter()
+    for number in range(hands):
+        for seat, player in enumerate(table.seats):
+            if player is not None and player.stack == 0:
+                table.add_chips(seat, chips)
+                bought[seat] += chips
+        deck = Deck(seed=shuffler.getrandbits(64)) if seed is not None else Deck()
+        played = play_hand(table, by_seat, deck)
+        result = played.hand.result
+        assert result is not None
+        rake += result.rake
+        if keep:
+            kept.append(played)
+        if progress is not None:
+            progress(number + 1)
+    seconds = time.perf_counter() - start
+    results = {
+        bots[seat].name: (player.stack if player is not None else 0) - bought[seat]
+        for seat, player in enumerate(table.seats[: len(bots)])
+    }
+    return SimulationResult(
+        hands, seconds, sum(bought.values()), table.chips() + rake, results, rake, kept
+    )
