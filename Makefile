@@ -19,7 +19,7 @@ test: $(STAMP)
 	$(BIN)/pytest
 
 run: $(STAMP)
-	$(BIN)/splitpot --help
+	$(BIN)/splitpot play
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/evaluate.py

@@ -15,8 +15,9 @@ from splitpot.session import GameSession
 
 
 class PokerApp(App[list[str]]):
-    """You against the bots. Keys: f fold, c check or call, r the smallest raise, p the
-    largest (the pot in pot limit), a all in, l the last hand, q quit."""
+    """You against the bots. Keys: f fold (or muck), c check or call (or show), r the
+    smallest raise, p the largest (the pot in pot limit), a all in, l the last hand,
+    / type a command, q quit."""
 
     CSS = """
     #table { height: auto; border: round $accent; padding: 0 1; }
@@ -27,7 +28,7 @@ class PokerApp(App[list[str]]):
     #chat { border: round $secondary; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f", "act('fold')", "Fold"),
+        Binding("f", "fold_muck", "Fold/Muck"),
         Binding("c", "check_call", "Check/Call"),
         Binding("r", "raise_min", "Min raise"),
         Binding("p", "raise_max", "Max/Pot"),
@@ -43,6 +44,7 @@ class PokerApp(App[list[str]]):
         super().__init__()
         self.session = session
         self.deal_delay = deal_delay
+        self.shown: list[str] = []  # every line written to the chat, in order
         self.title = "splitpot"
         config = session.table.config
         self.sub_title = f"{config.variant.title}"
@@ -76,7 +78,12 @@ class PokerApp(App[list[str]]):
     def action_check_call(self) -> None:
         legal = self.session.legal()
         if legal is not None:
-            self.action_act("check" if legal.check else "call")
+            self.action_act("show" if legal.show else "check" if legal.check else "call")
+
+    def action_fold_muck(self) -> None:
+        legal = self.session.legal()
+        if legal is not None:
+            self.action_act("muck" if legal.muck else "fold")
 
     def action_raise_min(self) -> None:
         legal = self.session.legal()
@@ -101,8 +108,10 @@ class PokerApp(App[list[str]]):
         self.exit(self.session.summary())
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id in ("fold", "allin"):
-            self.action_act(event.button.id)
+        if event.button.id == "fold":
+            self.action_fold_muck()
+        elif event.button.id == "allin":
+            self.action_act("allin")
         elif event.button.id == "check_call":
             self.action_check_call()
         elif event.button.id == "raise_min":
@@ -122,6 +131,7 @@ class PokerApp(App[list[str]]):
         chat = self.query_one("#chat", RichLog)
         for line in lines:
             chat.write(line)
+            self.shown.append(line)
         self._refresh_table()
         if self.session.table.hand is None and self.session.stack != 0:
             self.set_timer(self.deal_delay, self._next_hand)
@@ -151,9 +161,11 @@ class PokerApp(App[list[str]]):
         if legal is None:
             return
         check_call.label = "Check" if legal.check else f"Call {legal.call}"
-        if legal.show or legal.muck:
-            check_call.label = "Show"
+        fold.label = "Fold"
         fold.disabled = not legal.fold
+        if legal.show or legal.muck:  # a hand that wins nothing may be shown or mucked
+            check_call.label, fold.label = "Show", "Muck"
+            check_call.disabled, fold.disabled = not legal.show, not legal.muck
         kind = legal.bet_or_raise
         raise_min.disabled = kind is None
         raise_max.disabled = kind is None or legal.min_to == legal.max_to
