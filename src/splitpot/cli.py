@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
@@ -368,6 +369,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         code: int = args.handler(args)
+    except BrokenPipeError:  # the reader went away (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (CardError, ValueError) as error:
         print(f"splitpot {args.command}: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
