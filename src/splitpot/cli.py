@@ -16,6 +16,8 @@ from rich.progress import Progress
 from splitpot import __version__
 from splitpot.bots import make_bot
 from splitpot.cards import CardError, format_cards
+from splitpot.equity import EquityResult, calculate
+from splitpot.equity.calculator import FIELDS as FIGURES
 from splitpot.evaluate import HighHand, LowHand, Showdown, Variant, showdown
 from splitpot.history import HandRecord, HistoryError
 from splitpot.history.files import read_history
@@ -285,6 +287,66 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0 if result.chips_before == result.chips_after else 1
 
 
+def _cmd_equity(args: argparse.Namespace) -> int:
+    method = "exact" if args.exact else ("monte-carlo" if args.samples else "auto")
+    with Progress(transient=True, console=Console(stderr=True)) as progress:
+        task = progress.add_task("equity", total=None)
+        result = calculate(
+            args.hands,
+            board=args.board,
+            dead=args.dead,
+            variant=args.variant,
+            method=method,
+            samples=args.samples,
+            seed=args.seed,
+            progress=lambda done, total: progress.update(task, completed=done, total=total),
+        )
+    if args.json:
+        print(json.dumps(equity_json(result)))
+        return 0
+    print("\n".join(equity_table(result)))
+    return 0
+
+
+def equity_json(result: EquityResult) -> dict[str, Any]:
+    """The ``--json`` form of an equity result: rates as floats between 0 and 1."""
+    players = []
+    for player in result.players:
+        entry: dict[str, Any] = {"hand": player.hand, "combinations": player.combinations}
+        entry |= {field: float(getattr(player, field)) for field in FIGURES}
+        if player.errors:
+            entry["standard_errors"] = player.errors
+        players.append(entry)
+    return {"method": result.method, "samples": result.samples, "players": players}
+
+
+def equity_table(result: EquityResult) -> list[str]:
+    headers = ["hand", "equity", "high win", "high tie", "low win", "low tie", "scoop",
+               "quarter", "3/4", "low poss."]  # fmt: skip
+    rows = []
+    for player in result.players:
+        figures = [player.equity, player.high_win, player.high_tie, player.low_win,
+                   player.low_tie, player.scoop, player.quarter, player.three_quarter,
+                   player.low_possible]  # fmt: skip
+        hand = player.hand if player.combinations == 1 else f"{player.hand} ({player.combinations})"
+        rows.append([hand, *(f"{100 * float(f):.2f}%" for f in figures)])
+    widths = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
+    lines = [
+        "  ".join(
+            str(c).rjust(w) if i else str(c).ljust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in [headers, *rows]
+    ]
+    if result.method == "exact":
+        lines.append(f"exact: every one of {result.samples:,} boards")
+    else:
+        worst = max(p.errors["equity"] for p in result.players)
+        error = f"standard error of equity at most {100 * worst:.3f}%"
+        lines.append(f"Monte Carlo: {result.samples:,} deals; {error}")
+    return lines
+
+
 def _add_table_options(parser: argparse.ArgumentParser, default_seats: int) -> None:
     parser.add_argument("--variant", default="o8", choices=VARIANT_IDS, help="game (default o8)")
     parser.add_argument("--structure", default="pot-limit", choices=STRUCTURES, help="betting")
@@ -358,6 +420,25 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--history-out", metavar="FILE", help="write the hands as PokerStars text")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(handler=_cmd_simulate)
+
+    eq = commands.add_parser(
+        "equity",
+        help="hi/lo odds of hands or ranges",
+        description="Each player's equity (expected share of the pot), high and low win and "
+        "tie rates, scoops, quarters and three quarters. HAND is a hand (AsKs2d3d), a range "
+        "(AA**, A2**:$ds, RRON) or * for any hand. Exact enumeration where it is quick, "
+        "Monte Carlo (with its standard error) otherwise.",
+    )
+    eq.add_argument("hands", nargs="+", metavar="HAND")
+    eq.add_argument("--board", default="", help="0, 3, 4 or 5 board cards")
+    eq.add_argument("--dead", default="", help="cards out of play")
+    eq.add_argument("--variant", default="o8", choices=VARIANT_IDS, help="game (default o8)")
+    how = eq.add_mutually_exclusive_group()
+    how.add_argument("--exact", action="store_true", help="enumerate every board")
+    how.add_argument("--samples", type=int, help="Monte Carlo with this many deals")
+    eq.add_argument("--seed", type=int, help="Monte Carlo seed")
+    eq.add_argument("--json", action="store_true", help="print one JSON object")
+    eq.set_defaults(handler=_cmd_equity)
     return parser
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
@@ -79,9 +79,11 @@ def calculate(
     method: str = "auto",
     samples: int | None = None,
     seed: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> EquityResult:
     """Each player's equity and hi/lo figures. ``hands`` are hand texts, range texts or
-    ``"*"``; ``method`` is ``auto``, ``exact`` or ``monte-carlo``."""
+    ``"*"``; ``method`` is ``auto``, ``exact`` or ``monte-carlo``; ``progress`` is told
+    (done, total) as the work goes on."""
     variant = Variant.parse(variant)
     size = variant.hole_cards
     if not 2 <= len(hands) <= 10:
@@ -103,8 +105,8 @@ def calculate(
         except (CardError, RangeError) as error:
             raise type(error)(f"player {number}: {error}") from error
         keep = np.asarray(~np.isin(possible, sorted(removed)).any(axis=1), dtype=np.bool_)
-        if len(possible) == 1 and not keep.all():
-            clash = next(c for c in parse_cards(name) if c.code in removed)
+        if is_exact_hand(text, size) and not keep.all():
+            clash = Card.from_code(next(int(c) for c in possible[0] if int(c) in removed))
             raise DuplicateCardError(clash, f"player {number} and the board or dead cards: ")
         possible = possible[keep]
         if len(possible) == 0:
@@ -120,9 +122,9 @@ def calculate(
     deals = math.prod(len(o) for o in options)
     work = deals * boards * len(hands)
     if method == "exact" or (method == "auto" and work <= EXACT_LIMIT):
-        return _exact(names, options, known, removed, variant, boards)
+        return _exact(names, options, known, removed, variant, boards, progress)
     dead_codes = np.array(sorted(c.code for c in dead_cards), dtype=np.int64)
-    return _monte_carlo(names, options, known, dead_codes, variant, samples, seed)
+    return _monte_carlo(names, options, known, dead_codes, variant, samples, seed, progress)
 
 
 def _exact(
@@ -132,12 +134,16 @@ def _exact(
     removed: set[int],
     variant: Variant,
     boards: int,
+    progress: Callable[[int, int], None] | None,
 ) -> EquityResult:
     tables = k.table_arguments(evaluator.tables())
     players = len(names)
     stats = np.zeros((players, k.COLUMNS), dtype=np.int64)
     deals = 0
-    for deal in product(*options):
+    every = math.prod(len(o) for o in options)
+    for number, deal in enumerate(product(*options), start=1):
+        if progress is not None and number % 64 == 0:
+            progress(number, every)
         cards = [int(c) for hand in deal for c in hand]
         if len(set(cards)) != len(cards):
             continue  # two range hands that share a card
@@ -160,6 +166,7 @@ def _monte_carlo(
     variant: Variant,
     samples: int | None,
     seed: int | None,
+    progress: Callable[[int, int], None] | None,
 ) -> EquityResult:
     count = samples or DEFAULT_SAMPLES
     if count <= 0:
@@ -173,12 +180,23 @@ def _monte_carlo(
     starts = np.cumsum([0, *(len(o) for o in listed)]).astype(np.int64)
     rng_seed = seed if seed is not None else secrets.randbits(31)
     tables = k.table_arguments(evaluator.tables())
-    stats = k.sample_deals(
-        choices, starts, random_players, known, dead, count, rng_seed, LOW_MODES[variant], *tables
-    )
+    stats = np.zeros((len(names), k.COLUMNS), dtype=np.int64)
+    done = 0
+    for batch, size in enumerate(_batches(count)):  # batches: the progress bar moves
+        stats += k.sample_deals(
+            choices, starts, random_players, known, dead, size,
+            rng_seed + 1000 * batch, LOW_MODES[variant], *tables,
+        )  # fmt: skip
+        done += size
+        if progress is not None:
+            progress(done, count)
     return EquityResult(
         "monte-carlo", count, tuple(_figures(names, options, stats, count, exact=False))
     )
+
+
+def _batches(count: int, batch: int = 500_000) -> list[int]:
+    return [min(batch, count - start) for start in range(0, count, batch)]
 
 
 def _figures(
