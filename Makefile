@@ -22,8 +22,10 @@ run: $(STAMP)
 	$(BIN)/splitpot play
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python benchmarks/evaluate.py
 	$(BIN)/python -W ignore benchmarks/engine.py
+	$(BIN)/python benchmarks/equity.py
 
 clean:
 	rm -rf $(VENV)
