@@ -26,16 +26,13 @@ def _score(
     b: np.ndarray,
     holes: np.ndarray,
     low_mode: int,
-    binom: np.ndarray,
-    fl5: np.ndarray,
-    pair_index: np.ndarray,
-    hi_pair: np.ndarray,
-    low8: np.ndarray,
-    low_any_pair: np.ndarray,
+    tables: tuple[np.ndarray, ...],
     high: np.ndarray,
     low: np.ndarray,
 ) -> None:
-    """The high and low strength of every player on the five-card board ``b``."""
+    """The high and low strength of every player on the five-card board ``b``; ``tables``
+    are the evaluator's (``table_arguments``)."""
+    binom, fl5, pair_index, hi_pair, low8, low_any_pair = tables
     players, size = holes.shape
     bidx = _pattern5(binom, b[0] >> 2, b[1] >> 2, b[2] >> 2, b[3] >> 2, b[4] >> 2)
     counts = 0
@@ -165,12 +162,7 @@ def enumerate_boards(
     known: np.ndarray,
     completions: np.ndarray,
     low_mode: int,
-    binom: np.ndarray,
-    fl5: np.ndarray,
-    pair_index: np.ndarray,
-    hi_pair: np.ndarray,
-    low8: np.ndarray,
-    low_any_pair: np.ndarray,
+    tables: tuple[np.ndarray, ...],
 ) -> np.ndarray:
     """Statistics over every board: the known board cards plus each completion row."""
     players = holes.shape[0]
@@ -187,19 +179,7 @@ def enumerate_boards(
         for row in range(chunk * step, min(rows, (chunk + 1) * step)):
             for k in range(completions.shape[1]):
                 board[known.shape[0] + k] = completions[row, k]
-            _score(
-                board,
-                holes,
-                low_mode,
-                binom,
-                fl5,
-                pair_index,
-                hi_pair,
-                low8,
-                low_any_pair,
-                high,
-                low,
-            )
+            _score(board, holes, low_mode, tables, high, low)
             _tally(high, low, per_chunk[chunk])
     total: np.ndarray = per_chunk.sum(axis=0)
     return total
@@ -243,12 +223,7 @@ def sample_deals(
     samples: int,
     seed: int,
     low_mode: int,
-    binom: np.ndarray,
-    fl5: np.ndarray,
-    pair_index: np.ndarray,
-    hi_pair: np.ndarray,
-    low8: np.ndarray,
-    low_any_pair: np.ndarray,
+    tables: tuple[np.ndarray, ...],
 ) -> np.ndarray:
     """Statistics over random deals, in parallel chunks seeded from ``seed``.
 
@@ -278,63 +253,34 @@ def sample_deals(
         done = 0
         free = 0
         while done < todo:
-            if not ranged and done > 0:
-                # Known hands stay put: only the random hands and the board are dealt
-                # again, by a partial shuffle of the same unseen cards.
-                _deal_rest(deck, free, holes, random_players, known, board)
-                _score(
-                    board,
-                    holes,
-                    low_mode,
-                    binom,
-                    fl5,
-                    pair_index,
-                    hi_pair,
-                    low8,
-                    low_any_pair,
-                    high,
-                    low,
-                )
-                _tally(high, low, per_chunk[chunk])
-                done += 1
-                continue
-            used[:] = False
-            for card in known:
-                used[card] = True
-            for card in dead:
-                used[card] = True
-            clash = False
-            for p in range(players):
-                if random_players[p]:
-                    continue
-                start, end = choice_starts[p], choice_starts[p + 1]
-                pick = start + np.random.randint(end - start)
-                for c in range(size):
-                    card = choices[pick, c]
-                    clash = clash or used[card]
+            # Hands from lists are drawn for each deal; known hands stay put, and the
+            # random hands and the board come from a partial shuffle of the unseen cards.
+            if ranged or done == 0:
+                used[:] = False
+                for card in known:
                     used[card] = True
-                    holes[p, c] = card
-            if clash:
-                continue
-            free = 0
-            for card in range(52):
-                if not used[card]:
-                    deck[free] = card
-                    free += 1
+                for card in dead:
+                    used[card] = True
+                clash = False
+                for p in range(players):
+                    if random_players[p]:
+                        continue
+                    start, end = choice_starts[p], choice_starts[p + 1]
+                    pick = start + np.random.randint(end - start)
+                    for c in range(size):
+                        card = choices[pick, c]
+                        clash = clash or used[card]
+                        used[card] = True
+                        holes[p, c] = card
+                if clash:
+                    continue
+                free = 0
+                for card in range(52):
+                    if not used[card]:
+                        deck[free] = card
+                        free += 1
             _deal_rest(deck, free, holes, random_players, known, board)
-            _score(
-                board,
-                holes,
-                low_mode,
-                binom,
-                fl5,
-                pair_index,
-                hi_pair,
-                low8,
-                low_any_pair,
-                high,
-                low,
-            )
+            _score(board, holes, low_mode, tables, high, low)
             _tally(high, low, per_chunk[chunk])
             done += 1
     total: np.ndarray = per_chunk.sum(axis=0)

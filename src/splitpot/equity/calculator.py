@@ -150,7 +150,7 @@ def _exact(
         holes = np.array(deal, dtype=np.int64)
         rest = np.array(sorted(set(range(52)) - removed - set(cards)), dtype=np.int64)
         completions = k.board_combinations(rest, 5 - len(known))
-        stats += k.enumerate_boards(holes, known, completions, LOW_MODES[variant], *tables)
+        stats += k.enumerate_boards(holes, known, completions, LOW_MODES[variant], tables)
         deals += 1
     if deals == 0:
         raise RangeError("the ranges leave no deal without a card twice")
@@ -185,7 +185,7 @@ def _monte_carlo(
     for batch, size in enumerate(_batches(count)):  # batches: the progress bar moves
         stats += k.sample_deals(
             choices, starts, random_players, known, dead, size,
-            rng_seed + 1000 * batch, LOW_MODES[variant], *tables,
+            rng_seed + 1000 * batch, LOW_MODES[variant], tables,
         )  # fmt: skip
         done += size
         if progress is not None:
