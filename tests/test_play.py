@@ -139,13 +139,13 @@ def test_export_and_import_round_trip_over_thousands_of_simulated_hands(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "hands.txt"
-    args = ["simulate", "--hands", "2000", "--seats", "5", "--bots", "random", "--seed", "8"]
+    args = ["simulate", "--hands", "3000", "--seats", "5", "--bots", "random", "--seed", "8"]
     assert main([*args, "--history-out", str(out), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["hands"] == 2000 and report["chips_before"] == report["chips_after"]
+    assert report["hands"] == 3000 and report["chips_before"] == report["chips_after"]
     assert set(report["results"]) == {"1", "2", "3", "4", "5"}
     history = read_history(out)
-    assert len(history.hands) == 2000 and history.unreadable == []
+    assert len(history.hands) == 3000 and history.unreadable == []
     assert all(replay_record(record).agrees for record in history.hands)
     assert main(["replay", "--check", str(out)]) == 0
 
