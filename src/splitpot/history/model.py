@@ -3,9 +3,10 @@ the file says happened."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from splitpot.cards import Card
+from splitpot.cards import Card, CardError, parse_cards
 from splitpot.engine import Action, Post
 from splitpot.rules import GameConfig
 
@@ -16,6 +17,33 @@ class HistoryError(ValueError):
 
 class UnsupportedHand(HistoryError):
     """A hand of a game or a feature splitpot does not play (another game, run it twice)."""
+
+
+UNKNOWN = "??"  # an unknown card in history text (PHH's notation, also splitpot JSON's)
+
+
+def cards_text(cards: Sequence[Card | None]) -> str:
+    """Cards as history text, ``??`` for an unknown card: ``AsKd????``."""
+    return "".join(UNKNOWN if card is None else str(card) for card in cards)
+
+
+def read_cards(text: str, what: str) -> tuple[Card | None, ...]:
+    """Two-character cards where ``??`` is unknown; errors name ``what`` and the card."""
+    if len(text) % 2:
+        raise HistoryError(f"{what}: {text!r} is not a whole number of two-character cards")
+    cards: list[Card | None] = []
+    for at in range(0, len(text), 2):
+        token = text[at : at + 2]
+        if token == UNKNOWN:
+            cards.append(None)
+            continue
+        try:
+            cards.append(parse_cards(token)[0])
+        except CardError as error:
+            raise HistoryError(
+                f"{what}: {token!r} at position {at // 2 + 1} is not a card"
+            ) from error
+    return tuple(cards)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ import tomllib
 from collections.abc import Sequence
 from typing import Any
 
-from splitpot.cards import Card, CardError, format_cards, parse_cards
+from splitpot.cards import Card, format_cards
 from splitpot.engine import (
     Acted,
     Action,
@@ -32,6 +32,8 @@ from splitpot.history.model import (
     RecordedAction,
     RecordedOutcome,
     UnsupportedHand,
+    cards_text,
+    read_cards,
 )
 from splitpot.history.replay import replay_record
 from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Structure, Variant
@@ -47,21 +49,6 @@ def _chips(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
         raise HistoryError(f"{what} is {value!r}: splitpot reads whole chip amounts only")
     return int(value)
-
-
-def _cards(text: str, what: str) -> tuple[Card | None, ...]:
-    """Card text where ``??`` is an unknown card."""
-    cards: list[Card | None] = []
-    for at in range(0, len(text), 2):
-        token = text[at : at + 2]
-        if token == "??":
-            cards.append(None)
-            continue
-        try:
-            cards.append(parse_cards(token)[0])
-        except (CardError, IndexError) as error:
-            raise HistoryError(f"{what}: {token!r} is not a card") from error
-    return tuple(cards)
 
 
 def _by_position(values: Sequence[Any], players: int) -> list[Any]:
@@ -154,9 +141,9 @@ def read_phh(text: str, hand_id: str = "") -> HandRecord:
         where = f"action {number} {line!r}"
         if words[0] == "d":
             if words[1:2] == ["dh"] and len(words) == 4:
-                holes[_player(words[2], count, where)] = _cards(words[3], where)
+                holes[_player(words[2], count, where)] = read_cards(words[3], where)
             elif words[1:2] == ["db"] and len(words) == 3:
-                dealt = _cards(words[2], where)
+                dealt = read_cards(words[2], where)
                 if None in dealt:
                     raise HistoryError(f"{where}: board cards must be known")
                 board.extend(c for c in dealt if c is not None)
@@ -173,7 +160,7 @@ def read_phh(text: str, hand_id: str = "") -> HandRecord:
             action = Action.raise_to(_chips(float(args[0]), where))
         elif verb == "sm":
             if args:
-                shown = _cards(args[0], where)
+                shown = read_cards(args[0], where)
                 holes[player] = shown
                 action = Action.show()
             else:
@@ -252,11 +239,11 @@ def write_phh(record: HandRecord, finishing_stacks: Sequence[int] | None = None)
     else:
         fields += [("min_bet", betting.min_bet)]
     fields.append(("starting_stacks", [record.players[p].stack for p in order]))
-    actions = [f"d dh p{position[p] + 1} {_hole_text(record.holes[p])}" for p in order]
+    actions = [f"d dh p{position[p] + 1} {cards_text(record.holes[p])}" for p in order]
     hand = replay_record(record).hand  # the rules say where each betting round ends
     for event in hand.events:
         if isinstance(event, BoardDealt):
-            actions.append(f"d db {_hole_text(event.cards)}")
+            actions.append(f"d db {cards_text(event.cards)}")
         elif isinstance(event, Acted):
             verb = {ActionKind.FOLD: "f", ActionKind.CHECK: "cc", ActionKind.CALL: "cc"}.get(
                 event.kind
@@ -275,7 +262,3 @@ def write_phh(record: HandRecord, finishing_stacks: Sequence[int] | None = None)
     stacks = finishing_stacks if finishing_stacks is not None else hand.stacks
     fields.append(("finishing_stacks", [stacks[p] for p in order]))
     return "".join(f"{key} = {_toml_value(value)}\n" for key, value in fields)
-
-
-def _hole_text(cards: Sequence[Card | None]) -> str:
-    return "".join("??" if c is None else str(c) for c in cards)

@@ -11,7 +11,6 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from splitpot.cards import Card, CardError, parse_cards
 from splitpot.engine import Action, Hand, Post, PostKind
 from splitpot.history.model import (
     HandRecord,
@@ -19,27 +18,12 @@ from splitpot.history.model import (
     PlayerRecord,
     RecordedAction,
     RecordedOutcome,
+    cards_text,
+    read_cards,
 )
 from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Rake, Structure, Variant
 
 FORMAT = "splitpot-hand/1"
-
-
-def _cards_text(cards: tuple[Card | None, ...]) -> str:
-    return "".join("??" if card is None else str(card) for card in cards)
-
-
-def _read_cards(text: str, what: str) -> tuple[Card | None, ...]:
-    if len(text) % 2:
-        raise HistoryError(f"{what}: {text!r} is not a whole number of two-character cards")
-    cards: list[Card | None] = []
-    for at in range(0, len(text), 2):
-        token = text[at : at + 2]
-        try:
-            cards.append(None if token == "??" else parse_cards(token)[0])
-        except CardError as error:
-            raise HistoryError(f"{what}: {error}") from error
-    return tuple(cards)
 
 
 def game_json(config: GameConfig) -> dict[str, Any]:
@@ -110,9 +94,9 @@ def to_json(record: HandRecord, hand: Hand | None = None) -> dict[str, Any]:
         "posts": [
             {"player": p.player, "kind": p.kind.value, "amount": p.amount} for p in record.posts
         ],
-        "deck": None if record.deck is None else _cards_text(record.deck),
-        "holes": [_cards_text(hole) for hole in record.holes],
-        "board": _cards_text(record.board),
+        "deck": None if record.deck is None else cards_text(record.deck),
+        "holes": [cards_text(hole) for hole in record.holes],
+        "board": cards_text(record.board),
         "actions": [{"player": a.player, "action": str(a.action)} for a in record.actions],
         "recorded_rake": record.rake,
         "recorded_pots": None if record.pots is None else list(record.pots),
@@ -168,7 +152,7 @@ def from_json(doc: dict[str, Any]) -> HandRecord:
                 uncalled=_tuple(result.get("uncalled")),
                 total_pot=result.get("total_pot"),
             )
-        board = _read_cards(doc["board"], "board")
+        board = read_cards(doc["board"], "board")
         if None in board:
             raise HistoryError("board cards must be known")
         deck = doc.get("deck")
@@ -180,10 +164,10 @@ def from_json(doc: dict[str, Any]) -> HandRecord:
             players=players,
             button=doc["button"],
             posts=posts,
-            holes=tuple(_read_cards(h, f"hole cards {i + 1}") for i, h in enumerate(doc["holes"])),
+            holes=tuple(read_cards(h, f"hole cards {i + 1}") for i, h in enumerate(doc["holes"])),
             board=tuple(c for c in board if c is not None),
             actions=actions,
-            deck=None if deck is None else _read_cards(deck, "deck"),
+            deck=None if deck is None else read_cards(deck, "deck"),
             rake=doc.get("recorded_rake"),
             pots=None if pots is None else tuple(pots),
             outcome=outcome,
