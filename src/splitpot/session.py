@@ -16,6 +16,7 @@ from splitpot.engine import Action, ActionKind, HandView, LegalActions
 from splitpot.evaluate import best_high, best_low
 from splitpot.history.report import chat_lines, hand_summary
 from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Variant
+from splitpot.simulation import play_bots
 from splitpot.table import Table, TableConfig, TableError, TableHand
 
 STRUCTURES = ("limit", "pot-limit", "no-limit", "mixed")
@@ -166,12 +167,7 @@ class GameSession:
         return Reply(tuple(self._play_bots()))
 
     def _play_bots(self) -> list[str]:
-        variant = self.table.config.variant
-        while self.table.hand is not None and not self.my_turn:
-            seat = self.table.seat_to_act
-            hand = self.table.hand.hand
-            assert seat is not None and hand.to_act is not None
-            self.table.act(self.bots[seat - 1].decide(hand.view(hand.to_act), variant))
+        play_bots(self.table, dict(enumerate(self.bots, start=1)))
         return self.new_lines()
 
     def new_lines(self) -> list[str]:

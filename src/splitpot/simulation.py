@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from splitpot.bots import Bot
@@ -27,15 +27,20 @@ class SimulationResult:
         return self.hands / self.seconds if self.seconds else 0.0
 
 
-def play_hand(table: Table, bots: dict[int, Bot], deck: Deck) -> TableHand:
-    """Deal one hand and let the bots play it out."""
-    table_hand = table.start_hand(deck.cards)
+def play_bots(table: Table, bots: Mapping[int, Bot]) -> None:
+    """Let the bots act, each with what its seat may see, until the hand is over or a
+    seat without a bot (a person) is to act."""
     variant = table.config.variant
-    while table.hand is not None:
-        seat = table.seat_to_act
+    while table.hand is not None and (seat := table.seat_to_act) in bots:
         hand = table.hand.hand
         assert seat is not None and hand.to_act is not None
         table.act(bots[seat].decide(hand.view(hand.to_act), variant))
+
+
+def play_hand(table: Table, bots: dict[int, Bot], deck: Deck) -> TableHand:
+    """Deal one hand and let the bots play it out."""
+    table_hand = table.start_hand(deck.cards)
+    play_bots(table, bots)
     return table_hand
 
 
