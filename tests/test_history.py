@@ -244,3 +244,14 @@ def test_structures_in_json_round_trip() -> None:
         GameConfig(Variant.HILO_NO_QUALIFIER, PotLimit(1, 2, 4), rake=Rake(5, 3)),
     ):
         assert _game(game_json(config)) == config
+
+
+def test_a_phhs_file_holds_several_hands(tmp_path: Path) -> None:
+    paths = corpus_files("phh")[:2]
+    sections = [f"[{path.stem}]\n{path.read_text()}" for path in paths]
+    both = tmp_path / "two.phhs"
+    both.write_text("\n".join(sections))
+    history = read_history(both)
+    assert history.format == "phh" and history.unreadable == []
+    assert [r.id for r in history.hands] == [read_phh(p.read_text()).id for p in paths]
+    assert all(replay_record(record).agrees for record in history.hands)

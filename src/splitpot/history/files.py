@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ class HistoryFile:
 
 def detect_format(text: str) -> str:
     head = text.lstrip("\ufeff \t\r\n")
-    if head.startswith(("{", "[")):
+    if head.startswith("{") or re.match(r"\[\s*[{\]]", head):  # not a TOML [table]
         return "splitpot-json"
     if any(HEADER.match(line.lstrip("\ufeff")) for line in head.splitlines()[:50]):
         return "pokerstars"
