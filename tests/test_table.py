@@ -38,7 +38,9 @@ def finish(table: Table) -> None:
 
 
 def deal(table: Table, seed: int = 0) -> None:
-    table.start_hand(Deck(seed=seed).cards)
+    """Deal a hand from a seeded deck; a draw for the button, when one is needed, uses
+    cards of its own (RULES.md 4.1)."""
+    table.start_hand(Deck(seed=seed).cards, draw=Deck(seed=seed + 1000).cards)
 
 
 def test_first_button_goes_to_the_highest_card_suits_breaking_ties() -> None:
@@ -46,10 +48,7 @@ def test_first_button_goes_to_the_highest_card_suits_breaking_ties() -> None:
     table = table_of({0: "Ann", 2: "Bob", 4: "Cy"})
     assert table.draw_for_button(parse_cards("Kd Ks 2c")) == 2
     assert table.draw_for_button(parse_cards("Ah Kd As")) == 4
-    deck = list(parse_cards("Kd Ks 2c")) + [
-        c for c in Deck(seed=1).cards if str(c) not in ("Kd", "Ks", "2c")
-    ]
-    table.start_hand(deck)
+    table.start_hand(Deck(seed=1).cards, draw=parse_cards("Kd Ks 2c"))
     assert table.button_seat == 2
     assert posts(table) == [("Cy", "small blind", 1), ("Ann", "big blind", 2)]
 
@@ -87,17 +86,16 @@ def test_buy_ins_limit_ten_small_bets_pot_limit_40_to_100_big_blinds() -> None:
         table.sit(6, "Cy", 80)
 
 
-def button_to_first_seat(seed: int = 0) -> list:
-    """A deck whose first card, drawn for the button by the first seated player, is the
-    ace of spades."""
-    ace = parse_cards("As")[0]
-    return [ace, *(c for c in Deck(seed=seed).cards if c != ace)]
+def start_with_button_on_first_seat(table: Table, seed: int = 0) -> None:
+    """Deal the first hand with a draw that the first seated player wins with the ace of
+    spades."""
+    table.start_hand(Deck(seed=seed).cards, draw=parse_cards("As 2c 2d 2h 3c 3d 3h 4c 4d 4h"))
 
 
 def test_a_new_player_waits_for_the_big_blind() -> None:
     """RULES.md 6, joining: Dee sits down and is dealt in when the big blind reaches her."""
     table = table_of({0: "Ann", 2: "Bob", 4: "Cy"})
-    table.start_hand(button_to_first_seat())  # button Ann, small blind Bob, big blind Cy
+    start_with_button_on_first_seat(table)  # button Ann, small blind Bob, big blind Cy
     assert posts(table) == [("Bob", "small blind", 1), ("Cy", "big blind", 2)]
     finish(table)
     table.sit(3, "Dee", 100)
@@ -116,7 +114,7 @@ def test_a_new_player_posting_now_is_dealt_in_with_a_live_big_blind() -> None:
     the small blind's place (between the button and the big blind) only after the button
     has passed."""
     table = table_of({0: "Ann", 2: "Bob", 4: "Cy"})
-    table.start_hand(button_to_first_seat())
+    start_with_button_on_first_seat(table)
     finish(table)
     table.sit(1, "Eve", 100, post_now=True)  # next hand: button Bob (2), big blind Ann (0)
     table.sit(3, "Fay", 100, post_now=True)  # seat 3 is between the button and the big blind
@@ -138,11 +136,11 @@ def test_a_new_player_posting_now_is_dealt_in_with_a_live_big_blind() -> None:
 def test_missed_blinds_post_3_at_2_4_with_1_dead() -> None:
     """RULES.md 6: 2/4, post 3, of which 2 is live and 1 dead."""
     table = table_of({0: "Ann", 1: "Bob", 2: "Cy", 3: "Dee"})
-    table.start_hand(button_to_first_seat())  # button Ann, blinds Bob and Cy
+    start_with_button_on_first_seat(table)  # button Ann, blinds Bob and Cy
     finish(table)
     table.sit_out(3)
     deal(table, 1)  # the big blind passes Dee's seat to Ann: Dee misses her blinds
-    assert table.seats[3].missed_blinds  # type: ignore[union-attr]
+    assert table.seats[3].missed_big  # type: ignore[union-attr]
     finish(table)
     table.sit_in(3, post_now=True)
     deal(table, 2)  # button Cy (2), big blind Bob (1): Dee's seat is between them
@@ -154,13 +152,13 @@ def test_missed_blinds_post_3_at_2_4_with_1_dead() -> None:
     dee = table.hand.names.index("Dee")  # type: ignore[union-attr]
     hand = table.hand.hand  # type: ignore[union-attr]
     assert hand.bets[dee] == 2 and hand.starting_stacks[dee] - hand.stacks[dee] == 3
-    assert not table.seats[3].missed_blinds  # type: ignore[union-attr]
+    assert not table.seats[3].missed_big  # type: ignore[union-attr]
 
 
 def test_heads_up_when_a_player_busts_the_button_posts_the_small_blind() -> None:
     """RULES.md 4.1; no one pays the big blind twice in a row."""
     table = table_of({0: "Ann", 2: "Bob", 4: "Cy"})
-    table.start_hand(button_to_first_seat())
+    start_with_button_on_first_seat(table)
     finish(table)
     table.leave(4)  # Cy is gone (broke)
     big_blinds = []
@@ -177,7 +175,7 @@ def test_heads_up_when_a_player_busts_the_button_posts_the_small_blind() -> None
 
 def test_the_button_passes_an_empty_seat_as_a_dead_button() -> None:
     table = table_of({0: "Ann", 1: "Bob", 2: "Cy", 3: "Dee"})
-    table.start_hand(button_to_first_seat())  # button Ann, small blind Bob, big blind Cy
+    start_with_button_on_first_seat(table)  # button Ann, small blind Bob, big blind Cy
     finish(table)
     table.leave(1)  # Bob's seat would have the button next
     deal(table, 1)

@@ -37,9 +37,10 @@ def play_bots(table: Table, bots: Mapping[int, Bot]) -> None:
         table.act(bots[seat].decide(hand.view(hand.to_act), variant))
 
 
-def play_hand(table: Table, bots: dict[int, Bot], deck: Deck) -> TableHand:
-    """Deal one hand and let the bots play it out."""
-    table_hand = table.start_hand(deck.cards)
+def play_hand(table: Table, bots: dict[int, Bot], deck: Deck, draw: Deck) -> TableHand:
+    """Deal one hand and let the bots play it out; ``draw`` is shuffled apart for a draw
+    for the button, when the game (re)starts (RULES.md 4.1)."""
+    table_hand = table.start_hand(deck.cards, draw=draw.cards)
     play_bots(table, bots)
     return table_hand
 
@@ -71,8 +72,12 @@ def simulate(
             if player is not None and player.stack == 0:
                 table.add_chips(seat, chips)
                 bought[seat] += chips
-        deck = Deck(seed=shuffler.getrandbits(64)) if seed is not None else Deck()
-        played = play_hand(table, by_seat, deck)
+        deck, draw = (
+            (Deck(seed=shuffler.getrandbits(64)), Deck(seed=shuffler.getrandbits(64)))
+            if seed is not None
+            else (Deck(), Deck())
+        )
+        played = play_hand(table, by_seat, deck, draw)
         result = played.hand.result
         assert result is not None
         rake += result.rake

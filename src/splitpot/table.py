@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from splitpot.cards import Card
 from splitpot.engine import Action, Hand, HandSetupError, IllegalActionError, Post, PostKind
+from splitpot.engine.hand import deck_size
 from splitpot.rules import FixedLimit, GameConfig, Mixed, NoLimit, PotLimit, Rake, Variant
 
 HISTORY_SIZE = 50
@@ -25,7 +26,21 @@ MAX_SEATS = 10
 
 
 class TableError(ValueError):
-    """A table command that the rules do not allow now; the table is left unchanged."""
+    """A table command or setting that the rules do not allow; the table is left unchanged."""
+
+
+def _whole_chips(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise TableError(f"{name} must be a whole number of chips, not {value!r}")
+    return value
+
+
+def _default_buy_in(betting: object) -> tuple[int, int]:  # TEMP
+    first = betting.betting_for(0) if isinstance(betting, Mixed) else betting
+    if isinstance(first, FixedLimit):
+        return 10 * first.small_bet, 100 * first.small_bet
+    assert isinstance(first, PotLimit | NoLimit)
+    return 40 * first.big_blind, 100 * first.big_blind
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,32 +56,64 @@ class TableConfig:
     rake: Rake | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.variant, Variant):
+            raise TableError(f"variant must be a Variant, not {self.variant!r}")
+        if not isinstance(self.betting, FixedLimit | PotLimit | NoLimit | Mixed):
+            raise TableError(
+                f"betting must be FixedLimit, PotLimit, NoLimit or Mixed, not {self.betting!r}"
+            )
+        if isinstance(self.seats, bool) or not isinstance(self.seats, int):
+            raise TableError(f"seats must be a whole number, not {self.seats!r}")
         if not 2 <= self.seats <= MAX_SEATS:
             raise TableError(f"a table has 2 to {MAX_SEATS} seats, not {self.seats}")
-        first = self.betting.betting_for(0) if isinstance(self.betting, Mixed) else self.betting
-        if isinstance(first, FixedLimit):
-            # RULES.md 6: the minimum is ten small bets; docs/rules.md: the maximum 100.
-            low, high = 10 * first.small_bet, 100 * first.small_bet
-        else:
-            low, high = 40 * first.big_blind, 100 * first.big_blind  # RULES.md 6: 40 to 100 BB
-        if self.min_buy_in == 0:
+        hole = self.variant.hole_cards
+        if deck_size(self.seats, hole) > 52:  # docs/rules.md: the deck covers every card
+            most = (52 - 8) // hole
+            raise TableError(
+                f"{self.variant.value} deals {hole} hole cards: a table has 2 to {most} seats "
+                f"(one deck of 52 cards), not {self.seats}"
+            )
+        _whole_chips("ante", self.ante)
+        low, high = _default_buy_in(self.betting)  # TEMP until rules has default_buy_in
+        if _whole_chips("min_buy_in", self.min_buy_in) == 0:
             object.__setattr__(self, "min_buy_in", low)
-        if self.max_buy_in == 0:
+        if _whole_chips("max_buy_in", self.max_buy_in) == 0:
             object.__setattr__(self, "max_buy_in", max(high, self.min_buy_in))
-        if not 0 < self.min_buy_in <= self.max_buy_in:
-            raise TableError(f"buy-in range {self.min_buy_in} to {self.max_buy_in} is empty")
+        if self.min_buy_in > self.max_buy_in:
+            raise TableError(
+                f"the minimum buy-in {self.min_buy_in} is above the maximum {self.max_buy_in}"
+            )
 
 
 @dataclass
 class Seat:
-    """A seated player, as the table keeps them between hands."""
+    """A seated player, as the table keeps them between hands.
+
+    What a player owes (RULES.md 6): a new player owes a live big blind (``waiting``); one
+    who was absent when the big blind passed owes a live big blind and a dead small blind
+    (``missed_big``); one absent when only the small blind passed owes a dead small blind
+    (``missed_small``). ``dead_owed`` is what a short-stacked player could not pay of a
+    dead post; it is posted dead the next time they are dealt in (docs/rules.md).
+    """
 
     name: str
     stack: int
     sitting_out: bool = False
     waiting: bool = True  # not yet dealt in: waits for the big blind unless posting
-    post_now: bool = False  # a new or returning player who posts a big blind to play now
-    missed_blinds: bool = False  # sat out while the blinds passed: owes dead small + live big
+    post_now: bool = False  # a new or returning player who posts to play now
+    missed_big: bool = False
+    missed_small: bool = False
+    dead_owed: int = 0
+
+    @property
+    def absent(self) -> bool:
+        """Not dealt in while sitting out or without chips: blinds that pass are missed."""
+        return self.sitting_out or self.stack == 0
+
+    @property
+    def owes_blinds(self) -> bool:
+        """Must post (or wait for the big blind) before being dealt in again."""
+        return self.waiting or self.missed_big or self.missed_small
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +125,18 @@ class TableHand:
     names: tuple[str, ...]
     button_seat: int
     hand: Hand
+
+
+@dataclass(frozen=True, slots=True)
+class _Blinds:
+    """Where this hand's button and blinds are, and the blinds it passes over."""
+
+    button: int
+    small_place: int  # a seat, even when the small blind is dead
+    big: int
+    fresh: bool  # the game (re)starts: a draw for the button, no extra posts
+    missed_big: tuple[int, ...] = ()
+    missed_small: tuple[int, ...] = ()
 
 
 @dataclass
@@ -97,13 +156,15 @@ class Table:
         self._small_blind_place: int | None = None  # a seat, even when the blind is dead
         self._big_blind_seat: int | None = None
         self._round = 0  # mixed games: which structure's turn (RULES.md 3)
-        self._round_hands_left: int | None = None
+        self._round_progress = 0  # seats the button has moved, or hands, in this round
 
     # ------------------------------------------------------------- seating
 
     def sit(self, seat: int, name: str, buy_in: int, *, post_now: bool = False) -> None:
         """Seat a player with a buy-in; they wait for the big blind unless ``post_now``."""
         self._check_seat_number(seat)
+        if not isinstance(name, str) or not name.strip():
+            raise TableError(f"a player needs a name, not {name!r}")
         if self.seats[seat] is not None:
             raise TableError(f"seat {seat + 1} is taken")
         if any(s is not None and s.name == name for s in self.seats):
@@ -114,7 +175,7 @@ class Table:
     def leave(self, seat: int) -> int:
         """Take the player out of the seat between hands; return their chips."""
         player = self._occupant(seat)
-        if self.hand is not None and seat in self.hand.seats:
+        if self._in_hand(seat):
             raise TableError(f"{player.name} is in the hand: leave when it is over")
         self.seats[seat] = None
         return player.stack
@@ -122,7 +183,7 @@ class Table:
     def add_chips(self, seat: int, chips: int) -> None:
         """A top-up between hands, up to the table's maximum buy-in."""
         player = self._occupant(seat)
-        if self.hand is not None and seat in self.hand.seats:
+        if self._in_hand(seat):
             raise TableError("no chips may be added during a hand (RULES.md 3: table stakes)")
         self._check_buy_in(chips, player.stack)
         player.stack += chips
@@ -138,51 +199,45 @@ class Table:
 
     # ---------------------------------------------------------------- hands
 
-    @property
-    def occupied(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s is not None]
-
     def draw_for_button(self, cards: Sequence[Card]) -> int:
-        """RULES.md 4.1: the first button goes to the highest card (suits: s > h > d > c)."""
+        """RULES.md 4.1: the first button goes to the highest card (suits: s > h > d > c).
+
+        The cards are dealt one to each player sitting in, from the first seat clockwise.
+        """
         players = self._ready()
         if len(cards) < len(players):
-            raise TableError("not enough cards to draw for the button")
+            raise TableError(
+                f"the draw for the button needs {len(players)} cards, not {len(cards)}"
+            )
         drawn = dict(zip(players, cards, strict=False))
         return max(drawn, key=lambda seat: drawn[seat])
 
-    def start_hand(self, deck: Sequence[Card | None]) -> TableHand:
-        """Deal the next hand with this deck order (the first hand draws for the button).
+    def start_hand(
+        self, deck: Sequence[Card | None], *, draw: Sequence[Card] | None = None
+    ) -> TableHand:
+        """Deal the next hand with this deck order and return it.
 
-        Everything is worked out before anything changes: an error leaves the table as it was.
+        When the game starts (or starts again), the button is drawn with ``draw``, cards of
+        their own (RULES.md 4.1), never the deck the hand is dealt from. A hand that is over
+        before anyone acts (heads-up, a small blind all in by posting) is settled at once
+        and returned like any other. Everything is worked out before anything changes: an
+        error leaves the table as it was.
         """
         if self.hand is not None:
             raise TableError("a hand is already being played")
         ready = self._ready()
         if len(ready) < 2:
             raise TableError("at least two players with chips must be sitting in")
-        missed: list[int] = []
-        owing = [s for s in ready if self._occupant(s).waiting or self._occupant(s).missed_blinds]
-        fresh = self.button_seat is None or len(ready) - len(owing) < 2  # a game (re)starts
-        if fresh:
-            button_seat = self.draw_for_button([c for c in deck if c is not None])
-            small_place = button_seat if len(ready) == 2 else self._next(button_seat, ready)
-            big = self._next(small_place, ready)
-        else:
-            assert self._big_blind_seat is not None and self._small_blind_place is not None
-            big, missed = self._next_big_blind(ready)
-            # Last hand's big blind seat is the small blind's place, and last hand's small
-            # blind place is the button's (a dead button when that seat is empty).
-            small_place, button_seat = self._big_blind_seat, self._small_blind_place
-            if button_seat in (big, small_place):  # the game grew from heads-up
-                button_seat = (small_place - 1) % self.config.seats
-        dealt = ready if fresh else self._dealt(ready, big, button_seat)
+        blinds = self._place_blinds(ready, draw)
+        dealt = ready if blinds.fresh else self._dealt(ready, blinds)
         if len(dealt) < 2:
             raise TableError("at least two players must be dealt in")
+        button_seat, small_place = blinds.button, blinds.small_place
         if len(dealt) == 2:  # heads-up: the button posts the small blind (RULES.md 4.1)
-            small_place = button_seat = next(s for s in dealt if s != big)
-        small_seat = small_place if small_place in dealt and small_place != big else None
-        round_, hands_left, betting = self._betting()
-        posts = self._posts(dealt, small_seat, big, betting, fresh)
+            small_place = button_seat = next(s for s in dealt if s != blinds.big)
+        small_seat = small_place if small_place in dealt and small_place != blinds.big else None
+        round_, progress, betting = self._betting(button_seat)
+        posts, owed = self._posts(dealt, small_seat, blinds, betting)
         config = GameConfig(self.config.variant, betting, self.config.ante, self.config.rake)
         button_index = max(
             (i for i, s in enumerate(dealt) if s <= button_seat), default=len(dealt) - 1
@@ -192,21 +247,18 @@ class Table:
             hand = Hand(config, stacks, button_index, posts, deck)
         except HandSetupError as error:
             raise TableError(str(error)) from error
-        for seat in missed:  # RULES.md 6: they sat out while the blinds passed
-            self._occupant(seat).missed_blinds = True
-        for seat in dealt:
-            player = self._occupant(seat)
-            player.waiting = player.post_now = player.missed_blinds = False
+        self._commit_blinds(blinds, dealt, owed)
         self.button_seat, self._small_blind_place, self._big_blind_seat = (
             button_seat,
             small_place,
-            big,
+            blinds.big,
         )
-        self._round, self._round_hands_left = round_, hands_left
+        self._round, self._round_progress = round_, progress
         names = tuple(self._occupant(s).name for s in dealt)
-        self.hand = TableHand(self.hands_played + 1, tuple(dealt), names, button_seat, hand)
+        started = TableHand(self.hands_played + 1, tuple(dealt), names, button_seat, hand)
+        self.hand = started
         self._settle_if_over()
-        return self.hand
+        return started
 
     def act(self, action: Action) -> None:
         """Apply the action of the player to act in the current hand."""
@@ -238,18 +290,19 @@ class Table:
 
     def chips(self) -> int:
         """All chips at the table: stacks, plus the hand in play."""
-        seated = sum(s.stack for s in self.seats if s is not None)
-        if self.hand is None:
-            return seated
-        in_hand = {seat: i for i, seat in enumerate(self.hand.seats)}
         outside = sum(
-            s.stack for i, s in enumerate(self.seats) if s is not None and i not in in_hand
+            s.stack for i, s in enumerate(self.seats) if s is not None and not self._in_hand(i)
         )
-        return outside + self.hand.hand.chips_in_play()
+        return outside + (self.hand.hand.chips_in_play() if self.hand is not None else 0)
 
     # ------------------------------------------------------------ internals
 
+    def _in_hand(self, seat: int) -> bool:
+        return self.hand is not None and seat in self.hand.seats
+
     def _check_seat_number(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise TableError(f"a seat is a whole number, not {seat!r}")
         if not 0 <= seat < self.config.seats:
             raise TableError(f"there is no seat {seat + 1}: the table has {self.config.seats}")
 
@@ -261,6 +314,8 @@ class Table:
         return player
 
     def _check_buy_in(self, chips: int, stack: int) -> None:
+        if isinstance(chips, bool) or not isinstance(chips, int):
+            raise TableError(f"a buy-in is a whole number of chips, not {chips!r}")
         low, high = self.config.min_buy_in, self.config.max_buy_in
         if stack == 0 and chips < low:
             raise TableError(f"the minimum buy-in is {low}, not {chips}")
@@ -269,11 +324,7 @@ class Table:
 
     def _ready(self) -> list[int]:
         """Seats whose players have chips and are sitting in."""
-        return [
-            i
-            for i, s in enumerate(self.seats)
-            if s is not None and s.stack > 0 and not s.sitting_out
-        ]
+        return [i for i, s in enumerate(self.seats) if s is not None and not s.absent]
 
     def _next(self, seat: int, among: Sequence[int]) -> int:
         for step in range(1, self.config.seats + 1):
@@ -282,29 +333,45 @@ class Table:
                 return candidate
         raise TableError("no player to move to")
 
-    def _next_big_blind(self, ready: list[int]) -> tuple[int, list[int]]:
-        """The big blind moves to the next player sitting in; also the seats it passes
-        whose players sit out (they miss their blinds)."""
-        assert self._big_blind_seat is not None
-        big = self._next(self._big_blind_seat, ready)
-        passed = []
-        seat = (self._big_blind_seat + 1) % self.config.seats
-        while seat != big:
-            player = self.seats[seat]
-            if player is not None and player.sitting_out and not player.waiting:
-                passed.append(seat)
-            seat = (seat + 1) % self.config.seats
-        return big, passed
+    def _place_blinds(self, ready: list[int], draw: Sequence[Card] | None) -> _Blinds:
+        """The button and blinds of the next hand (the dead-button rule), and who they pass."""
+        regulars = [s for s in ready if not self._occupant(s).owes_blinds]
+        if self.button_seat is None or len(regulars) < 2:  # the game (re)starts
+            if draw is None:
+                raise TableError(
+                    "the game starts: the button is drawn with cards of its own (pass draw=)"
+                )
+            button = self.draw_for_button(draw)
+            small_place = button if len(ready) == 2 else self._next(button, ready)
+            return _Blinds(button, small_place, self._next(small_place, ready), fresh=True)
+        assert self._big_blind_seat is not None and self._small_blind_place is not None
+        last_big = self._big_blind_seat
+        big = self._next(last_big, ready)
+        # Last hand's big blind seat is the small blind's place, and last hand's small
+        # blind place is the button's (a dead button when that seat is empty).
+        small_place, button = last_big, self._small_blind_place
+        if button in (big, small_place):  # the game grew from heads-up
+            button = (small_place - 1) % self.config.seats
+        seats = self.config.seats
+        passed = [(last_big + step) % seats for step in range(1, (big - last_big) % seats)]
+        missed_big = tuple(seat for seat in passed if self._misses(seat))
+        missed_small = (small_place,) if self._misses(small_place) else ()
+        return _Blinds(button, small_place, big, False, missed_big, missed_small)
 
-    def _dealt(self, ready: list[int], big: int, button: int) -> list[int]:
+    def _misses(self, seat: int) -> bool:
+        """Whether a blind passing this seat is missed by its player (RULES.md 6)."""
+        player = self.seats[seat]
+        return player is not None and player.absent and not player.waiting
+
+    def _dealt(self, ready: list[int], blinds: _Blinds) -> list[int]:
         """Who is dealt in: regulars, the big blind, and those posting to play now; a new
-        player in the small blind's place waits until the button has passed."""
+        or returning player in the small blind's place waits until the button has passed."""
         dealt = []
         for seat in ready:
             player = self._occupant(seat)
-            owes = player.waiting or player.missed_blinds
-            between = _clockwise_between(button, seat, big, self.config.seats)
-            if seat == big or not owes or (player.post_now and not between):
+            between = _clockwise_between(blinds.button, seat, blinds.big, self.config.seats)
+            owes = player.owes_blinds
+            if seat == blinds.big or not owes or (player.post_now and not between):
                 dealt.append(seat)
         return dealt
 
@@ -312,10 +379,15 @@ class Table:
         self,
         dealt: list[int],
         small: int | None,
-        big: int,
+        blinds: _Blinds,
         betting: FixedLimit | PotLimit | NoLimit,
-        fresh: bool,
-    ) -> list[Post]:
+    ) -> tuple[list[Post], dict[int, int]]:
+        """Every post of the hand, and the dead chips each dealt seat still owes after it.
+
+        A player who owes more than their stack posts the live big blind first, then the
+        dead small blind, then older dead debts (the order of RULES.md 6); the rest stays
+        owed (docs/rules.md).
+        """
         index = {seat: i for i, seat in enumerate(dealt)}
         posts = (
             [Post(index[s], PostKind.ANTE, self.config.ante) for s in dealt]
@@ -324,28 +396,51 @@ class Table:
         )
         if small is not None:
             posts.append(Post(index[small], PostKind.SMALL_BLIND, betting.small_blind))
-        posts.append(Post(index[big], PostKind.BIG_BLIND, betting.big_blind))
+        posts.append(Post(index[blinds.big], PostKind.BIG_BLIND, betting.big_blind))
+        owed: dict[int, int] = {}
         for seat in dealt:
             player = self._occupant(seat)
-            if fresh or seat in (small, big) or not (player.waiting or player.missed_blinds):
-                continue
-            posts.append(Post(index[seat], PostKind.LIVE, betting.big_blind))
-            if player.missed_blinds:  # RULES.md 6: the small blind amount is dead
-                posts.append(Post(index[seat], PostKind.DEAD, betting.small_blind))
-        return posts
+            left = player.stack - sum(p.amount for p in posts if p.player == index[seat])
+            dead = player.dead_owed
+            if not blinds.fresh and seat not in (small, blinds.big):
+                if player.waiting or player.missed_big:
+                    live = min(betting.big_blind, max(left, 0))
+                    if live:
+                        posts.append(Post(index[seat], PostKind.LIVE, live))
+                    left -= live
+                if player.missed_big or player.missed_small:
+                    dead += betting.small_blind
+            paid = min(dead, max(left, 0))
+            if paid:
+                posts.append(Post(index[seat], PostKind.DEAD, paid))
+            owed[seat] = dead - paid
+        return posts, owed
 
-    def _betting(self) -> tuple[int, int | None, FixedLimit | PotLimit | NoLimit]:
-        """This hand's structure, with the mixed game's round and hands left after it:
-        the structure turns once the button has gone round, or after ``period`` hands."""
+    def _commit_blinds(self, blinds: _Blinds, dealt: list[int], owed: dict[int, int]) -> None:
+        """Record what the hand's blinds settled and what they passed (RULES.md 6)."""
+        for seat in blinds.missed_big:
+            self._occupant(seat).missed_big = True
+        for seat in blinds.missed_small:
+            self._occupant(seat).missed_small = True
+        for seat in dealt:
+            player = self._occupant(seat)
+            player.waiting = player.post_now = player.missed_big = player.missed_small = False
+            player.dead_owed = owed[seat]
+
+    def _betting(self, button: int) -> tuple[int, int, FixedLimit | PotLimit | NoLimit]:
+        """This hand's structure, with the mixed game's round and its progress: the
+        structure turns once the button has gone round the table (an orbit, however many
+        players join or leave), or after ``period`` hands (RULES.md 3)."""
         betting = self.config.betting
         if not isinstance(betting, Mixed):
-            return 0, None, betting
-        round_, left = self._round, self._round_hands_left
-        if left == 0:
-            round_, left = round_ + 1, None
-        if left is None:
-            left = betting.period or len(self._ready())
-        return round_, left - 1, betting.betting_for(round_)
+            return 0, 0, betting
+        round_, progress = self._round, self._round_progress
+        if self.button_seat is not None:
+            moved = (button - self.button_seat) % self.config.seats
+            progress += 1 if betting.period else moved
+            if progress >= (betting.period or self.config.seats):
+                round_, progress = round_ + 1, 0
+        return round_, progress, betting.betting_for(round_)
 
     def _settle_if_over(self) -> None:
         current = self.hand
