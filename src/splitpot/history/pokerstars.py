@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from decimal import Decimal, InvalidOperation
 
-from splitpot.cards import Card, CardError, parse_cards
+from splitpot.cards import Card, CardError, format_cards, parse_cards
 from splitpot.engine import (
     Acted,
     Action,
@@ -414,8 +414,9 @@ def write_pokerstars(
                 f"{names[post.player]}: posts {_POST_WORDS[post.kind]} {money(post.amount)}"
             )
     lines.append("*** HOLE CARDS ***")
-    if hero is not None and None not in hand.holes[hero]:
-        lines.append(f"Dealt to {names[hero]} [{' '.join(str(c) for c in hand.holes[hero])}]")
+    seen = report.revealed_holes(hand, hero)  # RULES.md 6: what the hero may see
+    if hero is not None and hero in seen:
+        lines.append(f"Dealt to {names[hero]} [{format_cards(seen[hero], ' ')}]")
     level = max(p.amount for p in record.posts if p.kind.live) if record.posts else 0
     board: list[Card] = []
     showdown_started = False
@@ -425,10 +426,10 @@ def write_pokerstars(
             level = max(level, event.to)
         elif isinstance(event, BoardDealt):
             new = [c for c in event.cards if c is not None]
-            shown = f"[{' '.join(map(str, board))}] " if board else ""
+            shown = f"[{format_cards(board, ' ')}] " if board else ""
             board += new
             title = event.street.name
-            lines.append(f"*** {title} *** {shown}[{' '.join(map(str, new))}]")
+            lines.append(f"*** {title} *** {shown}[{format_cards(new, ' ')}]")
             level = 0
         elif isinstance(event, UncalledBetReturned):
             lines.append(f"Uncalled bet ({money(event.amount)}) returned to {names[event.player]}")
@@ -439,9 +440,9 @@ def write_pokerstars(
             if isinstance(event, Mucked):
                 lines.append(f"{names[event.player]}: mucks hand")
             else:
-                cards = " ".join(map(str, event.cards))
+                cards = format_cards(event.cards, " ")
                 lines.append(f"{names[event.player]}: shows [{cards}] ({_hand_words(event)})")
-        elif isinstance(event, PotAwarded):
+        elif isinstance(event, PotAwarded) and event.amount:
             where = (
                 "pot"
                 if len(result.pots) == 1
@@ -462,11 +463,21 @@ def write_pokerstars(
         listed = f" Main pot {money(result.pots[0].amount)}. {sides}"
     lines.append(f"Total pot {money(total)}{listed} | Rake {money(result.rake)}")
     if board:
-        lines.append(f"Board [{' '.join(map(str, board))}]")
+        lines.append(f"Board [{format_cards(board, ' ')}]")
+    showed = {e.player for e in hand.events if isinstance(e, Shown)}
+    mucked = {e.player for e in hand.events if isinstance(e, Mucked)}
     for p, player in enumerate(record.players):
         won = result.won(p)
         note = " (button)" if p == record.button else ""
-        outcome = f"collected ({money(won)})" if won else ("folded" if hand.folded[p] else "lost")
+        if p in showed:
+            ending = f"and won ({money(won)})" if won else "and lost"
+            outcome = f"showed [{format_cards(seen[p], ' ')}] {ending}"
+        elif p in mucked and p in seen:
+            outcome = f"mucked [{format_cards(seen[p], ' ')}]"  # RULES.md 6: shown once over
+        elif won:
+            outcome = f"collected ({money(won)})"
+        else:
+            outcome = "folded" if hand.folded[p] else "lost"
         lines.append(f"Seat {player.seat}: {player.name}{note} {outcome}")
     return "\n".join(lines) + "\n\n\n"
 

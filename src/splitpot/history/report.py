@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from itertools import groupby
 
+from splitpot.cards import Card, format_cards
 from splitpot.engine import (
     Acted,
     ActionKind,
@@ -70,24 +71,60 @@ def award_lines(
     pots = len(result.pots)
     for (pot, share), group in groupby(result.awards, key=lambda a: (a.pot, a.share)):
         awards: list[Award] = list(group)
-        winners = [names[a.player] for a in awards]
-        amounts = sorted({a.amount for a in awards}, reverse=True)
-        each = " each" if len(amounts) == 1 and len(awards) > 1 else ""
-        amount = " and ".join(money(x, unit, currency) for x in amounts) + each
         where = pot_name(pot, pots)
-        half = {Share.HIGH: "the high half of ", Share.LOW: "the low half of "}.get(share, "")
+        lines.append(_award_sentence(awards, share, where, names, unit, currency))
         first = awards[0]
-        words = hand_words(first.high, first.low)
-        with_hand = f", with {words}" if words else ""
-        if share is Share.WHOLE and len(awards) == 1 and first.low is not None:
-            verb = "scoops"
-        else:
-            verb = "split" if len(awards) > 1 else "wins"
-        lines.append(f"{_names(winners)} {verb} {half}{where}, {amount}{with_hand}")
         no_low = share is Share.WHOLE and first.high is not None and first.low is None
         if has_low and no_low:
             lines.append(f"No low hand qualified for {where}")
     return lines
+
+
+def _award_sentence(
+    awards: Sequence[Award],
+    share: Share,
+    where: str,
+    names: Sequence[str],
+    unit: str,
+    currency: str,
+) -> str:
+    """One part of one pot in words (RULES.md 5, 'Odd chips' and 'Reporting').
+
+    ``awards`` are the winners of the part in the order the engine pays them: the first
+    left of the button first, so the odd chips go to the front of the list.
+    """
+    first = awards[0]
+    words = hand_words(first.high, first.low)
+    with_hand = f", with {words}" if words else ""
+    part = {Share.HIGH: f"the high half of {where}", Share.LOW: f"the low half of {where}"}
+    what = part.get(share, where)
+    who = _names([names[a.player] for a in awards])
+    if len(awards) == 1:
+        verb = "scoops" if share is Share.WHOLE and first.low is not None else "wins"
+        return f"{who} {verb} {what}, {money(first.amount, unit, currency)}{with_hand}"
+    both = share is Share.WHOLE and first.low is not None  # tied for high and low: one split
+    verb = "tie for high and low and split" if both else "split"
+    amounts = [a.amount for a in awards]
+    fewest = min(amounts)
+    if fewest == max(amounts):
+        return f"{who} {verb} {what}, {money(fewest, unit, currency)} each{with_hand}"
+    if fewest == 0:  # fewer chips than tied players: only the odd chips are paid
+        verb = "tie for high and low in" if both else "tie for"
+        paid = [names[a.player] for a in awards if a.amount]
+        detail = (
+            f"{paid[0]} gets the odd chip"
+            if len(paid) == 1
+            else f"{_names(paid)} get the odd chips, {money(1, unit, currency)} each"
+        )
+    else:
+        odd = "the odd chip" if amounts.count(fewest + 1) == 1 else "an odd chip"
+        detail = ", ".join(
+            f"{names[a.player]} {money(a.amount, unit, currency)}"
+            + (f" ({odd})" if a.amount > fewest else "")
+            for a in awards
+        )
+    total = money(sum(amounts), unit, currency)
+    return f"{who} {verb} {what}, {total}{with_hand}: {detail}"
 
 
 def _action_text(event: Acted, names: Sequence[str], unit: str, currency: str) -> str:
@@ -113,8 +150,10 @@ def chat_lines(
     start: int = 0,
     unit: str = "1",
     currency: str = "",
+    revealed: Mapping[int, tuple[Card, ...]] | None = None,
 ) -> list[str]:
-    """The dealer's chat for events ``start`` onward, as ``viewer`` may see them."""
+    """The dealer's chat for events ``start`` onward, as ``viewer`` may see them; a muck
+    shows the cards ``revealed`` gives (the last-hands window's ``revealed_holes``)."""
     lines: list[str] = []
     board: list[str] = []
     for event in hand.events[:start]:
@@ -136,9 +175,11 @@ def chat_lines(
             lines.append(f"Uncalled bet of {amount} returned to {names[event.player]}")
         elif isinstance(event, Shown):
             words = hand_words(event.high, event.low) or "no hand"
-            lines.append(f"{names[event.player]} shows {' '.join(map(str, event.cards))}: {words}")
+            cards = format_cards(event.cards, " ")
+            lines.append(f"{names[event.player]} shows {cards}: {words}")
         elif isinstance(event, Mucked):
-            lines.append(f"{names[event.player]} mucks")
+            mucked = (revealed or {}).get(event.player, ())
+            lines.append(f"{names[event.player]} mucks {format_cards(mucked, ' ')}".rstrip())
         elif isinstance(event, RakeTaken):
             lines.append(f"Rake: {money(event.amount, unit, currency)}")
         elif isinstance(event, HandEnded) and hand.result is not None:
@@ -147,17 +188,39 @@ def chat_lines(
     return lines
 
 
+def revealed_holes(hand: Hand, viewer: int | None) -> dict[int, tuple[Card, ...]]:
+    """The hole cards ``viewer`` (None: a spectator) may see of ``hand`` (RULES.md 6,
+    'Last hands'): their own, every hand shown, and once the hand is over every hand
+    mucked at the showdown; never a hand folded before it, nor an unknown card."""
+    seen: dict[int, tuple[Card, ...]] = {}
+    for event in hand.events:
+        if isinstance(event, Shown):
+            seen[event.player] = event.cards
+        elif isinstance(event, Mucked) and hand.is_over and not hand.folded[event.player]:
+            seen |= _known(event.player, hand.holes[event.player])
+    if viewer is not None:
+        seen |= _known(viewer, hand.holes[viewer])
+    return dict(sorted(seen.items()))
+
+
+def _known(player: int, cards: tuple[Card | None, ...]) -> dict[int, tuple[Card, ...]]:
+    known = tuple(card for card in cards if card is not None)
+    return {player: known} if known and len(known) == len(cards) else {}
+
+
 def hand_summary(hand: Hand, names: Sequence[str], viewer: int | None, title: str) -> list[str]:
     """A whole finished hand as ``viewer`` may see it: every action and board, the hands
-    shown, the five cards of each winning high and low, the pots and who won them."""
+    shown or mucked at the showdown, the five cards of each winning high and low, the
+    pots and who won them."""
     lines = [title]
     lines += [f"  {names[p]}: {stack} chips" for p, stack in enumerate(hand.starting_stacks)]
-    lines += ["  " + line for line in chat_lines(hand, names, viewer)]
+    revealed = revealed_holes(hand, viewer)
+    lines += ["  " + line for line in chat_lines(hand, names, viewer, revealed=revealed)]
     result = hand.result
     if result is not None and result.showdown:
         for award in result.awards:
             for label, value in (("high", award.high), ("low", award.low)):
                 if value is not None:
-                    cards = " ".join(str(c) for c in value.cards)
+                    cards = format_cards(value.cards, " ")
                     lines.append(f"  {names[award.player]} won the {label} with {cards}")
     return lines

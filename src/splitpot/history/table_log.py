@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from splitpot.engine import Hand
 from splitpot.history.model import HandRecord, PlayerRecord, RecordedAction
-from splitpot.table import TableHand
+
+if TYPE_CHECKING:  # the table uses the history, not the other way round
+    from splitpot.table import TableHand
 
 
 def record_of(table_hand: TableHand, hand_id: str | None = None) -> HandRecord:
     """The record of a table's hand: its inputs, its whole deck and its actions."""
-    hand = table_hand.hand
+    return hand_record(
+        table_hand.hand, table_hand.names, table_hand.seats, hand_id or str(table_hand.number)
+    )
+
+
+def hand_record(hand: Hand, names: Sequence[str], seats: Sequence[int], hand_id: str) -> HandRecord:
+    """The record of an engine hand played by ``names`` in ``seats`` (0-based)."""
     players = tuple(
         PlayerRecord(name, seat + 1, stack)
-        for name, seat, stack in zip(
-            table_hand.names, table_hand.seats, hand.starting_stacks, strict=True
-        )
+        for name, seat, stack in zip(names, seats, hand.starting_stacks, strict=True)
     )
     return HandRecord(
-        id=hand_id or str(table_hand.number),
+        id=hand_id,
         game=hand.config.variant.title,
         config=hand.config,
         players=players,
