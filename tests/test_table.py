@@ -5,7 +5,7 @@ import pytest
 from splitpot.cards import Deck, parse_cards
 from splitpot.engine import Action, Posted, PostKind
 from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Structure, Variant
-from splitpot.table import HISTORY_SIZE, Table, TableConfig, TableError
+from splitpot.table import HISTORY_SIZE, PlayerLeft, Table, TableConfig, TableError
 
 LIMIT = TableConfig(Variant.O8, FixedLimit(2, 4), seats=6)
 
@@ -235,7 +235,8 @@ def test_leaving_and_adding_chips_wait_for_the_end_of_the_hand() -> None:
     with pytest.raises(TableError, match="a hand is already being played"):
         deal(table, 1)
     finish(table)
-    assert table.leave(0) > 0
+    (left,) = table.leave(0)
+    assert isinstance(left, PlayerLeft) and left.stack > 0
 
 
 def test_history_keeps_the_last_50_hands() -> None:

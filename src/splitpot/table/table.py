@@ -20,6 +20,18 @@ from splitpot.cards import Card
 from splitpot.engine import Action, Hand, HandSetupError, IllegalActionError, Post, PostKind
 from splitpot.engine.hand import deck_size
 from splitpot.rules import FixedLimit, GameConfig, Mixed, NoLimit, PotLimit, Rake, Variant
+from splitpot.table.events import (
+    ChipsAdded,
+    HandStarted,
+    PlayerLeft,
+    PlayerSat,
+    SatIn,
+    SatOut,
+    StakesChanged,
+    TableEvent,
+    by_seat,
+)
+from splitpot.table.view import TableView, table_view
 
 HISTORY_SIZE = 50
 MAX_SEATS = 10
@@ -160,7 +172,7 @@ class Table:
 
     # ------------------------------------------------------------- seating
 
-    def sit(self, seat: int, name: str, buy_in: int, *, post_now: bool = False) -> None:
+    def sit(self, seat: int, name: str, buy_in: int, *, post_now: bool = False) -> list[TableEvent]:
         """Seat a player with a buy-in; they wait for the big blind unless ``post_now``."""
         self._check_seat_number(seat)
         if not isinstance(name, str) or not name.strip():
@@ -171,31 +183,36 @@ class Table:
             raise TableError(f"{name} is already seated")
         self._check_buy_in(buy_in, 0)
         self.seats[seat] = Seat(name, buy_in, post_now=post_now)
+        return [PlayerSat(seat, name, buy_in, post_now)]
 
-    def leave(self, seat: int) -> int:
-        """Take the player out of the seat between hands; return their chips."""
+    def leave(self, seat: int) -> list[TableEvent]:
+        """Take the player out of the seat between hands, with their chips."""
         player = self._occupant(seat)
         if self._in_hand(seat):
             raise TableError(f"{player.name} is in the hand: leave when it is over")
         self.seats[seat] = None
-        return player.stack
+        return [PlayerLeft(seat, player.name, player.stack)]
 
-    def add_chips(self, seat: int, chips: int) -> None:
+    def add_chips(self, seat: int, chips: int) -> list[TableEvent]:
         """A top-up between hands, up to the table's maximum buy-in."""
         player = self._occupant(seat)
         if self._in_hand(seat):
             raise TableError("no chips may be added during a hand (RULES.md 3: table stakes)")
         self._check_buy_in(chips, player.stack)
         player.stack += chips
+        return [ChipsAdded(seat, player.name, chips, player.stack)]
 
-    def sit_out(self, seat: int) -> None:
-        self._occupant(seat).sitting_out = True
+    def sit_out(self, seat: int) -> list[TableEvent]:
+        player = self._occupant(seat)
+        player.sitting_out = True
+        return [SatOut(seat, player.name)]
 
-    def sit_in(self, seat: int, *, post_now: bool = False) -> None:
+    def sit_in(self, seat: int, *, post_now: bool = False) -> list[TableEvent]:
         """Come back; with blinds owed, post them now (``post_now``) or wait for the big blind."""
         player = self._occupant(seat)
         player.sitting_out = False
         player.post_now = post_now
+        return [SatIn(seat, player.name, post_now)]
 
     # ---------------------------------------------------------------- hands
 
@@ -215,7 +232,14 @@ class Table:
     def start_hand(
         self, deck: Sequence[Card | None], *, draw: Sequence[Card] | None = None
     ) -> TableHand:
-        """Deal the next hand with this deck order and return it.
+        """Deal the next hand (see ``deal``) and return it."""
+        self.deal(deck, draw=draw)
+        return self.history[-1] if self.hand is None else self.hand
+
+    def deal(
+        self, deck: Sequence[Card | None], *, draw: Sequence[Card] | None = None
+    ) -> list[TableEvent]:
+        """Deal the next hand with this deck order; return its events so far.
 
         When the game starts (or starts again), the button is drawn with ``draw``, cards of
         their own (RULES.md 4.1), never the deck the hand is dealt from. A hand that is over
@@ -255,19 +279,39 @@ class Table:
         )
         self._round, self._round_progress = round_, progress
         names = tuple(self._occupant(s).name for s in dealt)
-        started = TableHand(self.hands_played + 1, tuple(dealt), names, button_seat, hand)
-        self.hand = started
+        number = self.hands_played + 1
+        events: list[TableEvent] = []
+        last = self.history[-1].hand.config.betting if self.history else None
+        if last is not None and last != betting:
+            events.append(StakesChanged(betting))
+        drawn = tuple(zip(self._ready(), draw or (), strict=False)) if blinds.fresh else ()
+        events.append(
+            HandStarted(
+                number,
+                button_seat,
+                tuple(dealt),
+                names,
+                tuple(stacks),
+                self.config.variant,
+                betting,
+                drawn,
+            )
+        )
+        self.hand = TableHand(number, tuple(dealt), names, button_seat, hand)
+        events += by_seat(number, hand.events, self.hand.seats)
         self._settle_if_over()
-        return started
+        return events
 
-    def act(self, action: Action) -> None:
-        """Apply the action of the player to act in the current hand."""
-        if self.hand is None:
+    def act(self, action: Action) -> list[TableEvent]:
+        """Apply the action of the player to act in the current hand; return its events."""
+        current = self.hand
+        if current is None:
             raise TableError("no hand is being played")
-        self.hand.hand.apply(action)
+        events = by_seat(current.number, current.hand.apply(action), current.seats)
         self._settle_if_over()
+        return events
 
-    def time_out(self, seat: int) -> None:
+    def time_out(self, seat: int) -> list[TableEvent]:
         """RULES.md 6: the time ran out: check if possible, else fold; then sit out."""
         current = self.hand
         if current is None or current.hand.to_act is None:
@@ -279,8 +323,21 @@ class Table:
             action = Action.muck()
         else:
             action = Action.check() if legal.check else Action.fold()
-        self.act(action)
-        self._occupant(seat).sitting_out = True
+        events = self.act(action)
+        player = self._occupant(seat)
+        player.sitting_out = True
+        return [*events, SatOut(seat, player.name, timed_out=True)]
+
+    def view(self, viewer: int | None) -> TableView:
+        """The table as the player in seat ``viewer`` (None: a watcher) may see it now."""
+        return table_view(
+            viewer,
+            self.config.variant,
+            self.seats,
+            self.hand,
+            self.button_seat,
+            self.hands_played,
+        )
 
     @property
     def seat_to_act(self) -> int | None:

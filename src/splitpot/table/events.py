@@ -1,0 +1,158 @@
+"""What happens at a table, as small frozen values keyed by table seat (DESIGN.md).
+
+A table's own events (a player sits, leaves, sits out, adds chips, a hand starts or
+ends, the stakes change) and the engine's events of each hand, re-keyed from the hand's
+player index to the table seat. Privacy is the engine's one function, ``view``: a deal of
+hole cards is visible to its seat alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from splitpot.cards import Card
+from splitpot.engine import (
+    Acted,
+    Event,
+    HandEnded,
+    HoleCardsDealt,
+    Mucked,
+    Posted,
+    PotAwarded,
+    Shown,
+    UncalledBetReturned,
+    view,
+)
+from splitpot.rules import Betting, Variant
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSat:
+    seat: int
+    name: str
+    stack: int
+    post_now: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft:
+    """A player left the table with ``stack`` chips (cashed out)."""
+
+    seat: int
+    name: str
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class SatOut:
+    seat: int
+    name: str
+    timed_out: bool = False  # RULES.md 6: a time-out sits the player out
+
+
+@dataclass(frozen=True, slots=True)
+class SatIn:
+    seat: int
+    name: str
+    post_now: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsAdded:
+    seat: int
+    name: str
+    amount: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class StakesChanged:
+    """The structure or stakes of the next hands differ from the last hand's (a mixed
+    game's turn, RULES.md 3, or a host's change)."""
+
+    betting: Betting
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    """A hand is dealt: its number, the button, and the seats dealt in, clockwise, with
+    their names and stacks before the posts. ``draw`` holds the cards drawn for the
+    button by each seat, when the game (re)started with a draw (RULES.md 4.1)."""
+
+    number: int
+    button: int
+    seats: tuple[int, ...]
+    names: tuple[str, ...]
+    stacks: tuple[int, ...]
+    variant: Variant
+    betting: Betting
+    draw: tuple[tuple[int, Card], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class InHand:
+    """An engine event of hand ``number``, its ``player`` fields naming table seats."""
+
+    number: int
+    event: Event
+
+
+@dataclass(frozen=True, slots=True)
+class HandFinished:
+    """The hand is over and settled: each dealt seat's stack after it."""
+
+    number: int
+    stacks: tuple[tuple[int, int], ...]  # (seat, stack)
+
+
+TableEvent = (
+    PlayerSat
+    | PlayerLeft
+    | SatOut
+    | SatIn
+    | ChipsAdded
+    | StakesChanged
+    | HandStarted
+    | InHand
+    | HandFinished
+)
+
+
+def by_seat(number: int, events: list[Event], seats: tuple[int, ...]) -> list[TableEvent]:
+    """A hand's engine events as table events: players named by table seat, and the
+    engine's end of hand as ``HandFinished`` with each seat's stack."""
+    keyed: list[TableEvent] = []
+    for event in events:
+        if isinstance(event, HandEnded):
+            keyed.append(HandFinished(number, tuple(zip(seats, event.stacks, strict=True))))
+        elif isinstance(
+            event,
+            Posted | HoleCardsDealt | Acted | UncalledBetReturned | Shown | Mucked | PotAwarded,
+        ):
+            keyed.append(InHand(number, replace(event, player=seats[event.player])))
+        else:
+            keyed.append(InHand(number, event))
+    return keyed
+
+
+def seen_by(event: TableEvent, viewer: int | None) -> TableEvent:
+    """The event as the player in seat ``viewer`` may see it (None: a watcher)."""
+    if isinstance(event, InHand):
+        return InHand(event.number, view(event.event, viewer))
+    return event
+
+
+__all__ = [
+    "ChipsAdded",
+    "HandFinished",
+    "HandStarted",
+    "InHand",
+    "PlayerLeft",
+    "PlayerSat",
+    "SatIn",
+    "SatOut",
+    "StakesChanged",
+    "TableEvent",
+    "by_seat",
+    "seen_by",
+]
