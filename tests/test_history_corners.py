@@ -21,8 +21,10 @@ NO_LIMIT = GameConfig(Variant.O8, NoLimit(1, 2))
 # ------------------------------------------------------------ last hands (RULES.md 6)
 
 NAMES = ("Ann", "Bob", "Cy", "Dan", "Eve")
-HOLES = ["AsAh4d2c", "4h2dKcQc", "KsQsJsTs", "9h9cJdTd", "7c7d6h5s"]
+HOLES = ["AsAh4d2c", "4h2dKcQc", "QsQhJsTs", "JdJhTdTh", "7c7d6h5s"]
 CY, DAN, EVE = 2, 3, 4  # Cy and Dan muck at the showdown; Eve folds before the flop
+# Bob shows first (8-4-3-2-A and a pair of Kings); Cy's queens and Dan's jacks cannot
+# beat him, and are offered the muck (RULES.md 5); Ann's aces show after them.
 FOLDED_CARDS = ("7c", "7d", "6h", "5s")
 
 
@@ -61,12 +63,12 @@ def test_last_hands_show_showdown_mucks_and_never_a_fold(viewer: int | None) -> 
     hand.apply(Action.muck())
     hand.apply(Action.muck())
     summary = "\n".join(hand_summary(hand, NAMES, viewer, "Hand 1"))
-    assert "  Cy mucks Ks Qs Js Ts" in summary.splitlines()
-    assert "  Dan mucks 9h 9c Jd Td" in summary.splitlines()
+    assert "  Cy mucks Qs Qh Js Ts" in summary.splitlines()
+    assert "  Dan mucks Jd Jh Td Th" in summary.splitlines()
     record = hand_record(hand, NAMES, range(5), "7")
     stars = write_pokerstars(record, hand, hero=viewer)
-    assert "Seat 3: Cy mucked [Ks Qs Js Ts]" in stars.splitlines()
-    assert "Seat 4: Dan mucked [9h 9c Jd Td]" in stars.splitlines()
+    assert "Seat 3: Cy mucked [Qs Qh Js Ts]" in stars.splitlines()
+    assert "Seat 4: Dan mucked [Jd Jh Td Th]" in stars.splitlines()
     assert "Seat 5: Eve folded" in stars.splitlines()
     for text in (summary, stars):
         found = [card for card in FOLDED_CARDS if re.search(rf"\b{card}\b", text)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from splitpot.cards import Card, CardError, format_cards, parse_cards
@@ -116,11 +117,47 @@ def read_pokerstars(text: str) -> tuple[list[HandRecord], list[Unreadable]]:
     return hands, problems
 
 
+@dataclass(frozen=True, slots=True)
+class _Game:
+    """What a hand's first line says: the game and its stakes, in the file's money."""
+
+    variant: Variant
+    name: str  # as the file names it: "Omaha Hi/Lo Limit"
+    limit: str  # "Limit", "Fixed Limit", "Pot Limit" or "No Limit"
+    small: int
+    big: int
+    currency: str
+
+    @property
+    def fixed_limit(self) -> bool:
+        return self.limit in ("Limit", "Fixed Limit")
+
+    @property
+    def big_blind(self) -> int:
+        """The limit stakes name the bets: the big blind is the small bet (RULES.md 4.1)."""
+        return self.small if self.fixed_limit else self.big
+
+
 class _HandReader:
+    """One hand's lines read in steps: the header, the seats, the body (posts, deals,
+    actions, boards, chips back, the summary), then the posts and actions in the engine's
+    terms, and the record."""
+
     def __init__(self, hand_id: str, lines: list[str]) -> None:
         self.hand_id = hand_id
         self.lines = [line for line in lines if line.strip()]
         self.scale = 1
+        self.seats: dict[str, tuple[int, int]] = {}  # name: (seat, stack)
+        self.names_longest_first: list[str] = []
+        self.in_hand: set[str] = set()
+        self.events: list[tuple[str, str, str]] = []  # (section, name, text)
+        self.board: list[Card] = []
+        self.known: dict[str, tuple[Card, ...]] = {}
+        self.uncalled: dict[str, int] = {}
+        self.collected: dict[str, int] = {}
+        self.total_pot: int | None = None
+        self.rake: int | None = None
+        self.pots: tuple[int, ...] | None = None
 
     def money(self, text: str) -> int:
         try:
@@ -132,23 +169,63 @@ class _HandReader:
         return int(value)
 
     def read(self) -> HandRecord:
+        game = self._header()
+        self._check_whole()
+        button_seat, body = self._seats()
+        self._body(self.lines[body:])
+        names, button = self._players(button_seat)
+        posts, actions = self._posts_and_actions(names, game.big_blind)
+        betting = self._betting(game, posts)
+        holes = tuple(self._hole(n, self.known.get(n, ()), game.variant.hole_cards) for n in names)
+        outcome = RecordedOutcome(
+            collected=tuple(self.collected.get(n, 0) for n in names),
+            uncalled=tuple(self.uncalled.get(n, 0) for n in names),
+            total_pot=self.total_pot,
+        )
+        return HandRecord(
+            id=self.hand_id,
+            game=game.name,
+            config=GameConfig(game.variant, betting),
+            players=tuple(PlayerRecord(n, *self.seats[n]) for n in names),
+            button=button,
+            posts=posts,
+            holes=holes,
+            board=tuple(self.board),
+            actions=actions,
+            rake=self.rake,
+            pots=self.pots,
+            outcome=outcome,
+            unit="0.01" if self.scale == 100 else "1",
+            currency=game.currency,
+        )
+
+    # ---------------------------------------------------------- header and seats
+
+    def _header(self) -> _Game:
+        """The game, the file's money (cents for cash games, chips for tournaments) and
+        the stakes."""
         header = HEADER.match(self.lines[0])
         assert header is not None
         rest = header["rest"]
         game = GAME.search(rest)
         if game is None:
             raise UnsupportedHand(f"the game of {rest!r} is not one splitpot knows")
-        game_name = f"{game['cards'] or ''}{game['game']} {game['limit']}"
+        name = f"{game['cards'] or ''}{game['game']} {game['limit']}"
         variant = VARIANTS.get((game["cards"] or "", game["game"]))
         if variant is None:
-            raise UnsupportedHand(f"{game_name} is not a game splitpot plays")
+            raise UnsupportedHand(f"{name} is not a game splitpot plays")
+        sign = re.search(r"[$€£]", rest)
         if "Tournament" not in rest[: game.start()]:
-            self.scale = 100 if re.search(r"[$€£]", rest) else 1
-        currency = (re.search(r"[$€£]", rest) or [""])[0] if self.scale == 100 else ""
+            self.scale = 100 if sign else 1
+        currency = sign[0] if sign and self.scale == 100 else ""
         stakes = STAKES.search(rest, game.end())
         if stakes is None:
             raise HistoryError(f"no stakes in the header {rest!r}")
         small, big = self.money(stakes["small"]), self.money(stakes["big"])
+        return _Game(variant, name, game["limit"], small, big, currency)
+
+    def _check_whole(self) -> None:
+        """A hand splitpot can replay: one board, not cancelled, not cut off."""
         if any(line.startswith(("*** FIRST", "*** SECOND")) for line in self.lines):
             raise UnsupportedHand("the board was run twice, which splitpot does not play")
         if any(line.startswith("Hand cancelled") for line in self.lines):
@@ -156,168 +233,156 @@ class _HandReader:
         if not any(line.startswith("*** SUMMARY ***") for line in self.lines):
             raise HistoryError("the hand is cut off before its summary")
 
-        button_match = BUTTON.search(self.lines[1]) if len(self.lines) > 1 else None
-        if button_match is None:
+    def _seats(self) -> tuple[int, int]:
+        """The button's seat and every seat's player and stack; returns the button's seat
+        and where the body of the hand begins."""
+        button = BUTTON.search(self.lines[1]) if len(self.lines) > 1 else None
+        if button is None:
             raise HistoryError("no button line ('Seat #N is the button')")
-        seats: dict[str, tuple[int, int]] = {}
         at = 2
         while at < len(self.lines) and (seat := SEAT.match(self.lines[at])):
-            seats[seat["name"]] = (int(seat["seat"]), self.money(seat["stack"]))
+            self.seats[seat["name"]] = (int(seat["seat"]), self.money(seat["stack"]))
             at += 1
-        if not seats:
+        if not self.seats:
             raise HistoryError("no seats")
-        names_longest_first = sorted(seats, key=len, reverse=True)
+        self.names_longest_first = sorted(self.seats, key=len, reverse=True)
+        return int(button["seat"]), at
 
-        def actor(line: str) -> tuple[str, str] | None:
-            for name in names_longest_first:
-                if line.startswith(name + ": "):
-                    return name, line[len(name) + 2 :].strip()
-            return None
+    # ------------------------------------------------------------------- the body
 
-        in_hand: set[str] = set()
-        events: list[tuple[str, str, str]] = []  # (section, name, text)
+    def _body(self, lines: list[str]) -> None:
+        """Posts, deals, actions, boards, chips back and the summary, line by line."""
         section = "posts"
-        board: list[Card] = []
-        known: dict[str, tuple[Card, ...]] = {}
-        uncalled: dict[str, int] = {}
-        collected: dict[str, int] = {}
-        total_pot = rake = None
-        pots: tuple[int, ...] | None = None
-        for line in self.lines[at:]:
+        for line in lines:
             if line.startswith("*** HOLE CARDS ***"):
                 section = "betting"
-                continue
-            if line.startswith("*** SUMMARY ***"):
+            elif line.startswith("*** SUMMARY ***"):
                 section = "summary"
-                continue
-            if street := STREET.match(line):
-                cards = re.findall(r"\[([^\]]*)\]", street["cards"])
-                if not cards:
-                    raise HistoryError(f"no cards on the line {line!r}")
-                board.extend(parse_cards(cards[-1]))
-                continue
-            if line.startswith("*** "):
-                continue
-            if section == "summary":
-                if total := TOTAL.match(line):
-                    total_pot = self.money(total["total"])
-                    rake = self.money(total["rake"]) if total["rake"] else 0
-                    listed = re.findall(rf"(?:Main|Side) pot(?:-\d+)? ({MONEY})", line)
-                    pots = tuple(self.money(amount) for amount in listed) or None
-                elif shown := SUMMARY_CARDS.match(line):
-                    who = next((n for n in names_longest_first if shown["who"].startswith(n)), None)
-                    if who is not None:
-                        known[who] = parse_cards(shown["cards"])
-                continue
-            if line.startswith("Dealt to "):
-                dealt = re.match(
-                    r"^Dealt to (?P<name>.+?) (?:\[[^\]]*\] )?\[(?P<cards>[^\]]+)\]$", line
-                )
-                if dealt and dealt["name"] in seats:
-                    known[dealt["name"]] = parse_cards(dealt["cards"])
-                    in_hand.add(dealt["name"])
-                continue
-            if uncall := UNCALLED.match(line):
-                uncalled[uncall["name"]] = uncalled.get(uncall["name"], 0) + self.money(
-                    uncall["amount"]
-                )
-                continue
-            if collect := COLLECTED.match(line):
-                if collect["name"] in seats:
-                    collected[collect["name"]] = collected.get(collect["name"], 0) + self.money(
-                        collect["amount"]
-                    )
-                continue
-            said = actor(line)
-            if said is None:
-                continue  # table chatter: "X joins the table", "Betting is capped", ...
-            name, text = said
-            if text.startswith(IGNORED_VERBS):
-                continue
-            if text.startswith("shows ["):
-                known[name] = parse_cards(text[7 : text.index("]")])
-            in_hand.add(name)
-            events.append((section, name, text))
+            elif street := STREET.match(line):
+                self._street(line, street)
+            elif line.startswith("*** "):
+                continue  # *** SHOW DOWN *** and the like
+            elif section == "summary":
+                self._summary(line)
+            elif line.startswith("Dealt to "):
+                self._dealt(line)
+            elif not self._chips_back(line):
+                self._said(section, line)
 
-        order = sorted((seats[n][0], n) for n in in_hand)
-        names = [n for _, n in order]
-        index = {n: i for i, n in enumerate(names)}
-        button_seat = int(button_match["seat"])
+    def _street(self, line: str, street: re.Match[str]) -> None:
+        cards = re.findall(r"\[([^\]]*)\]", street["cards"])
+        if not cards:
+            raise HistoryError(f"no cards on the line {line!r}")
+        self.board.extend(parse_cards(cards[-1]))
+
+    def _summary(self, line: str) -> None:
+        """The total pot, the rake and the pots; cards shown or mucked."""
+        if total := TOTAL.match(line):
+            self.total_pot = self.money(total["total"])
+            self.rake = self.money(total["rake"]) if total["rake"] else 0
+            listed = re.findall(rf"(?:Main|Side) pot(?:-\d+)? ({MONEY})", line)
+            self.pots = tuple(self.money(amount) for amount in listed) or None
+        elif shown := SUMMARY_CARDS.match(line):
+            who = next((n for n in self.names_longest_first if shown["who"].startswith(n)), None)
+            if who is not None:
+                self.known[who] = parse_cards(shown["cards"])
+
+    def _dealt(self, line: str) -> None:
+        dealt = re.match(r"^Dealt to (?P<name>.+?) (?:\[[^\]]*\] )?\[(?P<cards>[^\]]+)\]$", line)
+        if dealt and dealt["name"] in self.seats:
+            self.known[dealt["name"]] = parse_cards(dealt["cards"])
+            self.in_hand.add(dealt["name"])
+
+    def _chips_back(self, line: str) -> bool:
+        """An uncalled bet returned or chips collected from a pot; False for other lines."""
+        if uncall := UNCALLED.match(line):
+            name = uncall["name"]
+            self.uncalled[name] = self.uncalled.get(name, 0) + self.money(uncall["amount"])
+            return True
+        if collect := COLLECTED.match(line):
+            name = collect["name"]
+            if name in self.seats:
+                self.collected[name] = self.collected.get(name, 0) + self.money(collect["amount"])
+            return True
+        return False
+
+    def _said(self, section: str, line: str) -> None:
+        """A player's post, action, show or muck; table chatter is passed over."""
+        said = self._actor(line)
+        if said is None:
+            return  # "X joins the table", "Betting is capped", ...
+        name, text = said
+        if text.startswith(IGNORED_VERBS):
+            return
+        if text.startswith("shows ["):
+            self.known[name] = parse_cards(text[7 : text.index("]")])
+        self.in_hand.add(name)
+        self.events.append((section, name, text))
+
+    def _actor(self, line: str) -> tuple[str, str] | None:
+        for name in self.names_longest_first:
+            if line.startswith(name + ": "):
+                return name, line[len(name) + 2 :].strip()
+        return None
+
+    # ------------------------------------------------------ in the engine's terms
+
+    def _players(self, button_seat: int) -> tuple[list[str], int]:
+        """The players in the hand in seat order, and the index of the button."""
+        order = sorted((self.seats[n][0], n) for n in self.in_hand)
         # A dead button (on an empty seat) deals from the next seat on: the engine's button
         # is then the last player before it.
         before = [i for i, (seat, _) in enumerate(order) if seat <= button_seat]
-        button = before[-1] if before else len(order) - 1
+        return [n for _, n in order], before[-1] if before else len(order) - 1
 
+    def _posts_and_actions(
+        self, names: list[str], big_blind: int
+    ) -> tuple[tuple[Post, ...], tuple[RecordedAction, ...]]:
+        index = {n: i for i, n in enumerate(names)}
         posts: list[Post] = []
         actions: list[RecordedAction] = []
-        big_blind = small if variant and game["limit"] in ("Limit", "Fixed Limit") else big
-        seen_small = seen_big = False
-        for section_name, name, text in events:
-            player = index[name]
-            if section_name == "posts":
-                amount_text = text.removesuffix(ALL_IN).rsplit(" ", 1)[-1]
-                if text.startswith("posts small & big blinds"):
-                    total_post = self.money(amount_text)
-                    posts.append(Post(player, PostKind.LIVE, min(big_blind, total_post)))
-                    if total_post > big_blind:
-                        posts.append(Post(player, PostKind.DEAD, total_post - big_blind))
-                elif text.startswith(("posts small blind", "posts big blind")):
-                    # A second small or big blind is a live post, not the positional blind
-                    # (a returning player; the converted 'secondsb' hands).
-                    big_post = text.startswith("posts big blind")
-                    first = not (seen_big if big_post else seen_small)
-                    kind = (
-                        (PostKind.BIG_BLIND if big_post else PostKind.SMALL_BLIND)
-                        if first
-                        else PostKind.LIVE
-                    )
-                    posts.append(Post(player, kind, self.money(amount_text)))
-                    seen_big, seen_small = seen_big or big_post, seen_small or not big_post
-                elif text.startswith("posts the ante"):
-                    posts.append(Post(player, PostKind.ANTE, self.money(amount_text)))
-                else:
-                    raise HistoryError(f"{name}: {text!r} is not a post splitpot knows")
-                continue
-            action = self._action(text)
-            if action is not None:
-                actions.append(RecordedAction(player, action))
+        blinds_seen: set[PostKind] = set()
+        for section, name, text in self.events:
+            if section == "posts":
+                posts += self._post(index[name], name, text, big_blind, blinds_seen)
+            elif (action := self._action(text)) is not None:
+                actions.append(RecordedAction(index[name], action))
         # Antes first, then blinds (the order posts go in).
         posts.sort(key=lambda post: post.kind is not PostKind.ANTE)
+        return tuple(posts), tuple(actions)
 
-        structure = game["limit"]
-        if structure in ("Limit", "Fixed Limit"):
+    def _post(
+        self, player: int, name: str, text: str, big_blind: int, blinds_seen: set[PostKind]
+    ) -> list[Post]:
+        amount = text.removesuffix(ALL_IN).rsplit(" ", 1)[-1]
+        if text.startswith("posts small & big blinds"):
+            total = self.money(amount)
+            both = [Post(player, PostKind.LIVE, min(big_blind, total))]
+            if total > big_blind:
+                both.append(Post(player, PostKind.DEAD, total - big_blind))
+            return both
+        if text.startswith(("posts small blind", "posts big blind")):
+            # A second small or big blind is a live post, not the positional blind (a
+            # returning player; the converted 'secondsb' hands).
+            big = text.startswith("posts big blind")
+            blind = PostKind.BIG_BLIND if big else PostKind.SMALL_BLIND
+            kind = PostKind.LIVE if blind in blinds_seen else blind
+            blinds_seen.add(blind)
+            return [Post(player, kind, self.money(amount))]
+        if text.startswith("posts the ante"):
+            return [Post(player, PostKind.ANTE, self.money(amount))]
+        raise HistoryError(f"{name}: {text!r} is not a post splitpot knows")
+
+    @staticmethod
+    def _betting(game: _Game, posts: tuple[Post, ...]) -> FixedLimit | PotLimit | NoLimit:
+        if game.fixed_limit:
             sb = next(
-                (p.amount for p in posts if p.kind is PostKind.SMALL_BLIND), max(small // 2, 1)
+                (p.amount for p in posts if p.kind is PostKind.SMALL_BLIND),
+                max(game.small // 2, 1),
             )
-            betting: FixedLimit | PotLimit | NoLimit = FixedLimit(
-                small, big, small_blind=sb, big_blind=small
-            )
-        elif structure == "Pot Limit":
-            betting = PotLimit(small, big)
-        else:
-            betting = NoLimit(small, big)
-        holes = tuple(self._hole(n, known.get(n, ()), variant.hole_cards) for n in names)
-        outcome = RecordedOutcome(
-            collected=tuple(collected.get(n, 0) for n in names),
-            uncalled=tuple(uncalled.get(n, 0) for n in names),
-            total_pot=total_pot,
-        )
-        return HandRecord(
-            id=self.hand_id,
-            game=game_name,
-            config=GameConfig(variant, betting),
-            players=tuple(PlayerRecord(n, seats[n][0], seats[n][1]) for n in names),
-            button=button,
-            posts=tuple(posts),
-            holes=holes,
-            board=tuple(board),
-            actions=tuple(actions),
-            rake=rake,
-            pots=pots,
-            outcome=outcome,
-            unit="0.01" if self.scale == 100 else "1",
-            currency=currency,
-        )
+            return FixedLimit(game.small, game.big, small_blind=sb, big_blind=game.small)
+        kind = PotLimit if game.limit == "Pot Limit" else NoLimit
+        return kind(game.small, game.big)
 
     @staticmethod
     def _hole(name: str, cards: tuple[Card, ...], count: int) -> tuple[Card | None, ...]:
