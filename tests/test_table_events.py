@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from splitpot.bots import make_bot
 from splitpot.cards import Deck
 from splitpot.engine import HoleCardsDealt, Shown
@@ -14,6 +16,7 @@ from splitpot.table import (
     SeatStatus,
     Table,
     TableConfig,
+    TableError,
     TableEvent,
     seen_by,
 )
@@ -104,3 +107,37 @@ def test_shown_cards_are_in_every_view_and_views_add_up_to_the_table_chips() -> 
             checked += 1
     assert checked > 100
     assert table.chips() == sum(s.stack for s in table.seats if s is not None)
+
+
+def test_a_snapshot_and_the_same_deal_and_actions_rebuild_the_table_exactly() -> None:
+    """What crash recovery relies on: restore the table stored before a deal, deal the
+    same deck and replay the hand's actions: the same hand, the same table."""
+    table, _, _ = play(7, seed=2)
+    table.sit_out(4)
+    snapshot = table.snapshot()
+    deck = Deck(seed=99).cards
+    table.deal(deck)
+    rebuilt = Table.restore(table.config, snapshot)
+    rebuilt.deal(deck)
+    bots = {seat: make_bot("random", name, seat) for seat, name in SEATS.items()}
+    actions = 0
+    while table.hand is not None:
+        hand = table.hand.hand
+        seat = table.seat_to_act
+        assert seat is not None and hand.to_act is not None
+        action = bots[seat].decide(hand.view(hand.to_act), Variant.O8)
+        assert rebuilt.act(action) == table.act(action)
+        for viewer in (*SEATS, None):
+            assert rebuilt.view(viewer) == table.view(viewer)
+        actions += 1
+    assert actions > 0 and rebuilt.hand is None
+    assert rebuilt.snapshot() == table.snapshot()
+
+
+def test_a_snapshot_is_refused_during_a_hand_and_a_bad_one_is_named() -> None:
+    table, _, _ = play(1, seed=1)
+    table.deal(Deck(seed=4).cards)
+    with pytest.raises(TableError, match="a snapshot is taken between hands"):
+        table.snapshot()
+    with pytest.raises(TableError, match="not a table snapshot: 'seats'"):
+        Table.restore(table.config, {})

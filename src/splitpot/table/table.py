@@ -13,8 +13,9 @@ or bust.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from splitpot.cards import Card
 from splitpot.engine import Action, Hand, HandSetupError, IllegalActionError, Post, PostKind
@@ -169,6 +170,42 @@ class Table:
         self._big_blind_seat: int | None = None
         self._round = 0  # mixed games: which structure's turn (RULES.md 3)
         self._round_progress = 0  # seats the button has moved, or hands, in this round
+
+    # ------------------------------------------------------------ snapshots
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table between hands as JSON-able values: a shell stores it before each deal,
+        so that the deal and the hand's logged actions rebuild the table exactly."""
+        if self.hand is not None:
+            raise TableError("a snapshot is taken between hands")
+        return {
+            "seats": [None if s is None else asdict(s) for s in self.seats],
+            "button": self.button_seat,
+            "small_blind_place": self._small_blind_place,
+            "big_blind_seat": self._big_blind_seat,
+            "round": self._round,
+            "round_progress": self._round_progress,
+            "hands_played": self.hands_played,
+        }
+
+    @classmethod
+    def restore(cls, config: TableConfig, snapshot: Mapping[str, Any]) -> Table:
+        """The table of a ``snapshot`` (see ``snapshot``)."""
+        table = cls(config)
+        try:
+            seats = snapshot["seats"]
+            if len(seats) != config.seats:
+                raise TableError(f"the snapshot has {len(seats)} seats, the table {config.seats}")
+            table.seats = [None if s is None else Seat(**s) for s in seats]
+            table.button_seat = snapshot["button"]
+            table._small_blind_place = snapshot["small_blind_place"]
+            table._big_blind_seat = snapshot["big_blind_seat"]
+            table._round = snapshot["round"]
+            table._round_progress = snapshot["round_progress"]
+            table.hands_played = snapshot["hands_played"]
+        except (KeyError, TypeError) as error:
+            raise TableError(f"not a table snapshot: {error}") from error
+        return table
 
     # ------------------------------------------------------------- seating
 
