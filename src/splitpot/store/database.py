@@ -1,0 +1,85 @@
+"""Opening the database: the default SQLite file, URL spelling, SQLite's pragmas and
+write locks, and the Alembic migrations applied from inside the package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from platformdirs import user_data_dir
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.pool import StaticPool
+
+from splitpot.store.errors import StoreError
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+WRITE = "splitpot_write"  # the execution option that makes a SQLite transaction a writer
+SQLITE_BUSY_SECONDS = 10.0
+
+
+def default_database_path() -> Path:
+    """Where the room keeps its SQLite file when no URL is given."""
+    return Path(user_data_dir("splitpot")) / "room.sqlite3"
+
+
+def default_url() -> str:
+    return f"sqlite:///{default_database_path()}"
+
+
+def normalise_url(url: str) -> URL:
+    """Parse an SQLAlchemy URL; plain ``postgresql://`` (or ``postgres://``) means the
+    psycopg 3 driver."""
+    try:
+        parsed = make_url(url)
+    except Exception as error:  # SQLAlchemy raises ArgumentError with a terse text
+        raise StoreError(f"not a database URL: {url!r}") from error
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        raise StoreError(f"unsupported database {backend!r} in {url!r}: use sqlite or postgresql")
+    return parsed
+
+
+def create_store_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, foreign keys, a busy timeout, and
+    ``BEGIN IMMEDIATE`` for writers so two writers queue instead of failing mid-way."""
+    parsed = normalise_url(url)
+    if parsed.get_backend_name() == "postgresql":
+        return create_engine(parsed, pool_pre_ping=True)
+    database = parsed.database or ""
+    options: dict[str, Any] = {"connect_args": {"timeout": SQLITE_BUSY_SECONDS}}
+    if database in ("", ":memory:"):
+        options["connect_args"]["check_same_thread"] = False
+        options["poolclass"] = StaticPool
+    else:
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(parsed, **options)
+    event.listen(engine, "connect", _sqlite_connect)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself (below)
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    immediate = connection.get_execution_options().get(WRITE, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to the newest migration (no alembic.ini needed)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.execution_options(**{WRITE: True}).begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

@@ -1,0 +1,44 @@
+"""The store's errors: each names the bad input, so the server can pass the message on."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Anything the store refuses; nothing was written."""
+
+
+class BadName(StoreError):
+    """A player name that is empty, too long or not printable."""
+
+
+class BadPassword(StoreError):
+    """A password that is too short or too long."""
+
+
+class NameTaken(StoreError):
+    """An account name already in use (names of accounts are unique, ignoring case)."""
+
+
+class LoginFailed(StoreError):
+    """Unknown name or wrong password: one message, so it does not say which."""
+
+
+class NotFound(StoreError):
+    """An unknown player, table, seat or hand."""
+
+
+class SeatError(StoreError):
+    """A seat that is taken, out of range, or a player already seated at the table."""
+
+
+class HandStateError(StoreError):
+    """A hand that is not in the state the call needs (e.g. finishing a finished hand)."""
+
+
+class LedgerError(StoreError):
+    """A chip movement that would break the ledger: a bad amount, too few chips, a hand
+    result that does not sum to zero."""
+
+
+class InvariantBroken(StoreError):
+    """check_invariant() found entries that do not sum to zero or a negative stack."""

@@ -1,0 +1,164 @@
+"""Hands and their logs: started with their setup, one row per accepted action, then
+finished (with the ledger's result, in the same transaction) or cancelled."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from splitpot.store import ledger
+from splitpot.store.errors import HandStateError, NotFound, StoreError
+from splitpot.store.models import ActionRow, HandRow
+from splitpot.store.tables import get_table
+from splitpot.store.values import Hand, HandLog, HandStatus, LoggedAction
+
+KIND_LENGTH = 16
+
+
+def hand_value(row: HandRow) -> Hand:
+    return Hand(
+        row.id,
+        row.table_id,
+        row.number,
+        HandStatus(row.status),
+        row.started_at,
+        row.ended_at,
+        row.record,
+    )
+
+
+def check_json(value: object, what: str) -> None:
+    """Refuse, before writing anything, what the database could not store as JSON."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise StoreError(f"{what} is not JSON: {error}") from error
+
+
+def start_hand(session: Session, table_id: str, setup: dict[str, Any], now: datetime) -> Hand:
+    """The table's next hand, numbered from 1, with id "<table>-<number>"; refused while
+    another hand of the table is in play."""
+    get_table(session, table_id, open_only=True)
+    check_json(setup, "the hand's setup")
+    playing = session.scalar(
+        select(HandRow.id).where(
+            HandRow.table_id == table_id, HandRow.status == HandStatus.PLAYING.value
+        )
+    )
+    if playing is not None:
+        raise HandStateError(f"table {table_id!r} is still playing hand {playing}")
+    last = session.scalar(select(func.max(HandRow.number)).where(HandRow.table_id == table_id))
+    number = (last or 0) + 1
+    row = HandRow(
+        id=f"{table_id}-{number}",
+        table_id=table_id,
+        number=number,
+        status=HandStatus.PLAYING.value,
+        started_at=now,
+        setup=setup,
+    )
+    session.add(row)
+    session.flush()
+    return hand_value(row)
+
+
+def get_hand(session: Session, hand_id: str, *, playing: bool = False) -> HandRow:
+    row = session.get(HandRow, hand_id, with_for_update=playing)
+    if row is None:
+        raise NotFound(f"no hand {hand_id!r}")
+    if playing and row.status != HandStatus.PLAYING.value:
+        raise HandStateError(f"hand {hand_id} is {row.status}, not playing")
+    return row
+
+
+def append_action(
+    session: Session, hand_id: str, seat: int, kind: str, amount: int | None, now: datetime
+) -> LoggedAction:
+    """Log the next action of a hand in play; its ``seq`` is one more than the last."""
+    get_hand(session, hand_id, playing=True)
+    if not kind or len(kind) > KIND_LENGTH:
+        raise StoreError(f"an action kind needs 1 to {KIND_LENGTH} characters: {kind!r}")
+    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
+        raise StoreError(f"an action's amount is a whole number of chips, not {amount!r}")
+    last = session.scalar(select(func.max(ActionRow.seq)).where(ActionRow.hand_id == hand_id))
+    row = ActionRow(
+        hand_id=hand_id, seq=(last or 0) + 1, seat=seat, kind=kind, amount=amount, at=now
+    )
+    session.add(row)
+    session.flush()
+    return LoggedAction(row.seq, row.seat, row.kind, row.amount, row.at)
+
+
+def finish_hand(
+    session: Session,
+    hand_id: str,
+    record: dict[str, Any],
+    results: Mapping[int, int],
+    rake: int,
+    now: datetime,
+) -> Hand:
+    """The hand's result into the ledger, then the hand marked finished with its record."""
+    row = get_hand(session, hand_id, playing=True)
+    check_json(record, f"hand {hand_id}'s record")
+    ledger.hand_result(session, row.table_id, hand_id, results, rake, now)
+    mark_ended(row, HandStatus.FINISHED, now, record)
+    session.flush()
+    return hand_value(row)
+
+
+def cancel_hand(session: Session, hand_id: str, now: datetime) -> Hand:
+    """Void a hand in play: no ledger entry, as no chip moved (results are only written
+    when a hand finishes), so every stack is what it was before the hand."""
+    row = get_hand(session, hand_id, playing=True)
+    mark_ended(row, HandStatus.CANCELLED, now, None)
+    session.flush()
+    return hand_value(row)
+
+
+def mark_ended(
+    row: HandRow, status: HandStatus, now: datetime, record: dict[str, Any] | None
+) -> None:
+    row.status = status.value
+    row.ended_at = now
+    row.record = record
+
+
+def hand_log(session: Session, row: HandRow) -> HandLog:
+    actions = session.scalars(
+        select(ActionRow).where(ActionRow.hand_id == row.id).order_by(ActionRow.seq)
+    )
+    return HandLog(
+        row.id,
+        row.table_id,
+        row.number,
+        HandStatus(row.status),
+        row.started_at,
+        dict(row.setup),
+        tuple(LoggedAction(a.seq, a.seat, a.kind, a.amount, a.at) for a in actions),
+    )
+
+
+def unfinished_hands(session: Session) -> list[HandLog]:
+    rows = session.scalars(
+        select(HandRow)
+        .where(HandRow.status == HandStatus.PLAYING.value)
+        .order_by(HandRow.started_at, HandRow.id)
+    )
+    return [hand_log(session, row) for row in rows.all()]
+
+
+def table_hands(session: Session, table_id: str, limit: int) -> list[Hand]:
+    """The table's last ``limit`` hands, newest first."""
+    get_table(session, table_id)
+    rows = session.scalars(
+        select(HandRow)
+        .where(HandRow.table_id == table_id)
+        .order_by(HandRow.number.desc())
+        .limit(limit)
+    )
+    return [hand_value(row) for row in rows]

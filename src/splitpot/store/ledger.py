@@ -1,0 +1,329 @@
+"""The double-entry chip ledger. Every movement is a transfer whose entries sum to zero,
+so the sum of all entries is zero: chips are only ever moved between a player's balance,
+a player's stack at a table, and the house (the rake). Also the views of it: a player's
+entries, a table's CSV, and the settle-up."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import TypeVar
+
+from sqlalchemy import ColumnElement, func, select
+from sqlalchemy.orm import InstrumentedAttribute, Session
+
+from splitpot.store.errors import InvariantBroken, LedgerError
+from splitpot.store.models import AccountRow, EntryRow, PlayerRow, TransferRow
+from splitpot.store.values import (
+    AccountKind,
+    LedgerEntryJSON,
+    LedgerJSON,
+    LedgerTotals,
+    Payment,
+    TransferKind,
+    iso_time,
+)
+
+Key = TypeVar("Key")
+HOUSE = "house"  # the house account's key and its name in a settle-up
+
+
+def account_key(kind: AccountKind, player_id: int | None, table_id: str | None) -> str:
+    if kind is AccountKind.BALANCE:
+        return f"balance:{player_id}"
+    if kind is AccountKind.TABLE:
+        return f"table:{player_id}:{table_id}"
+    return HOUSE
+
+
+def open_account(
+    session: Session, kind: AccountKind, player_id: int | None, table_id: str | None
+) -> AccountRow:
+    """The account, created on first use."""
+    key = account_key(kind, player_id, table_id)
+    row = session.scalar(select(AccountRow).where(AccountRow.key == key).with_for_update())
+    if row is None:
+        row = AccountRow(key=key, kind=kind.value, player_id=player_id, table_id=table_id)
+        session.add(row)
+        session.flush()
+    return row
+
+
+def account_total(session: Session, account: AccountRow) -> int:
+    total = session.scalar(
+        select(func.coalesce(func.sum(EntryRow.amount), 0)).where(EntryRow.account_id == account.id)
+    )
+    return int(total or 0)
+
+
+def post(
+    session: Session,
+    kind: TransferKind,
+    now: datetime,
+    moves: Sequence[tuple[AccountRow, int]],
+    table_id: str | None = None,
+    hand_id: str | None = None,
+) -> TransferRow:
+    """Write one transfer; its moves must sum to zero and leave no stack below zero."""
+    if sum(amount for _, amount in moves) != 0:
+        raise LedgerError(f"a {kind.value} transfer must sum to zero: {[a for _, a in moves]}")
+    for account, amount in moves:
+        if account.kind == AccountKind.TABLE and account_total(session, account) + amount < 0:
+            raise LedgerError(
+                f"player {account.player_id} has {account_total(session, account)} chips at "
+                f"table {account.table_id}, not the {-amount} the {kind.value} takes"
+            )
+    transfer = TransferRow(kind=kind.value, at=now, table_id=table_id, hand_id=hand_id)
+    session.add(transfer)
+    session.flush()
+    session.add_all(
+        EntryRow(transfer_id=transfer.id, account_id=account.id, amount=amount)
+        for account, amount in moves
+    )
+    session.flush()
+    return transfer
+
+
+def check_chips(amount: int, what: str) -> None:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise LedgerError(f"{what} must be a positive whole number of chips, not {amount!r}")
+
+
+def to_table(
+    session: Session, kind: TransferKind, player_id: int, table_id: str, chips: int, now: datetime
+) -> None:
+    """A buy-in or top-up: chips from the player's balance to their stack at the table."""
+    check_chips(chips, kind.value.replace("_", "-"))
+    balance = open_account(session, AccountKind.BALANCE, player_id, None)
+    stack = open_account(session, AccountKind.TABLE, player_id, table_id)
+    post(session, kind, now, [(balance, -chips), (stack, chips)], table_id)
+
+
+def cash_out(session: Session, player_id: int, table_id: str, now: datetime) -> int:
+    """Move the player's whole stack at the table back to their balance; the chips moved."""
+    stack = open_account(session, AccountKind.TABLE, player_id, table_id)
+    chips = account_total(session, stack)
+    if chips:
+        balance = open_account(session, AccountKind.BALANCE, player_id, None)
+        post(session, TransferKind.CASH_OUT, now, [(stack, -chips), (balance, chips)], table_id)
+    return chips
+
+
+def hand_result(
+    session: Session,
+    table_id: str,
+    hand_id: str,
+    results: Mapping[int, int],
+    rake: int,
+    now: datetime,
+) -> None:
+    """Each player dealt in: their stack at the table moves by their net result; the
+    rake goes to the house. Refused unless the results and the rake sum to zero."""
+    if not results:
+        raise LedgerError(f"hand {hand_id}: a result needs the players dealt in")
+    if isinstance(rake, bool) or not isinstance(rake, int) or rake < 0:
+        raise LedgerError(f"hand {hand_id}: the rake must be a whole number >= 0, not {rake!r}")
+    for player_id, net in results.items():
+        if isinstance(net, bool) or not isinstance(net, int):
+            raise LedgerError(f"hand {hand_id}: player {player_id}'s result {net!r} is not chips")
+    total = sum(results.values())
+    if total + rake != 0:
+        raise LedgerError(
+            f"hand {hand_id}: results sum to {total} and the rake is {rake}; "
+            "together they must sum to zero"
+        )
+    moves: list[tuple[AccountRow, int]] = []
+    for player_id, net in sorted(results.items()):
+        key = account_key(AccountKind.TABLE, player_id, table_id)
+        stack = session.scalar(select(AccountRow).where(AccountRow.key == key).with_for_update())
+        if stack is None:
+            raise LedgerError(f"hand {hand_id}: player {player_id} has no chips at {table_id}")
+        moves.append((stack, net))
+    if rake:
+        moves.append((open_account(session, AccountKind.HOUSE, None, None), rake))
+    post(session, TransferKind.HAND_RESULT, now, moves, table_id, hand_id)
+
+
+def stacks_at(session: Session, table_id: str) -> dict[int, int]:
+    """Each player's chips at the table: the sum of their stack account's entries."""
+    totals = _account_totals(
+        session,
+        AccountRow.player_id,
+        AccountRow.table_id == table_id,
+        AccountRow.kind == AccountKind.TABLE.value,
+    )
+    return {player: chips for player, chips in totals.items() if player is not None}
+
+
+def balance_of(session: Session, player_id: int) -> int:
+    """The sum of the entries of the player's balance account (read only)."""
+    total = session.scalar(
+        select(func.coalesce(func.sum(EntryRow.amount), 0))
+        .join(AccountRow, EntryRow.account_id == AccountRow.id)
+        .where(AccountRow.key == account_key(AccountKind.BALANCE, player_id, None))
+    )
+    return int(total or 0)
+
+
+def ledger_for(session: Session, player_id: int) -> LedgerJSON:
+    """PROTOCOL.md's GET /api/me/ledger: the player's balance (the sum of the entries of
+    account "balance": buy-ins and top-ups out, cash-outs in) and, oldest first, those
+    entries and the hand results of their stacks (account "table"), which moved chips
+    on a table, not the balance, until cashed out."""
+    rows = session.execute(
+        select(
+            EntryRow.id,
+            TransferRow.at,
+            TransferRow.kind,
+            TransferRow.table_id,
+            TransferRow.hand_id,
+            EntryRow.amount,
+            AccountRow.kind,
+        )
+        .join(TransferRow, EntryRow.transfer_id == TransferRow.id)
+        .join(AccountRow, EntryRow.account_id == AccountRow.id)
+        .where(AccountRow.player_id == player_id)
+        .where(
+            (AccountRow.kind == AccountKind.BALANCE.value)
+            | (TransferRow.kind == TransferKind.HAND_RESULT.value)
+        )
+        .order_by(EntryRow.id)
+    ).all()
+    entries: list[LedgerEntryJSON] = [
+        {
+            "id": entry,
+            "time": iso_time(at),
+            "kind": kind,
+            "table": table,
+            "hand": hand,
+            "amount": amount,
+            "account": account,
+        }
+        for entry, at, kind, table, hand, amount, account in rows
+    ]
+    balance = sum(e["amount"] for e in entries if e["account"] == AccountKind.BALANCE.value)
+    return {"balance": balance, "entries": entries}
+
+
+def labels(session: Session, player_ids: Iterable[int]) -> dict[int | None, str]:
+    """Names to print for these players and the house (key None); a name that two of
+    them share gets the player's id, e.g. "Bob #12"."""
+    ids = sorted(set(player_ids))
+    names: dict[int | None, str] = {None: HOUSE}
+    if ids:
+        query = select(PlayerRow.id, PlayerRow.name).where(PlayerRow.id.in_(ids))
+        names.update(session.execute(query).tuples().all())
+    folded = [name.casefold() for name in names.values()]
+    return {
+        key: f"{name} #{key}" if key is not None and folded.count(name.casefold()) > 1 else name
+        for key, name in names.items()
+    }
+
+
+def table_ledger_csv(session: Session, table_id: str) -> str:
+    """Every entry of every transfer at the table, oldest first, as CSV with a header."""
+    rows = session.execute(
+        select(
+            EntryRow.id,
+            TransferRow.at,
+            TransferRow.kind,
+            TransferRow.hand_id,
+            AccountRow.kind,
+            AccountRow.player_id,
+            EntryRow.amount,
+        )
+        .join(TransferRow, EntryRow.transfer_id == TransferRow.id)
+        .join(AccountRow, EntryRow.account_id == AccountRow.id)
+        .where(TransferRow.table_id == table_id)
+        .order_by(EntryRow.id)
+    ).all()
+    names = labels(session, (row[5] for row in rows if row[5] is not None))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["entry", "time", "kind", "hand", "account", "player", "amount"])
+    for entry, at, kind, hand, account, player_id, amount in rows:
+        writer.writerow([entry, iso_time(at), kind, hand or "", account, names[player_id], amount])
+    return out.getvalue()
+
+
+def settle(session: Session, table_id: str) -> list[Payment]:
+    """Who pays whom, from each player's net result at the table (the sum of their hand
+    results) and the rake the house took there."""
+    rows = (
+        session.execute(
+            select(AccountRow.player_id, func.sum(EntryRow.amount))
+            .join(EntryRow, EntryRow.account_id == AccountRow.id)
+            .join(TransferRow, EntryRow.transfer_id == TransferRow.id)
+            .where(TransferRow.table_id == table_id)
+            .where(TransferRow.kind == TransferKind.HAND_RESULT.value)
+            .group_by(AccountRow.player_id)
+        )
+        .tuples()
+        .all()
+    )
+    names = labels(session, (player for player, _ in rows if player is not None))
+    return settle_up({names[player]: int(net) for player, net in rows})
+
+
+def settle_up(nets: Mapping[str, int]) -> list[Payment]:
+    """The fewest-transfers greedy: the largest debtor pays the largest creditor as much
+    as settles one of them, until all are square; at most one payment fewer than the
+    number of players. The nets must sum to zero."""
+    if sum(nets.values()) != 0:
+        raise LedgerError(f"net results must sum to zero to settle: {dict(nets)}")
+    owed = {name: net for name, net in nets.items() if net}
+    payments: list[Payment] = []
+    while owed:
+        payer = min(owed, key=lambda name: (owed[name], name))
+        payee = min(owed, key=lambda name: (-owed[name], name))
+        amount = min(-owed[payer], owed[payee])
+        payments.append(Payment(payer, payee, amount))
+        for name, change in ((payer, amount), (payee, -amount)):
+            owed[name] += change
+            if not owed[name]:
+                del owed[name]
+    return payments
+
+
+def check_invariant(session: Session) -> LedgerTotals:
+    """Raise InvariantBroken unless every transfer sums to zero (so all entries do) and no
+    stack at a table (nor the house) is below zero; the totals by kind of account."""
+    unbalanced = (
+        session.execute(
+            select(EntryRow.transfer_id, func.sum(EntryRow.amount))
+            .group_by(EntryRow.transfer_id)
+            .having(func.sum(EntryRow.amount) != 0)
+        )
+        .tuples()
+        .all()
+    )
+    if unbalanced:
+        raise InvariantBroken(f"transfers that do not sum to zero (id, sum): {unbalanced}")
+    stacks = _account_totals(session, AccountRow.key, AccountRow.kind != AccountKind.BALANCE.value)
+    negative = sorted((key, chips) for key, chips in stacks.items() if chips < 0)
+    if negative:
+        raise InvariantBroken(f"accounts below zero (account, chips): {negative}")
+    kinds = _account_totals(session, AccountRow.kind)
+    totals = LedgerTotals(
+        balances=kinds.get(AccountKind.BALANCE.value, 0),
+        on_tables=kinds.get(AccountKind.TABLE.value, 0),
+        house=kinds.get(AccountKind.HOUSE.value, 0),
+    )
+    if totals.balances + totals.on_tables + totals.house != 0:
+        raise InvariantBroken(f"the ledger does not sum to zero: {totals}")
+    return totals
+
+
+def _account_totals(
+    session: Session, column: InstrumentedAttribute[Key], *where: ColumnElement[bool]
+) -> dict[Key, int]:
+    """The sum of the entries of the accounts, grouped by ``column``."""
+    query = (
+        select(column, func.sum(EntryRow.amount))
+        .join(EntryRow, EntryRow.account_id == AccountRow.id)
+        .where(*where)
+        .group_by(column)
+    )
+    return {key: int(total) for key, total in session.execute(query).tuples()}

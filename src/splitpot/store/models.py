@@ -1,0 +1,173 @@
+"""The database schema as SQLAlchemy 2 typed models: the migrations build exactly this
+(tests/test_store.py compares them)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+HASH_LENGTH = 64  # a SHA-256 digest in hex
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A moment in UTC: stored naive in UTC on SQLite, as timestamptz on PostgreSQL, and
+    always read back timezone-aware, so times compare and print the same on both."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"a naive time {value!r}: the store keeps times in UTC")
+        moment = value.astimezone(UTC)
+        return moment if dialect.name == "postgresql" else moment.replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class PlayerRow(Base):
+    """A guest (no password) or an account; ``name_key`` (the folded name) is set for
+    accounts only, so account names are unique ignoring case and guests may share names."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(24))
+    name_key: Mapped[str | None] = mapped_column(String(100), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class SessionRow(Base):
+    """A session token, kept only as its SHA-256 hash; logging out deletes the row."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(HASH_LENGTH), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class TableRow(Base):
+    """A card table; ``settings`` is the server's JSON (variant, stakes, seats, ...)."""
+
+    __tablename__ = "card_tables"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    host_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    invite_hash: Mapped[str | None] = mapped_column(String(HASH_LENGTH))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    closed: Mapped[bool] = mapped_column(Boolean)
+
+
+class SeatRow(Base):
+    """Who sits where; the chips in front of them come from the ledger, not from here."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "player_id"),)
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("card_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    status: Mapped[str] = mapped_column(String(16))
+
+
+class HandRow(Base):
+    """One hand: its setup (with the secret deck order) and, once finished, its record."""
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("card_tables.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class ActionRow(Base):
+    """One accepted action of a hand, numbered from 1 in the order the table took it."""
+
+    __tablename__ = "actions"
+
+    hand_id: Mapped[str] = mapped_column(ForeignKey("hands.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    amount: Mapped[int | None] = mapped_column(BigInteger)
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class AccountRow(Base):
+    """A ledger account: a player's balance, a player's chips at one table, or the house.
+    ``key`` ("balance:7", "table:7:abc123", "house") makes each one unique."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("card_tables.id"))
+
+
+class TransferRow(Base):
+    """One movement of chips: its entries sum to zero."""
+
+    __tablename__ = "transfers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("card_tables.id"), index=True)
+    hand_id: Mapped[str | None] = mapped_column(ForeignKey("hands.id"), unique=True)
+
+
+class EntryRow(Base):
+    """One side of a transfer: chips into (positive) or out of (negative) an account."""
+
+    __tablename__ = "entries"
+    __table_args__ = (Index("ix_entries_account_id_id", "account_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    transfer_id: Mapped[int] = mapped_column(ForeignKey("transfers.id"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    amount: Mapped[int] = mapped_column(BigInteger)

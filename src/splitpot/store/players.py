@@ -1,0 +1,139 @@
+"""Guests, accounts and session tokens: names checked and folded, passwords hashed with
+argon2, tokens kept only as SHA-256 hashes."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import unicodedata
+from datetime import datetime
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from splitpot.store.errors import BadName, BadPassword, LoginFailed, NameTaken, NotFound
+from splitpot.store.ledger import open_account
+from splitpot.store.models import PlayerRow, SessionRow
+from splitpot.store.values import AccountKind, Identity, Player
+
+NAME_LENGTH = 24
+PASSWORD_LENGTHS = (8, 1024)
+LOGIN_FAILED = "unknown name or wrong password"
+
+
+def clean_name(name: str) -> str:
+    """The name as shown: trimmed, NFC; 1 to 24 printable characters."""
+    cleaned = unicodedata.normalize("NFC", name.strip())
+    if not cleaned:
+        raise BadName("a name needs at least one character")
+    if len(cleaned) > NAME_LENGTH:
+        raise BadName(f"name {cleaned!r} is longer than {NAME_LENGTH} characters")
+    if not cleaned.isprintable():
+        raise BadName(f"name {cleaned!r} holds a character that cannot be printed")
+    return cleaned
+
+
+def name_key(name: str) -> str:
+    """The name as accounts compare it: ignoring case and compatibility forms."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def hashes_match(stored: str | None, token: str) -> bool:
+    return stored is not None and hmac.compare_digest(stored, token_hash(token))
+
+
+def new_secret() -> str:
+    """256 random bits, URL-safe: a session token or a table invite."""
+    return secrets.token_urlsafe(32)
+
+
+def player_value(row: PlayerRow) -> Player:
+    return Player(row.id, row.name, row.password_hash is None, row.created_at)
+
+
+def add_player(
+    session: Session, name: str, password: str | None, hasher: PasswordHasher, now: datetime
+) -> Identity:
+    """A new guest (no password) or account, its balance account, and a session."""
+    shown = clean_name(name)
+    row = PlayerRow(name=shown, created_at=now)
+    if password is not None:
+        low, high = PASSWORD_LENGTHS
+        if not low <= len(password) <= high:
+            raise BadPassword(f"a password needs {low} to {high} characters, not {len(password)}")
+        row.name_key = name_key(shown)
+        row.password_hash = hasher.hash(password)
+        taken = session.scalar(select(PlayerRow.id).where(PlayerRow.name_key == row.name_key))
+        if taken is not None:
+            raise NameTaken(f"the name {shown!r} is taken")
+    session.add(row)
+    try:
+        session.flush()
+    except IntegrityError as error:  # another account took the name at the same moment
+        raise NameTaken(f"the name {shown!r} is taken") from error
+    open_account(session, AccountKind.BALANCE, row.id, None)
+    return Identity(player_value(row), add_session(session, row.id, now))
+
+
+def add_session(session: Session, player_id: int, now: datetime) -> str:
+    token = new_secret()
+    session.add(SessionRow(token_hash=token_hash(token), player_id=player_id, created_at=now))
+    return token
+
+
+def log_in(
+    session: Session, name: str, password: str, hasher: PasswordHasher, now: datetime
+) -> Identity:
+    """A new session for the account; unknown names and wrong passwords fail alike (and
+    take as long: an unknown name is checked against a dummy hash)."""
+    row = session.scalar(select(PlayerRow).where(PlayerRow.name_key == name_key(name.strip())))
+    stored = row.password_hash if row is not None else None
+    try:
+        hasher.verify(stored or _dummy_hash(hasher), password)
+    except (VerificationError, InvalidHashError) as error:
+        raise LoginFailed(LOGIN_FAILED) from error
+    if row is None or stored is None:
+        raise LoginFailed(LOGIN_FAILED)
+    if hasher.check_needs_rehash(stored):
+        row.password_hash = hasher.hash(password)
+    return Identity(player_value(row), add_session(session, row.id, now))
+
+
+_DUMMIES: dict[tuple[int, int, int], str] = {}
+
+
+def _dummy_hash(hasher: PasswordHasher) -> str:
+    shape = (hasher.time_cost, hasher.memory_cost, hasher.parallelism)
+    if shape not in _DUMMIES:
+        _DUMMIES[shape] = hasher.hash(new_secret())
+    return _DUMMIES[shape]
+
+
+def player_for_token(session: Session, token: str) -> Player | None:
+    row = session.scalar(
+        select(PlayerRow).join(SessionRow).where(SessionRow.token_hash == token_hash(token))
+    )
+    return None if row is None else player_value(row)
+
+
+def revoke(session: Session, token: str) -> bool:
+    """Forget the session; True if it existed."""
+    row = session.get(SessionRow, token_hash(token))
+    if row is not None:
+        session.delete(row)
+    return row is not None
+
+
+def get_player(session: Session, player_id: int) -> PlayerRow:
+    row = session.get(PlayerRow, player_id)
+    if row is None:
+        raise NotFound(f"no player {player_id}")
+    return row

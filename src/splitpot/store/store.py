@@ -1,0 +1,222 @@
+"""The Store: the room's system of record. Every public call is one short transaction
+(synchronous: the server calls it from a worker thread) and returns plain values."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from argon2 import PasswordHasher
+from sqlalchemy import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from splitpot.store import hands, ledger, players, tables
+from splitpot.store.database import WRITE, create_store_engine, default_url, migrate
+from splitpot.store.errors import StoreError
+from splitpot.store.values import (
+    Hand,
+    HandLog,
+    Identity,
+    LedgerJSON,
+    LedgerTotals,
+    LoggedAction,
+    Payment,
+    Player,
+    Seat,
+    SeatStatus,
+    Table,
+)
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def open_store(
+    url: str | None = None,
+    *,
+    password_hasher: PasswordHasher | None = None,
+    clock: Clock = utc_now,
+) -> Store:
+    """Connect to ``url`` (default: the SQLite file of default_database_path()), apply the
+    migrations, and return the store. ``postgresql://`` URLs use psycopg 3."""
+    engine = create_store_engine(url or default_url())
+    migrate(engine)
+    return Store(engine, password_hasher or PasswordHasher(), clock)
+
+
+class Store:
+    """The database behind the room: players and sessions, tables and seats, hands and
+    their logs, and the chip ledger."""
+
+    def __init__(self, engine: Engine, password_hasher: PasswordHasher, clock: Clock) -> None:
+        self.engine = engine
+        self._writer = engine.execution_options(**{WRITE: True})
+        self._hasher = password_hasher
+        self._clock = clock
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _read(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as session, session.begin():
+            yield session
+
+    @contextmanager
+    def _write(self) -> Iterator[Session]:
+        """One transaction: all of it is written, or (on any error) none of it."""
+        try:
+            with Session(self._writer, expire_on_commit=False) as session, session.begin():
+                yield session
+        except IntegrityError as error:
+            raise StoreError(f"the database refused the change: {error.orig}") from error
+
+    # Players and sessions
+
+    def create_guest(self, name: str) -> Identity:
+        with self._write() as s:
+            return players.add_player(s, name, None, self._hasher, self._clock())
+
+    def create_account(self, name: str, password: str) -> Identity:
+        with self._write() as s:
+            return players.add_player(s, name, password, self._hasher, self._clock())
+
+    def log_in(self, name: str, password: str) -> Identity:
+        with self._write() as s:
+            return players.log_in(s, name, password, self._hasher, self._clock())
+
+    def log_out(self, token: str) -> bool:
+        with self._write() as s:
+            return players.revoke(s, token)
+
+    def player_for_token(self, token: str) -> Player | None:
+        with self._read() as s:
+            return players.player_for_token(s, token)
+
+    def player(self, player_id: int) -> Player:
+        with self._read() as s:
+            return players.player_value(players.get_player(s, player_id))
+
+    # Tables and seats
+
+    def create_table(
+        self, name: str, settings: dict[str, Any], host_id: int, *, private: bool = False
+    ) -> tuple[Table, str | None]:
+        hands.check_json(settings, "the table's settings")
+        with self._write() as s:
+            return tables.create_table(s, name, settings, host_id, private, self._clock())
+
+    def table(self, table_id: str) -> Table:
+        with self._read() as s:
+            return tables.table_value(tables.get_table(s, table_id))
+
+    def list_tables(
+        self, *, include_private: bool = False, include_closed: bool = False
+    ) -> list[Table]:
+        with self._read() as s:
+            return tables.list_tables(s, include_private, include_closed)
+
+    def check_invite(self, table_id: str, invite: str) -> bool:
+        with self._read() as s:
+            return tables.invite_matches(s, table_id, invite)
+
+    def close_table(self, table_id: str) -> dict[int, int]:
+        with self._write() as s:
+            return tables.close_table(s, table_id, self._clock())
+
+    def seats(self, table_id: str) -> list[Seat]:
+        with self._read() as s:
+            return tables.seats(s, table_id)
+
+    def sit(
+        self,
+        table_id: str,
+        seat: int,
+        player_id: int,
+        buy_in: int,
+        status: SeatStatus = SeatStatus.WAITING,
+    ) -> Seat:
+        with self._write() as s:
+            return tables.sit(s, table_id, seat, player_id, buy_in, status, self._clock())
+
+    def top_up(self, table_id: str, player_id: int, chips: int) -> Seat:
+        with self._write() as s:
+            return tables.top_up(s, table_id, player_id, chips, self._clock())
+
+    def set_seat_status(self, table_id: str, player_id: int, status: SeatStatus) -> Seat:
+        with self._write() as s:
+            return tables.set_status(s, table_id, player_id, status)
+
+    def leave(self, table_id: str, player_id: int) -> int:
+        with self._write() as s:
+            return tables.leave(s, table_id, player_id, self._clock())
+
+    # Hands
+
+    def start_hand(self, table_id: str, setup: dict[str, Any]) -> Hand:
+        with self._write() as s:
+            return hands.start_hand(s, table_id, setup, self._clock())
+
+    def append_action(
+        self, hand_id: str, seat: int, kind: str, amount: int | None = None
+    ) -> LoggedAction:
+        with self._write() as s:
+            return hands.append_action(s, hand_id, seat, kind, amount, self._clock())
+
+    def finish_hand(
+        self, hand_id: str, record: dict[str, Any], results: Mapping[int, int], rake: int = 0
+    ) -> Hand:
+        with self._write() as s:
+            return hands.finish_hand(s, hand_id, record, results, rake, self._clock())
+
+    def cancel_hand(self, hand_id: str) -> Hand:
+        with self._write() as s:
+            return hands.cancel_hand(s, hand_id, self._clock())
+
+    def hand(self, hand_id: str) -> Hand:
+        with self._read() as s:
+            return hands.hand_value(hands.get_hand(s, hand_id))
+
+    def hand_log(self, hand_id: str) -> HandLog:
+        with self._read() as s:
+            return hands.hand_log(s, hands.get_hand(s, hand_id))
+
+    def table_hands(self, table_id: str, limit: int = 50) -> list[Hand]:
+        with self._read() as s:
+            return hands.table_hands(s, table_id, limit)
+
+    def unfinished_hands(self) -> list[HandLog]:
+        with self._read() as s:
+            return hands.unfinished_hands(s)
+
+    # The ledger
+
+    def balance(self, player_id: int) -> int:
+        with self._read() as s:
+            players.get_player(s, player_id)
+            return ledger.balance_of(s, player_id)
+
+    def ledger_for(self, player_id: int) -> LedgerJSON:
+        with self._read() as s:
+            players.get_player(s, player_id)
+            return ledger.ledger_for(s, player_id)
+
+    def table_ledger_csv(self, table_id: str) -> str:
+        with self._read() as s:
+            tables.get_table(s, table_id)
+            return ledger.table_ledger_csv(s, table_id)
+
+    def settle(self, table_id: str) -> list[Payment]:
+        with self._read() as s:
+            tables.get_table(s, table_id)
+            return ledger.settle(s, table_id)
+
+    def check_invariant(self) -> LedgerTotals:
+        with self._read() as s:
+            return ledger.check_invariant(s)

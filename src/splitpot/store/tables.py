@@ -1,0 +1,202 @@
+"""Tables and their seats: creating, listing, invites, sitting down with a buy-in,
+topping up, leaving with a cash-out, and closing."""
+
+from __future__ import annotations
+
+import secrets
+import string
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from splitpot.store import ledger
+from splitpot.store.errors import HandStateError, NotFound, SeatError, StoreError
+from splitpot.store.models import HandRow, PlayerRow, SeatRow, TableRow
+from splitpot.store.players import get_player, hashes_match, new_secret, token_hash
+from splitpot.store.values import HandStatus, Seat, SeatStatus, Table, TransferKind
+
+TABLE_ID_ALPHABET = string.ascii_lowercase + string.digits
+TABLE_ID_LENGTH = 8
+TABLE_NAME_LENGTH = 64
+
+
+def table_value(row: TableRow) -> Table:
+    return Table(
+        row.id,
+        row.name,
+        dict(row.settings),
+        row.host_id,
+        row.invite_hash is not None,
+        row.created_at,
+        row.closed,
+    )
+
+
+def create_table(
+    session: Session,
+    name: str,
+    settings: dict[str, Any],
+    host_id: int,
+    private: bool,
+    now: datetime,
+) -> tuple[Table, str | None]:
+    """A new open table hosted by ``host_id``; a private one also gets its invite token."""
+    shown = name.strip()
+    if not 1 <= len(shown) <= TABLE_NAME_LENGTH:
+        raise StoreError(f"a table name needs 1 to {TABLE_NAME_LENGTH} characters: {name!r}")
+    get_player(session, host_id)
+    table_id = _new_table_id(session)
+    invite = new_secret() if private else None
+    row = TableRow(
+        id=table_id,
+        name=shown,
+        settings=settings,
+        host_id=host_id,
+        invite_hash=None if invite is None else token_hash(invite),
+        created_at=now,
+        closed=False,
+    )
+    session.add(row)
+    session.flush()
+    return table_value(row), invite
+
+
+def _new_table_id(session: Session) -> str:
+    while True:
+        table_id = "".join(secrets.choice(TABLE_ID_ALPHABET) for _ in range(TABLE_ID_LENGTH))
+        if session.get(TableRow, table_id) is None:
+            return table_id
+
+
+def get_table(session: Session, table_id: str, *, open_only: bool = False) -> TableRow:
+    row = session.get(TableRow, table_id)
+    if row is None:
+        raise NotFound(f"no table {table_id!r}")
+    if open_only and row.closed:
+        raise StoreError(f"table {table_id!r} is closed")
+    return row
+
+
+def list_tables(session: Session, include_private: bool, include_closed: bool) -> list[Table]:
+    query = select(TableRow).order_by(TableRow.created_at, TableRow.id)
+    if not include_private:
+        query = query.where(TableRow.invite_hash.is_(None))
+    if not include_closed:
+        query = query.where(TableRow.closed.is_(False))
+    return [table_value(row) for row in session.scalars(query)]
+
+
+def invite_matches(session: Session, table_id: str, invite: str) -> bool:
+    return hashes_match(get_table(session, table_id).invite_hash, invite)
+
+
+def seats(session: Session, table_id: str) -> list[Seat]:
+    """The taken seats in seat order, each with the player's chips at the table."""
+    get_table(session, table_id)
+    rows = (
+        session.execute(
+            select(SeatRow, PlayerRow.name)
+            .join(PlayerRow, SeatRow.player_id == PlayerRow.id)
+            .where(SeatRow.table_id == table_id)
+            .order_by(SeatRow.seat)
+        )
+        .tuples()
+        .all()
+    )
+    chips = ledger.stacks_at(session, table_id)
+    return [
+        Seat(
+            table_id,
+            row.seat,
+            row.player_id,
+            name,
+            SeatStatus(row.status),
+            chips.get(row.player_id, 0),
+        )
+        for row, name in rows
+    ]
+
+
+def sit(
+    session: Session,
+    table_id: str,
+    seat: int,
+    player_id: int,
+    buy_in: int,
+    status: SeatStatus,
+    now: datetime,
+) -> Seat:
+    """Take a free seat and buy in (balance -> table), together."""
+    table = get_table(session, table_id, open_only=True)
+    get_player(session, player_id)
+    capacity = table.settings.get("seats")
+    top = capacity if isinstance(capacity, int) else None
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 1 or (top and seat > top):
+        raise SeatError(f"no seat {seat!r} at table {table_id!r}")
+    if session.get(SeatRow, (table_id, seat)) is not None:
+        raise SeatError(f"seat {seat} at table {table_id!r} is taken")
+    if _seat_of(session, table_id, player_id) is not None:
+        raise SeatError(f"player {player_id} already sits at table {table_id!r}")
+    session.add(SeatRow(table_id=table_id, seat=seat, player_id=player_id, status=status.value))
+    try:
+        session.flush()
+    except IntegrityError as error:  # taken at the same moment by another writer
+        raise SeatError(f"seat {seat} at table {table_id!r} is taken") from error
+    ledger.to_table(session, TransferKind.BUY_IN, player_id, table_id, buy_in, now)
+    return _seat(session, table_id, player_id)
+
+
+def _seat_of(session: Session, table_id: str, player_id: int) -> SeatRow | None:
+    return session.scalar(
+        select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.player_id == player_id)
+    )
+
+
+def _seated(session: Session, table_id: str, player_id: int) -> SeatRow:
+    row = _seat_of(session, table_id, player_id)
+    if row is None:
+        raise NotFound(f"player {player_id} does not sit at table {table_id!r}")
+    return row
+
+
+def _seat(session: Session, table_id: str, player_id: int) -> Seat:
+    return next(s for s in seats(session, table_id) if s.player_id == player_id)
+
+
+def top_up(session: Session, table_id: str, player_id: int, chips: int, now: datetime) -> Seat:
+    get_table(session, table_id, open_only=True)
+    _seated(session, table_id, player_id)
+    ledger.to_table(session, TransferKind.TOP_UP, player_id, table_id, chips, now)
+    return _seat(session, table_id, player_id)
+
+
+def set_status(session: Session, table_id: str, player_id: int, status: SeatStatus) -> Seat:
+    _seated(session, table_id, player_id).status = status.value
+    return _seat(session, table_id, player_id)
+
+
+def leave(session: Session, table_id: str, player_id: int, now: datetime) -> int:
+    """Free the player's seat and cash their whole stack out; the chips cashed out."""
+    session.delete(_seated(session, table_id, player_id))
+    return ledger.cash_out(session, player_id, table_id, now)
+
+
+def close_table(session: Session, table_id: str, now: datetime) -> dict[int, int]:
+    """Cash everyone out and close the table; refused while a hand is in play."""
+    table = get_table(session, table_id, open_only=True)
+    playing = session.scalar(
+        select(HandRow.id).where(
+            HandRow.table_id == table_id, HandRow.status == HandStatus.PLAYING.value
+        )
+    )
+    if playing is not None:
+        raise HandStateError(f"table {table_id!r} is playing hand {playing}: finish it first")
+    cashed = {
+        row.player_id: leave(session, table_id, row.player_id, now)
+        for row in session.scalars(select(SeatRow).where(SeatRow.table_id == table_id)).all()
+    }
+    table.closed = True
+    return cashed

@@ -1,0 +1,149 @@
+"""What the store hands back: plain frozen values (no database objects escape a
+transaction), and the JSON shape of a player's ledger (PROTOCOL.md, GET /api/me/ledger)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, NamedTuple, TypedDict
+
+
+def iso_time(moment: datetime) -> str:
+    """A UTC ISO 8601 string with milliseconds, e.g. ``2026-11-30T12:00:00.000Z``."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: int
+    name: str
+    guest: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """A player and a fresh session token (shown once: the store keeps only its hash)."""
+
+    player: Player
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    id: str
+    name: str
+    settings: dict[str, Any]
+    host_id: int
+    private: bool
+    created_at: datetime
+    closed: bool
+
+
+class SeatStatus(StrEnum):
+    WAITING = "waiting"  # seated, not yet dealt in (waits for the big blind)
+    PLAYING = "playing"
+    SITTING_OUT = "sitting_out"
+    LEAVING = "leaving"  # asked to leave during a hand: cash out when it ends
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A taken seat; ``chips`` is the player's stack account at this table (the ledger)."""
+
+    table_id: str
+    seat: int
+    player_id: int
+    name: str
+    status: SeatStatus
+    chips: int
+
+
+class HandStatus(StrEnum):
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """One accepted action of a hand's log; ``seq`` counts from 1."""
+
+    seq: int
+    seat: int
+    kind: str
+    amount: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """A hand as the lobby may list it: no setup (it holds the deck order)."""
+
+    id: str
+    table_id: str
+    number: int
+    status: HandStatus
+    started_at: datetime
+    ended_at: datetime | None
+    record: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandLog:
+    """What replays a hand through the engine: its secret setup and its actions in order."""
+
+    id: str
+    table_id: str
+    number: int
+    status: HandStatus
+    started_at: datetime
+    setup: dict[str, Any]
+    actions: tuple[LoggedAction, ...]
+
+
+class TransferKind(StrEnum):
+    BUY_IN = "buy_in"  # balance -> table
+    TOP_UP = "top_up"  # balance -> table
+    CASH_OUT = "cash_out"  # table -> balance
+    HAND_RESULT = "hand_result"  # between the stacks of the players dealt in, and the rake
+
+
+class AccountKind(StrEnum):
+    BALANCE = "balance"
+    TABLE = "table"
+    HOUSE = "house"
+
+
+class LedgerEntryJSON(TypedDict):
+    id: int
+    time: str
+    kind: str
+    table: str | None
+    hand: str | None
+    amount: int
+    account: str
+
+
+class LedgerJSON(TypedDict):
+    balance: int
+    entries: list[LedgerEntryJSON]
+
+
+class Payment(NamedTuple):
+    """One transfer of the settle-up: ``payer`` pays ``payee`` ``amount`` chips."""
+
+    payer: str
+    payee: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerTotals:
+    """What check_invariant() counted: every chip is in a balance, on a table or with the
+    house, and the three sum to zero."""
+
+    balances: int
+    on_tables: int
+    house: int

@@ -1,0 +1,74 @@
+"""Store fixtures, shared with the server's tests: ``database_url`` is a fresh, empty
+database, once SQLite (a temporary file) and once PostgreSQL (a database made for the test
+on the server of $SPLITPOT_TEST_POSTGRES, dropped after); ``store`` is a Store on it.
+
+Without a PostgreSQL server the PostgreSQL runs are skipped, unless
+SPLITPOT_REQUIRE_POSTGRES=1, which makes them fail instead. Use them with
+``from store_fixtures import database_url, store`` (or list this module in
+``pytest_plugins``)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from argon2 import PasswordHasher
+from sqlalchemy import create_engine
+from sqlalchemy.exc import OperationalError
+
+from splitpot.store import Store, normalise_url, open_store
+
+POSTGRES_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
+BACKENDS = ("sqlite", "postgresql")
+
+
+def cheap_hasher() -> PasswordHasher:
+    """argon2 at its smallest cost: tests check behaviour, not the cost of guessing."""
+    return PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+
+@contextmanager
+def fresh_postgres_database() -> Iterator[str]:
+    """Create ``splitpot_test_<random>`` on the test server, yield its URL, drop it."""
+    server = normalise_url(os.environ.get("SPLITPOT_TEST_POSTGRES", POSTGRES_DEFAULT))
+    admin = create_engine(
+        server, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 5}
+    )
+    name = f"splitpot_test_{secrets.token_hex(6)}"
+    try:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    except OperationalError as error:
+        admin.dispose()
+        reason = f"no PostgreSQL at {server.render_as_string()}: {error.orig}"
+        if os.environ.get("SPLITPOT_REQUIRE_POSTGRES") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    try:
+        yield server.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'room.sqlite3'}"
+    else:
+        with fresh_postgres_database() as url:
+            yield url
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[Store]:
+    opened = open_store(database_url, password_hasher=cheap_hasher())
+    try:
+        yield opened
+    finally:
+        opened.close()
