@@ -48,14 +48,6 @@ def _whole_chips(name: str, value: object) -> int:
     return value
 
 
-def _default_buy_in(betting: object) -> tuple[int, int]:  # TEMP
-    first = betting.betting_for(0) if isinstance(betting, Mixed) else betting
-    if isinstance(first, FixedLimit):
-        return 10 * first.small_bet, 100 * first.small_bet
-    assert isinstance(first, PotLimit | NoLimit)
-    return 40 * first.big_blind, 100 * first.big_blind
-
-
 @dataclass(frozen=True, slots=True)
 class TableConfig:
     """A table's game, stakes, size and buy-in range (RULES.md 6)."""
@@ -87,7 +79,7 @@ class TableConfig:
                 f"(one deck of 52 cards), not {self.seats}"
             )
         _whole_chips("ante", self.ante)
-        low, high = _default_buy_in(self.betting)  # TEMP until rules has default_buy_in
+        low, high = self.betting.default_buy_in  # RULES.md 6
         if _whole_chips("min_buy_in", self.min_buy_in) == 0:
             object.__setattr__(self, "min_buy_in", low)
         if _whole_chips("max_buy_in", self.max_buy_in) == 0:
