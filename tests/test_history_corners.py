@@ -2,16 +2,22 @@
 wording for ties and odd chips (RULES.md 5), games PokerStars has no name for, and files
 that hold no whole hand."""
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from engine_helpers import deal, play
 
 from splitpot.cards import parse_cards
+from splitpot.cli import main
 from splitpot.engine import Action, Hand, Share
-from splitpot.history.pokerstars import read_pokerstars, write_pokerstars
+from splitpot.history import HistoryError
+from splitpot.history.files import read_history
+from splitpot.history.pokerstars import game_name, read_pokerstars, write_pokerstars
 from splitpot.history.replay import replay_record
 from splitpot.history.report import award_lines, hand_summary, revealed_holes
+from splitpot.history.splitpot_json import dumps, to_json
 from splitpot.history.table_log import hand_record
 from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Variant
 
@@ -133,6 +139,10 @@ def test_a_one_chip_half_between_tied_players_names_who_gets_the_odd_chip() -> N
         "Bob and Cy tie for the low half of the main pot, 1, with 7,6,3,2,A: Bob gets the odd chip",
     ]
     assert not any(re.search(r"\b0\b", line) for line in lines)
+    stars = write_pokerstars(hand_record(hand, ("Ann", "Bob", "Cy"), range(3), "3"), hand)
+    assert "Cy collected" not in stars  # no "collected 0" for the tied player paid nothing
+    (record,), _ = read_pokerstars(stars)
+    assert replay_record(record).agrees is True
 
 
 def test_quartered_low_half_with_an_odd_chip_says_who_has_it() -> None:
@@ -209,3 +219,106 @@ def test_three_players_tying_a_two_chip_half_get_one_odd_chip_each() -> None:
         "Bob, Cy and Dan tie for the low half of the pot, 2, with 7,6,3,2,A: "
         "Bob and Cy get the odd chips, 1 each",
     ]
+
+
+# ------------------------------------------- games PokerStars has no name for
+
+
+def test_pokerstars_has_no_name_for_hi_lo_without_a_qualifier() -> None:
+    """Decision (notes/history-rules.md): refuse, naming the variant, rather than write
+    "Omaha Hi/Lo", which every reader would replay as eight or better."""
+    assert game_name(Variant.O8) == "Omaha Hi/Lo"
+    assert game_name(Variant.BIGO) == "5 Card Omaha Hi/Lo"
+    assert game_name(Variant.OMAHA) == "Omaha"
+    message = (
+        "PokerStars text has no name for the game o-hilo-noq (Omaha Hi/Lo without a "
+        "qualifier): write its hands as splitpot JSON or PHH"
+    )
+    with pytest.raises(HistoryError) as raised:
+        game_name(Variant.HILO_NO_QUALIFIER)
+    assert str(raised.value) == message
+    config = GameConfig(Variant.HILO_NO_QUALIFIER, FixedLimit(2, 4))
+    hand = _showdown(deal(config, [100, 100], WHEELS, "3d4h5sKsQs"), "fold")
+    with pytest.raises(HistoryError) as raised:
+        write_pokerstars(hand_record(hand, ("Ann", "Cy"), range(2), "1"), hand)
+    assert str(raised.value) == message
+
+
+# ------------------------------------------- files with no whole hand in them
+
+
+def _finished_hand_text(hand_id: str) -> str:
+    hand = _to_the_showdown()
+    hand.apply(Action.muck())
+    hand.apply(Action.muck())
+    return write_pokerstars(hand_record(hand, NAMES, range(5), hand_id), hand)
+
+
+def _read_error(path: Path) -> str:
+    with pytest.raises(HistoryError) as raised:
+        read_history(path)
+    return str(raised.value)
+
+
+@pytest.mark.parametrize("content", [b"", b"\n\n  \r\n", b"\xef\xbb\xbf\n"])
+def test_an_empty_file_is_an_error_that_says_so(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "empty.txt"
+    path.write_bytes(content)
+    assert _read_error(path) == "the file is empty"
+
+
+def test_a_file_cut_off_in_its_only_hand_names_the_lines(tmp_path: Path) -> None:
+    lines = _finished_hand_text("1").splitlines()
+    cut = lines.index("*** SHOW DOWN ***")
+    path = tmp_path / "cut.txt"
+    path.write_text("\n".join(lines[:cut]) + "\n")
+    assert _read_error(path) == (
+        f"no hand could be read: hand 1 (lines 1 to {cut}): the hand is cut off before its summary"
+    )
+
+
+def test_a_hand_cut_off_after_whole_ones_is_listed_with_its_lines(tmp_path: Path) -> None:
+    whole = _finished_hand_text("1")
+    cut = _finished_hand_text("2").splitlines()[:12]
+    path = tmp_path / "growing.txt"
+    path.write_text(whole + "\n".join(cut) + "\n")
+    history = read_history(path)
+    assert [record.id for record in history.hands] == ["1"]
+    (problem,) = history.unreadable
+    first = len(whole.splitlines()) + 1
+    assert (problem.hand_id, problem.where) == ("2", f"lines {first} to {first + 11}")
+    assert problem.reason == "the hand is cut off before its summary"
+
+
+def test_a_file_of_other_games_only_is_read_with_every_hand_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "holdem.txt"
+    path.write_text(_finished_hand_text("1").replace("Omaha Hi/Lo Limit", "Hold'em No Limit"))
+    history = read_history(path)
+    assert history.hands == [] and [p.skipped for p in history.unreadable] == [True]
+
+
+def test_splitpot_json_with_no_hand_or_cut_off_names_the_line(tmp_path: Path) -> None:
+    hand = _to_the_showdown()
+    hand.apply(Action.muck())
+    hand.apply(Action.muck())
+    document = dumps(to_json(hand_record(hand, NAMES, range(5), "1"), hand))
+    path = tmp_path / "hands.json"
+    path.write_text("[]\n")
+    assert _read_error(path) == "no hand found in this splitpot-json file"
+    lines = document.splitlines()
+    path.write_text("\n".join(lines[:20]) + "\n")
+    assert _read_error(path) == "the file is cut off at line 20: a JSON document is not complete"
+    one_line = json.dumps(json.loads(document))
+    path.write_text(f"{one_line}\n{one_line[:300]}\n")
+    assert _read_error(path) == "the file is cut off at line 2: a JSON document is not complete"
+    path.write_text(f"{one_line}\n{one_line[:300]}]\n")
+    assert _read_error(path).startswith("not valid JSON at line 2, column 301: ")
+
+
+def test_replay_of_an_empty_file_says_so_and_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "empty.txt"
+    path.write_text("")
+    assert main(["replay", "--check", str(path)]) != 0
+    assert capsys.readouterr().err == f"splitpot replay: {path}: the file is empty\n"

@@ -25,13 +25,15 @@ class HistoryFile:
 
 def detect_format(text: str) -> str:
     head = text.lstrip("\ufeff \t\r\n")
+    if not head:
+        raise HistoryError("the file is empty")
     if head.startswith("{") or re.match(r"\[\s*[{\]]", head):  # not a TOML [table]
         return "splitpot-json"
     if any(HEADER.match(line.lstrip("\ufeff")) for line in head.splitlines()[:50]):
         return "pokerstars"
     if "actions" in head and "variant" in head:
         return "phh"
-    first = head.splitlines()[0][:80] if head else ""
+    first = head.splitlines()[0][:80]
     raise HistoryError(
         f"not a hand history splitpot reads (splitpot JSON, PHH or PokerStars text): "
         f"it begins {first!r}"
@@ -41,7 +43,9 @@ def detect_format(text: str) -> str:
 def read_history(path: str | Path) -> HistoryFile:
     """Every hand of a file; hands that cannot be read are listed with the reason.
 
-    Raises HistoryError (or OSError) when the file as a whole cannot be read.
+    Raises HistoryError (or OSError) when the file as a whole cannot be read: it is
+    empty, it is not a history, it holds no hand, or no hand in it can be read (a file cut
+    off in its only hand). Hands of other games, skipped on purpose, are not an error.
     """
     text = decode(Path(path).read_bytes())
     kind = detect_format(text)
@@ -62,7 +66,21 @@ def read_history(path: str | Path) -> HistoryFile:
             for number, (name, _) in enumerate(doc.items(), start=1):
                 section = _section_text(text, name)
                 _collect(result, name, number, partial(read_phh, section, name))
+    _check_some_hand(result)
     return result
+
+
+def _check_some_hand(history: HistoryFile) -> None:
+    """A file with no hand, or none that could be read, is an error, not an empty result."""
+    if history.hands or any(problem.skipped for problem in history.unreadable):
+        return
+    if not history.unreadable:
+        raise HistoryError(f"no hand found in this {history.format} file")
+    first = history.unreadable[0]
+    raise HistoryError(
+        f"no hand could be read: hand {first.hand_id} ({first.where}): {first.reason}"
+        + (f"; and {len(history.unreadable) - 1} more" if len(history.unreadable) > 1 else "")
+    )
 
 
 def _section_text(text: str, name: str) -> str:

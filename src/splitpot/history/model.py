@@ -54,6 +54,14 @@ class Unreadable:
     line: int
     reason: str
     skipped: bool  # True: another game or feature, recognised and skipped on purpose
+    last_line: int | None = None  # the hand's last line, in formats read line by line
+
+    @property
+    def where(self) -> str:
+        """``line 12`` or ``lines 12 to 30``: where a reader finds the hand."""
+        if self.last_line is None or self.last_line == self.line:
+            return f"line {self.line}"
+        return f"lines {self.line} to {self.last_line}"
 
 
 @dataclass(frozen=True, slots=True)

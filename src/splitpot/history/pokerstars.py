@@ -108,12 +108,13 @@ def read_pokerstars(text: str) -> tuple[list[HandRecord], list[Unreadable]]:
         header = HEADER.match(lines[0])
         assert header is not None
         hand_id = header["id"] or f"at line {line_number}"
+        last = line_number + max(i for i, line in enumerate(lines) if line.strip())
         try:
             hands.append(_HandReader(hand_id, lines).read())
         except UnsupportedHand as error:
-            problems.append(Unreadable(hand_id, line_number, str(error), True))
+            problems.append(Unreadable(hand_id, line_number, str(error), True, last))
         except (HistoryError, CardError) as error:
-            problems.append(Unreadable(hand_id, line_number, str(error), False))
+            problems.append(Unreadable(hand_id, line_number, str(error), False, last))
     return hands, problems
 
 
@@ -430,6 +431,22 @@ _POST_WORDS = {
 }
 
 
+def game_name(variant: Variant) -> str:
+    """PokerStars' name of the game; HistoryError, naming the variant, when it has none.
+
+    PokerStars deals no Hi/Lo without a qualifier, and its "Omaha Hi/Lo" means eight or
+    better: a file calling o-hilo-noq hands that would make every reader (splitpot's own
+    too) award lows the game never had. Ask before playing the hands to write.
+    """
+    name = _GAME_NAMES.get(variant)
+    if name is None:
+        raise HistoryError(
+            f"PokerStars text has no name for the game {variant.value} ({variant.title}): "
+            "write its hands as splitpot JSON or PHH"
+        )
+    return name
+
+
 def write_pokerstars(
     record: HandRecord,
     hand: Hand,
@@ -444,8 +461,7 @@ def write_pokerstars(
     cards are printed as dealt (other cards appear only where shown).
     """
     variant, betting = record.config.variant, record.config.betting
-    if variant not in _GAME_NAMES:
-        raise HistoryError(f"PokerStars has no name for {variant.title}")
+    name = game_name(variant)
     result = hand.result
     if result is None:
         raise HistoryError("only a finished hand can be written")
@@ -461,7 +477,7 @@ def write_pokerstars(
         if isinstance(betting, FixedLimit)
         else f"{money(betting.small_blind)}/{money(betting.big_blind)}"
     )
-    game = f"{_GAME_NAMES[variant]} {_LIMIT_NAMES[type(betting)]}"
+    game = f"{name} {_LIMIT_NAMES[type(betting)]}"
     lines = [
         f"PokerStars Hand #{record.id}:  {game} ({stakes}) - {when} ET",
         f"Table '{table}' {max(seats.values())}-max Seat #{seats[record.button]} is the button",

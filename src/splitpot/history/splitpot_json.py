@@ -188,16 +188,30 @@ def dumps(doc: dict[str, Any]) -> str:
 
 
 def read_documents(text: str) -> list[dict[str, Any]]:
-    """Documents from a file: one object, an array of objects, or one object per line."""
-    stripped = text.strip()
+    """Documents from a file: one object, an array of objects, or one object per line.
+    Errors name the line: where the file is cut off, or where it is not JSON."""
     try:
-        loaded = json.loads(stripped)
-    except json.JSONDecodeError:
-        try:
-            loaded = [json.loads(line) for line in stripped.splitlines() if line.strip()]
-        except json.JSONDecodeError as error:
-            raise HistoryError(f"not valid JSON: {error}") from error
+        loaded = json.loads(text)
+    except json.JSONDecodeError as whole:
+        lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+        loaded = []
+        for number, line in lines:
+            try:
+                loaded.append(json.loads(line))
+            except json.JSONDecodeError as error:
+                if number == lines[0][0]:  # not one object a line: one document, broken
+                    raise HistoryError(_json_problem(whole, text, 0)) from whole
+                raise HistoryError(_json_problem(error, line, number - 1)) from error
     documents = loaded if isinstance(loaded, list) else [loaded]
     if not all(isinstance(d, dict) for d in documents):
         raise HistoryError("a splitpot history holds JSON objects, one per hand")
     return documents
+
+
+def _json_problem(error: json.JSONDecodeError, text: str, lines_before: int) -> str:
+    """What is wrong with JSON ``text`` (``lines_before`` lines into the file)."""
+    if error.pos >= len(text.rstrip()):
+        last = lines_before + len(text.rstrip().splitlines())
+        return f"the file is cut off at line {last}: a JSON document is not complete"
+    line = lines_before + error.lineno
+    return f"not valid JSON at line {line}, column {error.colno}: {error.msg}"
