@@ -12,7 +12,6 @@ from splitpot.engine import (
     HoleCardsDealt,
     IllegalActionError,
     Mucked,
-    Phase,
     Post,
     PostKind,
     PotAwarded,
@@ -289,7 +288,8 @@ def test_same_players_tying_both_halves_split_the_whole_pot_evenly() -> None:
 
 
 def test_showdown_order_last_river_aggressor_shows_first() -> None:
-    """RULES.md 5: a losing hand is offered the muck; the winner shows automatically."""
+    """RULES.md 5: the river bettor shows first, even a hand that wins nothing; then,
+    clockwise, the winner, and player 1, who ties the bettor's high and the best low."""
     hand = play(
         deal(LIMIT_2_4, [100] * 3, THREE_ACES, BOARD),
         *NOBODY_RAISES,
@@ -298,14 +298,10 @@ def test_showdown_order_last_river_aggressor_shows_first() -> None:
         "call",
         "call",
     )
-    assert hand.phase is Phase.SHOWDOWN
-    assert not any(isinstance(e, Shown) for e in hand.events)
-    assert hand.to_act == 2  # player 2 bet the river: first to show, or here to decide
-    legal = hand.legal_actions()
-    assert legal.show and legal.muck and not legal.fold
-    assert legal.player == 2  # three of a kind and a low beat player 2 everywhere
-    play(hand, "muck")
-    assert hand.is_over and Mucked(2) in hand.events
+    assert hand.is_over  # no one was offered the muck
+    assert [e.player for e in hand.events if isinstance(e, Shown | Mucked)] == [2, 0, 1]
+    assert all(isinstance(e, Shown) for e in hand.events if isinstance(e, Shown | Mucked))
+    assert hand.result.won(2) == 0
 
 
 def test_showdown_without_river_betting_starts_left_of_the_button() -> None:
@@ -317,12 +313,17 @@ def test_showdown_without_river_betting_starts_left_of_the_button() -> None:
 
 
 def test_a_hand_that_can_win_is_never_offered_the_muck() -> None:
-    hand = play(
-        deal(LIMIT_2_4, [100] * 3, THREE_ACES, BOARD), *NOBODY_RAISES, "check", "check", "check"
-    )
-    assert hand.to_act == 2  # only the hand that wins nothing decides
+    """Player 3 neither wins nor beats the hands shown before it (1 and 2): it alone is
+    offered the muck; player 0, who scoops, shows after it."""
+    holes = ["AsAh4d2c", "7c6dQhJh", "5c4h6s7s", "JdTc6h5h"]
+    hand = play(deal(LIMIT_2_4, [100] * 4, holes, BOARD), "call", "call", "call", *["check"] * 13)
+    assert [e.player for e in hand.events if isinstance(e, Shown)] == [1, 2]
+    assert hand.to_act == 3
     with pytest.raises(IllegalActionError, match="show or muck, not fold"):
         hand.apply(Action.fold())
+    play(hand, "muck")
+    assert hand.is_over and Mucked(3) in hand.events
+    assert [e.player for e in hand.events if isinstance(e, Shown)] == [1, 2, 0]
 
 
 def test_all_hands_face_up_when_all_in_betting_is_over() -> None:

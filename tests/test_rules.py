@@ -51,11 +51,14 @@ def test_rake_is_a_percentage_of_each_pot_rounded_down_up_to_the_cap() -> None:
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda: FixedLimit(0, 4), "small_bet must be a positive whole number of chips, not 0"),
-        (lambda: PotLimit(1, -2), "big_blind must be a positive whole number of chips, not -2"),
-        (lambda: FixedLimit(2, 4, cap=0), "cap must allow at least one bet"),
+        (lambda: FixedLimit(0, 4), "small_bet must be a whole number of chips, at least 1, not 0"),
+        (lambda: PotLimit(1, -2), "big_blind must be a whole number of chips, at least 1, not -2"),
+        (lambda: FixedLimit(2, 4, cap=0), "cap must be a whole number of bets, at least 1, not 0"),
         (lambda: Rake(Fraction(101)), "rake percent must be between 0 and 100"),
-        (lambda: GameConfig(Variant.O8, NoLimit(1, 2), ante=-1), "ante must not be negative"),
+        (
+            lambda: GameConfig(Variant.O8, NoLimit(1, 2), ante=-1),
+            "ante must be a whole number of chips, at least 0, not -1",
+        ),
     ],
 )
 def test_bad_configuration_is_rejected_with_the_reason(make: object, message: str) -> None:

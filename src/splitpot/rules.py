@@ -1,6 +1,9 @@
-"""The game's configuration as small immutable values (RULES.md sections 2 and 3).
+"""The game's configuration as small immutable values (RULES.md sections 2, 3 and 6).
 
-Chips are integers in the table's smallest unit.
+Chips are integers in the table's smallest unit. A bad setting raises ``RulesError``
+where it is made, naming the setting and the values allowed. Each betting structure
+answers its own rules (RULES.md 3): the bet unit, the raise bounds, whether a raise is a
+full one, when the betting is capped; the engine asks and never looks at the class.
 """
 
 from __future__ import annotations
@@ -8,19 +11,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from typing import Protocol
 
 from splitpot.evaluate.variants import Variant
 
 __all__ = [
+    "Betting",
     "FixedLimit",
     "GameConfig",
     "Mixed",
     "NoLimit",
     "PotLimit",
     "Rake",
+    "RoundState",
+    "RulesError",
     "Structure",
     "Variant",
 ]
+
+
+class RulesError(ValueError):
+    """A setting the rules do not allow; the message names it and the values allowed."""
 
 
 class Structure(Enum):
@@ -32,67 +43,201 @@ class Structure(Enum):
     MIXED = "mixed"
 
 
-def _positive(name: str, value: int) -> None:
-    if not isinstance(value, int) or value <= 0:
-        raise ValueError(f"{name} must be a positive whole number of chips, not {value!r}")
+class RoundState(Protocol):
+    """What a structure reads of the betting round now (``engine.betting.BettingRound``)."""
+
+    unit: int  # the structure's bet unit on this street
+    level: int  # the bet to match
+    full_level: int  # the level of the last full bet or raise (or of the big blind)
+    full_raise: int  # the size of the last full bet or raise (the bet unit at first)
+
+
+def _whole(name: str, value: object, unit: str, least: int = 1) -> None:
+    """Refuse a setting that is not a whole number (a bool or float is not) of at least
+    ``least``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise RulesError(
+            f"{name} must be a whole number of {unit}, at least {least}, not {value!r}"
+        )
+
+
+def _at_most(name: str, value: int, bound_name: str, bound: int) -> None:
+    if value > bound:
+        raise RulesError(f"{name} must be at most the {bound_name} ({bound}), not {value}")
 
 
 @dataclass(frozen=True, slots=True)
 class FixedLimit:
     """Fixed limit ``small_bet/big_bet``: small bets preflop and on the flop, big bets after.
 
-    The blinds default to half the small bet and the small bet (RULES.md 4.1: 2/4 has
-    blinds of 1 and 2); ``cap`` is the number of bets a round allows (a bet and three
-    raises), which also holds heads-up unless ``cap_heads_up`` is False.
+    The big bet is twice the small bet (RULES.md 3: B = 2S). The blinds default to half
+    the small bet and the small bet (RULES.md 4.1: 2/4 has blinds of 1 and 2); ``cap`` is
+    the number of bets a round allows (a bet and three raises), which also holds heads-up
+    unless ``cap_heads_up`` is False.
     """
 
     small_bet: int
     big_bet: int
-    small_blind: int = 0
-    big_blind: int = 0
+    small_blind: int = 0  # 0: half the small bet
+    big_blind: int = 0  # 0: the small bet
     cap: int = 4
     cap_heads_up: bool = True
 
     def __post_init__(self) -> None:
-        _positive("small_bet", self.small_bet)
-        _positive("big_bet", self.big_bet)
-        if self.small_blind == 0:
-            object.__setattr__(self, "small_blind", max(self.small_bet // 2, 1))
+        _whole("small_bet", self.small_bet, "chips")
+        _whole("big_bet", self.big_bet, "chips")
+        if self.big_bet != 2 * self.small_bet:
+            raise RulesError(
+                f"big_bet must be twice the small bet of {self.small_bet} "
+                f"(RULES.md 3: B = 2S), that is {2 * self.small_bet}, not {self.big_bet}"
+            )
         if self.big_blind == 0:
             object.__setattr__(self, "big_blind", self.small_bet)
-        _positive("small_blind", self.small_blind)
-        _positive("big_blind", self.big_blind)
-        if self.cap < 1:
-            raise ValueError(f"cap must allow at least one bet, not {self.cap}")
+        _whole("big_blind", self.big_blind, "chips")
+        _at_most("big_blind", self.big_blind, "big bet", self.big_bet)
+        if self.small_blind == 0:
+            if self.small_bet < 2:
+                raise RulesError(
+                    f"small_blind: half the small bet of {self.small_bet} would be "
+                    f"{self.small_bet // 2} chips; set small_blind explicitly, "
+                    f"1 to {self.big_blind} chips"
+                )
+            object.__setattr__(self, "small_blind", self.small_bet // 2)
+        _whole("small_blind", self.small_blind, "chips")
+        _at_most("small_blind", self.small_blind, "big blind", self.big_blind)
+        _whole("cap", self.cap, "bets")
+        if not isinstance(self.cap_heads_up, bool):
+            raise RulesError(f"cap_heads_up must be True or False, not {self.cap_heads_up!r}")
 
     @property
     def structure(self) -> Structure:
         return Structure.FIXED_LIMIT
 
     @property
+    def name(self) -> str:
+        return "Fixed Limit"
+
+    @property
     def stakes(self) -> str:
         return f"{self.small_bet}/{self.big_bet}"
+
+    @property
+    def stake_amounts(self) -> tuple[int, int]:
+        return self.small_bet, self.big_bet
+
+    def params(self) -> dict[str, int | bool]:
+        """The structure's own settings by name, in a stable order (for history writers)."""
+        return {
+            "small_bet": self.small_bet,
+            "big_bet": self.big_bet,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "cap": self.cap,
+            "cap_heads_up": self.cap_heads_up,
+        }
+
+    @property
+    def default_buy_in(self) -> tuple[int, int]:
+        """RULES.md 6: at least ten small bets; the default maximum is 100 small bets."""
+        return 10 * self.small_bet, 100 * self.small_bet
+
+    @property
+    def maximum_label(self) -> str:
+        return "fixed-limit amount"
+
+    def bet_unit(self, street: int) -> int:
+        """RULES.md 3: "bets and raises are S preflop and on the flop, B on the turn and
+        river" (streets 0 preflop, 1 flop, 2 turn, 3 river)."""
+        return self.small_bet if street <= 1 else self.big_bet
+
+    def raise_bounds(
+        self, state: RoundState, to_call: int, all_in_to: int, pot: int
+    ) -> tuple[int, int]:
+        """One amount: a bet unit on top of the last full bet or raise (RULES.md 3)."""
+        to = state.full_level + state.unit
+        return to, to
+
+    def is_full_raise(self, state: RoundState, to: int) -> bool:
+        """The half-bet rule, RULES.md 3: "In fixed limit, an all-in of at least half a
+        bet counts as a full bet or raise." A bet or raise to ``to`` is full when it
+        completes a bet unit on top of the last full one, or adds at least half a unit."""
+        unit = state.unit
+        return to >= state.full_level + unit or 2 * (to - state.level) >= unit
+
+    def reopened(self, state: RoundState, acted_level: int) -> bool:
+        """RULES.md 3: short all-ins never reopen fixed-limit betting for a player who has
+        acted (only one of at least half a bet does, being a full raise)."""
+        return False
+
+    def capped(self, full_bets: int, players_in: int) -> bool:
+        """RULES.md 3: "At most four bets a round: a bet and three raises (the cap). The
+        cap holds heads-up too unless the table is set otherwise (cap_heads_up=False)."
+
+        Asked when the count of full bets reaches the cap, so a round capped three-handed
+        stays capped when a fold leaves two (TDA: unlimited raising heads-up applies only
+        when the round becomes heads-up before the cap is reached)."""
+        return full_bets >= self.cap and (self.cap_heads_up or players_in > 2)
 
 
 @dataclass(frozen=True, slots=True)
 class _BigBetting:
     """Blinds ``small_blind/big_blind``; the smallest bet is ``min_bet`` (the big blind
-    unless set), a raise at least the last bet or raise."""
+    unless set, never less), a raise at least the last full bet or raise."""
 
     small_blind: int
     big_blind: int
-    min_bet: int = 0
+    min_bet: int = 0  # 0: the big blind
 
     def __post_init__(self) -> None:
-        _positive("small_blind", self.small_blind)
-        _positive("big_blind", self.big_blind)
+        _whole("small_blind", self.small_blind, "chips")
+        _whole("big_blind", self.big_blind, "chips")
+        _at_most("small_blind", self.small_blind, "big blind", self.big_blind)
         if self.min_bet == 0:
             object.__setattr__(self, "min_bet", self.big_blind)
-        _positive("min_bet", self.min_bet)
+        _whole("min_bet", self.min_bet, "chips", least=self.big_blind)
 
     @property
     def stakes(self) -> str:
         return f"{self.small_blind}/{self.big_blind}"
+
+    @property
+    def stake_amounts(self) -> tuple[int, int]:
+        return self.small_blind, self.big_blind
+
+    def params(self) -> dict[str, int | bool]:
+        """The structure's own settings by name, in a stable order (for history writers)."""
+        return {
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "min_bet": self.min_bet,
+        }
+
+    @property
+    def default_buy_in(self) -> tuple[int, int]:
+        """RULES.md 6: 40 to 100 big blinds."""
+        return 40 * self.big_blind, 100 * self.big_blind
+
+    def bet_unit(self, street: int) -> int:
+        """RULES.md 3: "the smallest bet is the big blind" (``min_bet``), on every street."""
+        return self.min_bet
+
+    def smallest_to(self, state: RoundState) -> int:
+        """RULES.md 3: the smallest bet is ``min_bet``; "a raise is at least the size of
+        the previous bet or raise in the round"."""
+        return state.level + state.full_raise if state.level else self.min_bet
+
+    def is_full_raise(self, state: RoundState, to: int) -> bool:
+        """A bet or raise at least the size of the last full one (RULES.md 3)."""
+        return to - state.level >= state.full_raise
+
+    def reopened(self, state: RoundState, acted_level: int) -> bool:
+        """TDA: short all-ins that add up to a full raise since the player acted reopen the
+        betting for that player (RULES.md 3: one short all-in alone does not)."""
+        return state.level - acted_level >= state.full_raise
+
+    def capped(self, full_bets: int, players_in: int) -> bool:
+        """No cap in pot and no limit."""
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +248,27 @@ class PotLimit(_BigBetting):
     def structure(self) -> Structure:
         return Structure.POT_LIMIT
 
+    @property
+    def name(self) -> str:
+        return "Pot Limit"
+
+    @property
+    def maximum_label(self) -> str:
+        return "pot-limit maximum"
+
+    def raise_bounds(
+        self, state: RoundState, to_call: int, all_in_to: int, pot: int
+    ) -> tuple[int, int]:
+        """The pot-limit maximum, RULES.md 3: "the largest bet or raise makes the total
+        equal to the pot after the player has called: pot + all bets on the table + the
+        amount to call. (Pot 100, a bet of 100: the next player may raise to at most 400.)"
+
+        ``pot`` is every chip in the middle, this round's bets included; the raise goes
+        to the current bet plus the pot after calling: 100 + (200 + 100) = 400.
+        """
+        low = self.smallest_to(state)
+        return low, max(low, state.level + pot + to_call)
+
 
 @dataclass(frozen=True, slots=True)
 class NoLimit(_BigBetting):
@@ -111,6 +277,20 @@ class NoLimit(_BigBetting):
     @property
     def structure(self) -> Structure:
         return Structure.NO_LIMIT
+
+    @property
+    def name(self) -> str:
+        return "No Limit"
+
+    @property
+    def maximum_label(self) -> str:
+        return "no-limit maximum"
+
+    def raise_bounds(
+        self, state: RoundState, to_call: int, all_in_to: int, pot: int
+    ) -> tuple[int, int]:
+        """RULES.md 3: "the largest is the player's whole stack"."""
+        return self.smallest_to(state), all_in_to
 
 
 Betting = FixedLimit | PotLimit | NoLimit
@@ -127,9 +307,32 @@ class Mixed:
     pot_limit: PotLimit
     period: int | None = None  # None: once the button has gone round the table
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.limit, FixedLimit):
+            raise RulesError(f"Mixed: the first round is limit, a FixedLimit, not {self.limit!r}")
+        if not isinstance(self.pot_limit, PotLimit):
+            raise RulesError(
+                f"Mixed: the second round is pot limit, a PotLimit, not {self.pot_limit!r}"
+            )
+        if self.period is not None:
+            _whole("period", self.period, "hands")
+
     @property
     def structure(self) -> Structure:
         return Structure.MIXED
+
+    @property
+    def name(self) -> str:
+        return "Mixed Limit / Pot Limit"
+
+    @property
+    def stakes(self) -> str:
+        return f"{self.limit.stakes} and {self.pot_limit.stakes}"
+
+    @property
+    def default_buy_in(self) -> tuple[int, int]:
+        """That of the limit game, the first round."""
+        return self.limit.default_buy_in
 
     def betting_for(self, round_number: int) -> Betting:
         """The structure of a round (0, 1, 2, ...): limit first, then pot limit."""
@@ -144,14 +347,17 @@ class Rake:
     returned is never raked (RULES.md 5).
     """
 
-    percent: Fraction
+    percent: Fraction | int
     cap: int | None = None
 
     def __post_init__(self) -> None:
-        if not 0 <= self.percent <= 100:
-            raise ValueError(f"rake percent must be between 0 and 100, not {self.percent}")
-        if self.cap is not None and self.cap < 0:
-            raise ValueError(f"rake cap must not be negative, not {self.cap}")
+        percent = self.percent
+        if isinstance(percent, bool) or not isinstance(percent, int | Fraction):
+            raise RulesError(f"rake percent must be a whole number or a Fraction, not {percent!r}")
+        if not 0 <= percent <= 100:
+            raise RulesError(f"rake percent must be between 0 and 100, not {percent}")
+        if self.cap is not None:
+            _whole("rake cap", self.cap, "chips", least=0)
 
     def cuts(self, pots: list[int]) -> list[int]:
         """The rake of each pot, main pot first: ``percent`` of it rounded down to whole
@@ -177,8 +383,16 @@ class GameConfig:
     rake: Rake | None = None
 
     def __post_init__(self) -> None:
-        if self.ante < 0:
-            raise ValueError(f"ante must not be negative, not {self.ante}")
+        if not isinstance(self.variant, Variant):
+            raise RulesError(f"variant must be a Variant, not {self.variant!r}")
+        if not isinstance(self.betting, FixedLimit | PotLimit | NoLimit):
+            raise RulesError(
+                "betting must be FixedLimit, PotLimit or NoLimit (a hand is played in one "
+                f"structure; Mixed.betting_for gives a round's), not {self.betting!r}"
+            )
+        _whole("ante", self.ante, "chips", least=0)
+        if self.rake is not None and not isinstance(self.rake, Rake):
+            raise RulesError(f"rake must be a Rake or None, not {self.rake!r}")
 
     @property
     def structure(self) -> Structure:

@@ -108,21 +108,32 @@ class LegalActions:
     muck: bool = False
 
     def describe(self) -> list[str]:
-        """The legal actions in the words of the line-by-line client."""
+        """The legal actions in the words of the line-by-line client.
+
+        Going all in is named once: on the call or the raise it equals (``call 5
+        (allin)``, ``raise 32 (allin)``, ``raise 10..32 (allin at 32)``), else on its own
+        (``allin (32)``).
+        """
         words: list[str] = []
+        all_in = self.all_in
         if self.fold:
             words.append("fold")
         if self.check:
             words.append("check")
         if self.call is not None:
-            words.append(f"call {self.call}")
+            by_call = all_in and self.bet_or_raise is None  # a call of the whole stack
+            words.append(f"call {self.call}" + (" (allin)" if by_call else ""))
+            all_in = all_in and not by_call
         if self.bet_or_raise is not None:
             name = self.bet_or_raise.value
+            by_raise = all_in and self.max_to == self.all_in_to
             if self.min_to == self.max_to:
-                words.append(f"{name} {self.min_to}")
+                words.append(f"{name} {self.min_to}" + (" (allin)" if by_raise else ""))
             else:
-                words.append(f"{name} {self.min_to}..{self.max_to}")
-        if self.all_in:
+                at = f" (allin at {self.max_to})" if by_raise else ""
+                words.append(f"{name} {self.min_to}..{self.max_to}{at}")
+            all_in = all_in and not by_raise
+        if all_in:
             words.append(f"allin ({self.all_in_to})")
         if self.show:
             words.append("show")

@@ -14,6 +14,7 @@ from enum import Enum
 
 from splitpot.cards import Card, ensure_distinct
 from splitpot.engine.actions import Action, ActionKind, LegalActions
+from splitpot.engine.betting import BettingRound
 from splitpot.engine.errors import HandSetupError, IllegalActionError
 from splitpot.engine.events import (
     Acted,
@@ -34,7 +35,7 @@ from splitpot.engine.events import (
 )
 from splitpot.engine.pots import Award, Pot, Share, award_pot, side_pots, split_evenly
 from splitpot.evaluate import HighHand, LowHand, best_high, best_low
-from splitpot.rules import FixedLimit, GameConfig, NoLimit
+from splitpot.rules import GameConfig
 
 MAX_PLAYERS = 10
 BOARD_SIZES = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
@@ -141,7 +142,7 @@ class Hand:
         if not 2 <= players <= MAX_PLAYERS:
             raise HandSetupError(f"a hand needs 2 to {MAX_PLAYERS} players, not {players}")
         for player, stack in enumerate(stacks):
-            if not isinstance(stack, int) or stack <= 0:
+            if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
                 raise HandSetupError(
                     f"player {player} has a stack of {stack!r}: stacks are positive whole chips"
                 )
@@ -200,6 +201,8 @@ class Hand:
         self._all_face_up = False
         self._showdown_order: list[int] = []
         self._showdown_at = 0
+        self._last_street_aggressor: int | None = None
+        self._best_shown: tuple[int, int] | None = None  # (high, low) strengths; low 0: none
         self._awards: list[Award] = []
         self._pots: list[Pot] = []
         self._rake = 0
@@ -289,15 +292,16 @@ class Hand:
             raise IllegalActionError("the hand is over: no one is to act")
         if self.phase is Phase.SHOWDOWN:
             return LegalActions(player, show=None not in self.holes[player], muck=True)
-        stack, bet = self._stacks[player], self._bets[player]
-        to_call = max(0, self._level - bet)
+        stack, bet, level = self._stacks[player], self._bets[player], self._round.level
+        to_call = max(0, level - bet)
         all_in_to = bet + stack
         call = min(to_call, stack) if to_call else None
         kind = min_to = max_to = None
         all_in = 0 < stack <= to_call
         if stack > to_call and self._may_raise(player):
-            low, high = self._raise_bounds(player)
-            kind = ActionKind.BET if self._level == 0 else ActionKind.RAISE
+            pot = sum(self._committed) + self._dead
+            low, high = self.config.betting.raise_bounds(self._round, to_call, all_in_to, pot)
+            kind = ActionKind.BET if level == 0 else ActionKind.RAISE
             min_to, max_to = min(low, all_in_to), min(high, all_in_to)
             all_in = all_in_to <= high
         return LegalActions(
@@ -374,69 +378,44 @@ class Hand:
         last = max(positional, key=lambda post: (post.amount, order[post.player]))
         return (last.player + 1) % self.players
 
-    def _bet_unit(self) -> int:
-        betting = self.config.betting
-        if isinstance(betting, FixedLimit):
-            return betting.small_bet if self.street <= Street.FLOP else betting.big_bet
-        return betting.min_bet
-
     def _start_round(self, first: int) -> None:
-        self._level = max(self._bets)
+        level = max(self._bets)
         if self.street is Street.PREFLOP:
             big_blinds = [p.amount for p in self.posts if p.kind is PostKind.BIG_BLIND]
-            self._level = max([self._level, *big_blinds])  # a short big blind still sets the price
-        self._full_level = self._level
-        self._full_raise = self._bet_unit()
-        self._bet_count = 1 if self._level else 0
-        self._raise_counter = 0
-        self._acted = [False] * self.players
-        self._acted_level = [0] * self.players
-        self._acted_counter = [0] * self.players
-        self._aggressor: int | None = None
-        self._first = first
+            level = max([level, *big_blinds])  # a short big blind still sets the price
+        self._round = BettingRound(
+            self.config.betting, self.street, first, level, self.players, self._players_in()
+        )
+
+    def _players_in(self) -> int:
+        return self._folded.count(False)
 
     def _able(self) -> list[int]:
         return [p for p in range(self.players) if not self._folded[p] and self._stacks[p] > 0]
 
     def _next_actor(self) -> int | None:
         able = self._able()
-        if not able or (len(able) == 1 and self._bets[able[0]] >= self._level):
+        round_ = self._round
+        if not able or (len(able) == 1 and self._bets[able[0]] >= round_.level):
             return None  # no one left to bet against
-        start = self._first if self.to_act is None else (self.to_act + 1) % self.players
+        start = round_.first if self.to_act is None else (self.to_act + 1) % self.players
         for i in range(self.players):
             p = (start + i) % self.players
-            if p in able and (not self._acted[p] or self._bets[p] < self._level):
+            if p in able and round_.owes_action(p, self._bets[p]):
                 return p
         return None
 
-    def _may_raise(self, player: int) -> bool:
-        if not any(p != player for p in self._able()):
-            return False  # everyone else is all in
-        betting = self.config.betting
-        if isinstance(betting, FixedLimit):
-            live = sum(not f for f in self._folded)
-            capped = betting.cap_heads_up or live > 2
-            if capped and self._bet_count >= betting.cap:
-                return False
-        if not self._acted[player] or self._raise_counter > self._acted_counter[player]:
-            return True
-        # RULES.md 3: a short all-in does not reopen the betting for one who has acted;
-        # in pot and no limit, short all-ins that add up to a full raise do (TDA).
-        reopened = self._level - self._acted_level[player] >= self._full_raise
-        return not isinstance(betting, FixedLimit) and reopened
+    def _opponent_can_go_past(self, player: int) -> bool:
+        """RULES.md 3: "No bet or raise is offered when no opponent can put in more than
+        the current bet": every other player still in is all in or can only call."""
+        level, bets, stacks, folded = self._round.level, self._bets, self._stacks, self._folded
+        return any(
+            p != player and not folded[p] and stacks[p] + bets[p] > level
+            for p in range(self.players)
+        )
 
-    def _raise_bounds(self, player: int) -> tuple[int, int]:
-        betting = self.config.betting
-        if isinstance(betting, FixedLimit):
-            target = self._full_level + self._bet_unit()
-            return target, target
-        low = self._level + self._full_raise if self._level else betting.min_bet
-        if isinstance(betting, NoLimit):
-            return low, self._stacks[player] + self._bets[player]
-        # Pot limit: the pot after calling, added to the call (RULES.md 3).
-        to_call = self._level - self._bets[player]
-        high = self._level + sum(self._committed) + self._dead + to_call
-        return low, max(low, high)
+    def _may_raise(self, player: int) -> bool:
+        return self._opponent_can_go_past(player) and self._round.reopened_for(player)
 
     def _apply_bet(self, player: int, action: Action, legal: LegalActions) -> None:
         kind, to = action.kind, action.amount
@@ -444,7 +423,7 @@ class Hand:
             if not legal.all_in:
                 raise IllegalActionError(self._why_not_all_in(legal))
             assert legal.all_in_to is not None
-            if legal.all_in_to <= self._level:
+            if legal.all_in_to <= self._round.level:
                 kind = ActionKind.CALL
             else:
                 kind, to = legal.bet_or_raise or ActionKind.RAISE, legal.all_in_to
@@ -454,7 +433,7 @@ class Hand:
         elif kind is ActionKind.CHECK:
             if not legal.check:
                 raise IllegalActionError(
-                    f"cannot check: {self._level - self._bets[player]} to call"
+                    f"cannot check: {self._round.level - self._bets[player]} to call"
                 )
             self._emit(Acted(player, ActionKind.CHECK, self._bets[player], 0))
         elif kind is ActionKind.CALL:
@@ -476,9 +455,7 @@ class Hand:
             self._raise(player, kind, to)
         else:
             raise IllegalActionError(f"cannot {kind.value} while the betting goes on")
-        self._acted[player] = True
-        self._acted_level[player] = self._bets[player]
-        self._acted_counter[player] = self._raise_counter
+        self._round.acted(player)
 
     def _why_not_all_in(self, legal: LegalActions) -> str:
         if self._stacks[legal.player] == 0:
@@ -488,13 +465,13 @@ class Hand:
         return f"cannot go all in for {legal.all_in_to}: the most is {legal.max_to}"
 
     def _why_no_raise(self, player: int) -> str:
-        if self._stacks[player] <= self._level - self._bets[player]:
+        level = self._round.level
+        if self._stacks[player] <= level - self._bets[player]:
             return "the stack only covers a call"
-        if not any(p != player for p in self._able()):
-            return "every other player is all in"
-        betting = self.config.betting
-        if isinstance(betting, FixedLimit) and self._bet_count >= betting.cap:
-            return f"the betting is capped at {betting.cap} bets"
+        if not self._opponent_can_go_past(player):
+            return f"every other player still in is all in or can only call {level}"
+        if self._round.capped_at is not None:
+            return f"the betting is capped at {self._round.capped_at} bets"
         return "a short all-in did not reopen the betting"
 
     def _check_raise(self, player: int, kind: ActionKind, to: int, legal: LegalActions) -> None:
@@ -503,7 +480,7 @@ class Hand:
         if kind is not legal.bet_or_raise:
             if kind is ActionKind.BET:
                 raise IllegalActionError(
-                    f"cannot bet: there is a bet of {self._level}; raise instead"
+                    f"cannot bet: there is a bet of {self._round.level}; raise instead"
                 )
             raise IllegalActionError("cannot raise: there is no bet; bet instead")
         assert legal.min_to is not None and legal.max_to is not None and legal.all_in_to is not None
@@ -517,33 +494,14 @@ class Hand:
         if to < legal.min_to:
             raise IllegalActionError(f"{word} to {to} is below the minimum of {legal.min_to}")
         if to > legal.max_to:
-            limit = {
-                "FixedLimit": "fixed-limit amount",
-                "PotLimit": "pot-limit maximum",
-                "NoLimit": "no-limit maximum",
-            }[type(self.config.betting).__name__]
+            limit = self.config.betting.maximum_label
             raise IllegalActionError(f"{word} to {to} is above the {limit} of {legal.max_to}")
 
     def _raise(self, player: int, kind: ActionKind, to: int) -> None:
-        increment = to - self._level
         added = to - self._bets[player]
         self._move(player, added, True)
-        all_in = self._stacks[player] == 0
-        betting = self.config.betting
-        if isinstance(betting, FixedLimit):
-            # The half-bet rule (RULES.md 3): an all-in of half a bet or more is a full one.
-            full = to >= self._full_level + self._bet_unit() or 2 * increment >= self._bet_unit()
-        else:
-            full = increment >= self._full_raise
-        if full:
-            self._raise_counter += 1
-            self._bet_count += 1
-            self._full_level = to
-            if not isinstance(betting, FixedLimit):
-                self._full_raise = increment
-        self._level = to
-        self._aggressor = player
-        self._emit(Acted(player, kind, to, added, all_in))
+        self._round.raised(player, to, self._players_in())
+        self._emit(Acted(player, kind, to, added, self._stacks[player] == 0))
 
     def _progress(self) -> None:
         """Move the hand on until someone must decide, or it is over."""
@@ -582,7 +540,7 @@ class Hand:
             self._committed[top] -= excess
             self._uncalled.append((top, excess))
             self._emit(UncalledBetReturned(top, excess))
-        self._last_street_aggressor = self._aggressor
+        self._last_street_aggressor = self._round.aggressor
         self._bets = [0] * self.players
         self._emit(RoundEnded(self.street, sum(self._committed) + self._dead))
 
@@ -672,24 +630,40 @@ class Hand:
 
     def _continue_showdown(self) -> bool:
         """Show the hands in order; stop at a hand that may muck. True while waiting."""
-        winners = {a.player for a in self._awards}
         while self._showdown_at < len(self._showdown_order):
             player = self._showdown_order[self._showdown_at]
-            known = None not in self.holes[player] and player in self._highs
-            if known and (self._all_face_up or player in winners):
+            known = player in self._highs  # the hole cards and the board are known
+            if known and (self._all_face_up or self._must_show(player)):
                 self._show(player)
             elif not known and self._all_face_up:
                 self._emit(Mucked(player))
             else:
-                self.to_act = player  # offered show or muck: this hand wins nothing
+                self.to_act = player  # offered show or muck
                 return True
             self._showdown_at += 1
         self.to_act = None
         return False
 
+    def _must_show(self, player: int) -> bool:
+        """RULES.md 5: the first to show shows; then each hand that beats or ties the best
+        shown so far, for high or for low, shows; and the muck is offered only to a hand
+        that cannot win any part of any pot, so a hand that wins something shows."""
+        best = self._best_shown
+        if best is None or any(a.player == player for a in self._awards):
+            return True
+        low = self._lows.get(player)
+        return self._highs[player].strength >= best[0] or (
+            low is not None and low.strength >= best[1]
+        )
+
     def _show(self, player: int) -> None:
         cards = tuple(c for c in self.holes[player] if c is not None)
-        self._emit(Shown(player, cards, self._highs.get(player), self._lows.get(player)))
+        high, low = self._highs.get(player), self._lows.get(player)
+        self._emit(Shown(player, cards, high, low))
+        if high is not None:  # a hand is shown with its high, or not at all
+            best = self._best_shown or (0, 0)
+            low_strength = 0 if low is None else low.strength
+            self._best_shown = (max(best[0], high.strength), max(best[1], low_strength))
 
     def _apply_showdown(self, player: int, action: Action, legal: LegalActions) -> None:
         if action.kind is ActionKind.SHOW and legal.show:
