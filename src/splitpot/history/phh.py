@@ -39,6 +39,7 @@ from splitpot.history.replay import replay_record
 from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Structure, Variant
 
 EXTENSION = "X-SPLITPOT"
+BET_SIZES = ("small_bet", "big_bet", "min_bet")  # PHH's fields: fixed limit, then the others
 STANDARD_CODES = {
     "FO/8": (Variant.O8, Structure.FIXED_LIMIT),
     "PO": (Variant.OMAHA, Structure.POT_LIMIT),
@@ -233,11 +234,7 @@ def write_phh(record: HandRecord, finishing_stacks: Sequence[int] | None = None)
         ("antes", _by_position(antes, count)),
         ("blinds_or_straddles", _by_position(blinds, count)),
     ]
-    betting = config.betting
-    if isinstance(betting, FixedLimit):
-        fields += [("small_bet", betting.small_bet), ("big_bet", betting.big_bet)]
-    else:
-        fields += [("min_bet", betting.min_bet)]
+    fields += [(key, value) for key, value in config.betting.params().items() if key in BET_SIZES]
     fields.append(("starting_stacks", [record.players[p].stack for p in order]))
     actions = [f"d dh p{position[p] + 1} {cards_text(record.holes[p])}" for p in order]
     hand = replay_record(record).hand  # the rules say where each betting round ends

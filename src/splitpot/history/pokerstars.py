@@ -38,7 +38,7 @@ from splitpot.history.model import (
     Unreadable,
     UnsupportedHand,
 )
-from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Variant
+from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Structure, Variant
 
 HEADER = re.compile(
     r"^PokerStars (?:Home Game |Zoom )?(?:Hand|Game)\s*#?(?P<id>\d*)\s*:\s*(?P<rest>.*)$"
@@ -421,7 +421,11 @@ _GAME_NAMES = {
     Variant.BIGO: "5 Card Omaha Hi/Lo",
     Variant.OMAHA: "Omaha",
 }
-_LIMIT_NAMES = {FixedLimit: "Limit", PotLimit: "Pot Limit", NoLimit: "No Limit"}
+_LIMIT_NAMES = {  # PokerStars writes "Omaha Hi/Lo Limit", not "Fixed Limit"
+    Structure.FIXED_LIMIT: "Limit",
+    Structure.POT_LIMIT: "Pot Limit",
+    Structure.NO_LIMIT: "No Limit",
+}
 _POST_WORDS = {
     PostKind.SMALL_BLIND: "small blind",
     PostKind.BIG_BLIND: "big blind",
@@ -458,10 +462,10 @@ def write_pokerstars(
     """The hand in PokerStars text, as hand-history tools and splitpot's reader take it.
 
     ``hand`` is the finished engine hand of ``record``; ``hero`` is the player whose hole
-    cards are printed as dealt (other cards appear only where shown).
+    cards are printed as dealt. Other hole cards appear as ``report.revealed_holes`` lets
+    the hero see them: shown, or mucked at the showdown (in the summary); never folded.
     """
-    variant, betting = record.config.variant, record.config.betting
-    name = game_name(variant)
+    name = game_name(record.config.variant)
     result = hand.result
     if result is None:
         raise HistoryError("only a finished hand can be written")
@@ -472,12 +476,9 @@ def write_pokerstars(
     def money(chips: int) -> str:
         return report.money(chips, unit, currency)
 
-    stakes = (
-        f"{money(betting.small_bet)}/{money(betting.big_bet)}"
-        if isinstance(betting, FixedLimit)
-        else f"{money(betting.small_blind)}/{money(betting.big_blind)}"
-    )
-    game = f"{name} {_LIMIT_NAMES[type(betting)]}"
+    small, big = record.config.betting.stake_amounts  # the bets in limit, else the blinds
+    stakes = f"{money(small)}/{money(big)}"
+    game = f"{name} {_LIMIT_NAMES[record.config.structure]}"
     lines = [
         f"PokerStars Hand #{record.id}:  {game} ({stakes}) - {when} ET",
         f"Table '{table}' {max(seats.values())}-max Seat #{seats[record.button]} is the button",

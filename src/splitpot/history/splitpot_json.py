@@ -27,23 +27,8 @@ FORMAT = "splitpot-hand/1"
 
 
 def game_json(config: GameConfig) -> dict[str, Any]:
-    betting = config.betting
     game: dict[str, Any] = {"variant": config.variant.value, "structure": config.structure.value}
-    if isinstance(betting, FixedLimit):
-        game |= {
-            "small_bet": betting.small_bet,
-            "big_bet": betting.big_bet,
-            "small_blind": betting.small_blind,
-            "big_blind": betting.big_blind,
-            "cap": betting.cap,
-            "cap_heads_up": betting.cap_heads_up,
-        }
-    else:
-        game |= {
-            "small_blind": betting.small_blind,
-            "big_blind": betting.big_blind,
-            "min_bet": betting.min_bet,
-        }
+    game |= config.betting.params()
     game["ante"] = config.ante
     rake = config.rake
     game["rake"] = None if rake is None else {"percent": str(rake.percent), "cap": rake.cap}
@@ -64,10 +49,9 @@ def _game(doc: dict[str, Any]) -> GameConfig:
                 doc.get("cap", 4),
                 doc.get("cap_heads_up", True),
             )
-        elif structure is Structure.POT_LIMIT:
-            betting = PotLimit(doc["small_blind"], doc["big_blind"], doc.get("min_bet", 0))
-        elif structure is Structure.NO_LIMIT:
-            betting = NoLimit(doc["small_blind"], doc["big_blind"], doc.get("min_bet", 0))
+        elif structure in (Structure.POT_LIMIT, Structure.NO_LIMIT):
+            kind = PotLimit if structure is Structure.POT_LIMIT else NoLimit
+            betting = kind(doc["small_blind"], doc["big_blind"], doc.get("min_bet", 0))
         else:
             raise HistoryError("a hand is played in one structure: limit, pot-limit or no-limit")
         rake = doc.get("rake")
