@@ -10,7 +10,7 @@ import pytest
 
 from splitpot.bots import RandomBot, SensibleBot, make_bot
 from splitpot.cli import main
-from splitpot.engine import Shown
+from splitpot.engine import Acted, ActionKind, Mucked
 from splitpot.history.files import read_history
 from splitpot.history.replay import replay_record
 from splitpot.rules import PotLimit, Variant
@@ -33,23 +33,27 @@ def test_line_mode_prints_the_table_and_the_legal_actions(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = _play(monkeypatch, capsys, "call\n")
-    assert out.startswith("*** Hand 1 ***")
+    assert out.startswith("*** Hand 1: Omaha Hi/Lo, Fixed Limit 2/4 ***\n")
     assert "Seat 1: Hero (button): 200" in out
     assert "Your cards: " in out
     assert "Your move: fold, call 2, raise 4" in out
     assert "Hero calls 2" in out
-    assert out.rstrip().endswith("on the buy-in of 200.")  # end of input quits like quit
+    # The end of input leaves at once: the hand is folded and its chips counted as lost.
+    assert "You folded hand 1 to leave: the 2 chips you had put in are lost." in out
+    assert out.rstrip().endswith("Hero: 198 chips, -2 on the buy-in of 200.")
 
 
 def test_an_illegal_command_is_answered_with_the_reason_and_the_legal_ones(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = _play(monkeypatch, capsys, "check\nraise 6\nwiggle\nquit\n")
+    out = _play(monkeypatch, capsys, "check\nraise 6\nwiggle\nbet 4\nquit\nquit\n")
     assert "Not now: cannot check: 2 to call." in out
     assert "Not now: raise to 6 is above the fixed-limit amount of 4." in out
     assert "Not now: 'wiggle' is not an action" in out
-    assert out.count("You may: fold, call 2, raise 4") == 3
-    assert "Session over: 0 hands played." in out
+    assert "Not now: cannot bet: there is a bet of 2; raise instead." in out  # never converted
+    assert out.count("You may: fold, call 2, raise 4") == 4
+    assert "Quitting now folds your hand (you have put no chips in). Quit again to leave." in out
+    assert "Session over: 1 hand played." in out
 
 
 def test_last_shows_the_last_hand_whole(
@@ -57,14 +61,16 @@ def test_last_shows_the_last_hand_whole(
 ) -> None:
     out = _play(monkeypatch, capsys, "last\nfold\nlast\nquit\n")
     assert "No finished hand to show yet." in out
-    assert "Hand 1 (button: seat 1)" in out
+    assert "Hand 1: Omaha Hi/Lo, Fixed Limit 2/4 (button: seat 1)" in out
     assert "  Hero folds" in out
 
 
-def test_the_last_hand_never_shows_a_folded_or_mucked_card_of_another_player() -> None:
+def test_the_last_hand_reveals_hands_mucked_at_the_showdown_never_folded_ones() -> None:
+    """RULES.md 6: once a hand is over, every hand that reached the showdown may be seen,
+    shown or mucked; a hand folded before the showdown never."""
     session = GameSession(table_config("o8", "pot-limit", None, 6), seed=11)
     reply = session.next_hand()
-    checked = 0
+    folded_seen = mucked_seen = 0
     for _ in range(40):  # up to 40 hands, calling everything
         if reply.over:
             break
@@ -74,14 +80,18 @@ def test_the_last_hand_never_shows_a_folded_or_mucked_card_of_another_player() -
             reply = session.command("show" if legal.show else ("check" if legal.check else "call"))
         played = session.table.history[-1]
         text = "\n".join(session.last_hand())
-        shown = {e.player for e in played.hand.events if isinstance(e, Shown)}
-        me = played.seats.index(0)
-        for player, hole in enumerate(played.hand.holes):
-            if player != me and player not in shown:
-                assert not any(re.search(rf"\b{card}\b", text) for card in hole), (player, text)
-        checked += 1
+        events = played.hand.events
+        folded = {e.player for e in events if isinstance(e, Acted) and e.kind is ActionKind.FOLD}
+        for player in {e.player for e in events if isinstance(e, Mucked)}:
+            cards = " ".join(map(str, played.hand.holes[player]))
+            assert f"{played.names[player]} mucks {cards}" in text
+            mucked_seen += 1
+        for player in folded:
+            hole = played.hand.holes[player]
+            assert not any(re.search(rf"\b{card}\b", text) for card in hole), (player, text)
+            folded_seen += 1
         reply = session.next_hand()
-    assert checked >= 5
+    assert folded_seen >= 20 and mucked_seen >= 3
 
 
 def test_the_textual_game_plays_with_keys_and_quits_with_a_summary() -> None:
@@ -94,7 +104,7 @@ def test_the_textual_game_plays_with_keys_and_quits_with_a_summary() -> None:
         app = PokerApp(session, deal_delay=0.01)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            assert app.shown[0] == "*** Hand 1 ***"
+            assert app.shown[0] == "*** Hand 1: Omaha Hi/Lo, Fixed Limit 2/4 ***"
             assert app.query_one("#chat", RichLog).lines
             for _ in range(12):
                 await pilot.press("c")  # check or call
@@ -103,14 +113,21 @@ def test_the_textual_game_plays_with_keys_and_quits_with_a_summary() -> None:
             await pilot.pause()
             await pilot.press(*"last", "enter")
             await pilot.pause()
-            last = f"Hand {session.table.history[-1].number} (button"
+            number = session.table.history[-1].number
+            last = f"Hand {number}: Omaha Hi/Lo, Fixed Limit 2/4 (button"
             assert any(line.startswith(last) for line in app.shown)
             assert session.table.hands_played >= 1
+            assert session.in_hand()  # the next hand was dealt: q asks once, then leaves
             await pilot.press("q")
+            await pilot.pause()
+            assert session.quitting and app.return_value is None
+            await pilot.press("q")
+            await pilot.pause()
         return app.return_value
 
     summary = asyncio.run(drive())
-    assert summary is not None and summary[0].startswith("Session over:")
+    assert summary is not None and summary[0] == "Hero folds"
+    assert summary[-3].startswith("You folded hand ") and summary[-2].startswith("Session over:")
 
 
 def test_the_sensible_bot_beats_the_random_bot_clearly() -> None:

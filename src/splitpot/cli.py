@@ -206,7 +206,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return status
 
 
-def play_lines(session: GameSession, lines: Iterator[str], max_hands: int | None = None) -> int:
+def play_lines(session: GameSession, lines: Iterator[str]) -> int:
     """The line-by-line game: print the table and the legal actions, read one command a
     line; an illegal one is answered with the reason, and the game waits for the next."""
     reply = session.next_hand()
@@ -215,22 +215,19 @@ def play_lines(session: GameSession, lines: Iterator[str], max_hands: int | None
         if reply.over:
             return 0
         if session.table.hand is None:
-            if max_hands is not None and session.hands_started >= max_hands:
-                print("\n".join(session.summary()))
-                return 0
             reply = session.next_hand()
             continue
         print("\n".join(session.table_lines()))
         line = next(lines, None)
-        if line is None:  # end of input quits like "quit"
-            print("\n".join(session.summary()))
-            return 0
-        reply = session.command(line)
+        # The end of input leaves at once, folding a hand in play (no one is left to ask).
+        reply = session.command(line) if line is not None else session.quit()
 
 
 def _session(args: argparse.Namespace) -> GameSession:
     config = table_config(args.variant, args.structure, args.stakes, args.seats)
-    return GameSession(config, name=args.name, buy_in=args.buy_in, seed=args.seed)
+    return GameSession(
+        config, name=args.name, buy_in=args.buy_in, seed=args.seed, max_hands=args.hands
+    )
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -238,8 +235,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
         from splitpot.tui import run
 
-        return run(session)
-    return play_lines(session, (line.rstrip("\n") for line in sys.stdin), args.hands)
+        return run(session, two_colour=args.two_colour)
+    return play_lines(session, (line.rstrip("\n") for line in sys.stdin))
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -350,9 +347,12 @@ def equity_table(result: EquityResult) -> list[str]:
 def _add_table_options(parser: argparse.ArgumentParser, default_seats: int) -> None:
     parser.add_argument("--variant", default="o8", choices=VARIANT_IDS, help="game (default o8)")
     parser.add_argument("--structure", default="pot-limit", choices=STRUCTURES, help="betting")
-    parser.add_argument("--stakes", help="e.g. 2/4 (limit: the bets; pot and no limit: the blinds)")
+    parser.add_argument(
+        "--stakes",
+        help="limit and mixed: the bets S/2S (2/4); pot and no limit: the blinds (1/2)",
+    )
     parser.add_argument("--seats", type=_seats, default=default_seats, help="2 to 10")
-    parser.add_argument("--buy-in", type=int, help="chips each player sits down with")
+    parser.add_argument("--buy-in", type=_buy_in, help="chips each player sits down with")
     parser.add_argument("--seed", type=int, help="shuffle reproducibly")
 
 
@@ -360,6 +360,21 @@ def _seats(text: str) -> int:
     if not text.isdigit() or not 2 <= int(text) <= 10:
         raise argparse.ArgumentTypeError(f"a table has 2 to 10 seats, not {text}")
     return int(text)
+
+
+def _whole(text: str, what: str) -> int:
+    """A command-line amount that must be a whole number above 0."""
+    if not text.strip().isdecimal() or int(text) == 0:
+        raise argparse.ArgumentTypeError(f"{what} is a whole number above 0, not {text!r}")
+    return int(text)
+
+
+def _buy_in(text: str) -> int:
+    return _whole(text, "a buy-in")
+
+
+def _hand_count(text: str) -> int:
+    return _whole(text, "the number of hands")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -400,12 +415,17 @@ def build_parser() -> argparse.ArgumentParser:
         description="You against bots at one table. In a terminal: a full-screen table. "
         "Otherwise (or with --plain) a line-by-line game a script can drive: it prints the "
         "table and your legal actions and reads one command a line: fold, check, call, "
-        "bet N, raise N (to a total of N), allin, show, muck, last (the last hand), quit.",
+        "bet N (the first bet of a round), raise N (to a total of N), allin, show, muck, "
+        "last [N] (the last hand, or N hands back), help, quit (in a hand: asked twice, "
+        "it folds). A bad setting exits with status 2.",
     )
     _add_table_options(play, 6)
     play.add_argument("--name", default="Hero", help="your name at the table (default Hero)")
     play.add_argument("--plain", action="store_true", help="the line-by-line game")
-    play.add_argument("--hands", type=int, help="stop after this many hands")
+    play.add_argument("--hands", type=_hand_count, help="stop after this many hands")
+    play.add_argument(
+        "--two-colour", action="store_true", help="cards in two colours (default: four)"
+    )
     play.set_defaults(handler=_cmd_play)
 
     sim = commands.add_parser(

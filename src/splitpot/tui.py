@@ -3,29 +3,61 @@ with their amounts, and the dealer's chat."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
+from rich.table import Table as Grid
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
+from textual.timer import Timer
 from textual.widgets import Button, Footer, Header, Input, RichLog, Static
 
-from splitpot.rules import PotLimit
-from splitpot.session import GameSession
+from splitpot.engine import LegalActions
+from splitpot.rules import Structure
+from splitpot.session import GameSession, Reply
+
+CARD = re.compile(r"\b([2-9TJQKA])([shdc])\b")
+SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+# Four colours (spades in the text colour: black on a light screen, white on a dark one);
+# two colours: the red suits red, the black suits in the text colour.
+FOUR_COLOURS = {"s": "bold", "h": "bold red1", "d": "bold dodger_blue1", "c": "bold green3"}
+TWO_COLOURS = {"s": "bold", "h": "bold red1", "d": "bold red1", "c": "bold"}
+KEYS = (
+    "Keys: f fold (muck), c check or call (show), r the smallest bet or raise, p the pot "
+    "(or the most), a all in, l the last hand (again: one more back), / type a command, "
+    "? help, q quit."
+)
+
+
+def coloured(line: str, two_colour: bool = False) -> Text:
+    """A line with each card as its rank and suit symbol in the suit's colour (no name
+    reads as a card: the session refuses such names)."""
+    colours = TWO_COLOURS if two_colour else FOUR_COLOURS
+    text = Text()
+    at = 0
+    for card in CARD.finditer(line):
+        text.append(line[at : card.start()])
+        text.append(card[1] + SYMBOLS[card[2]], colours[card[2]])
+        at = card.end()
+    text.append(line[at:])
+    return text
 
 
 class PokerApp(App[list[str]]):
     """You against the bots. Keys: f fold (or muck), c check or call (or show), r the
-    smallest raise, p the largest (the pot in pot limit), a all in, l the last hand,
-    / type a command, q quit."""
+    smallest raise, p the largest (the pot in pot limit), a all in, l the last hands,
+    / type a command, ? help, q quit (asked once in a hand)."""
 
     CSS = """
-    #table { height: auto; border: round $accent; padding: 0 1; }
-    #cards { height: auto; padding: 0 1; color: $success; }
-    #actions { height: 3; }
-    #actions Button { min-width: 12; margin: 0 1 0 0; }
+    #table { height: auto; padding: 0 1; background: $boost; }
+    #cards { height: auto; max-height: 4; padding: 0 1; }
+    #actions { height: 1; margin: 1 0 0 0; }
+    #actions Button { width: auto; min-width: 8; margin: 0 1 0 0; }
     #command { width: 1fr; }
-    #chat { border: round $secondary; }
+    #chat { height: 1fr; min-height: 10; border: round $secondary; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "fold_muck", "Fold/Muck"),
@@ -33,47 +65,53 @@ class PokerApp(App[list[str]]):
         Binding("r", "raise_min", "Min raise"),
         Binding("p", "raise_max", "Max/Pot"),
         Binding("a", "act('allin')", "All in"),
-        Binding("l", "last_hand", "Last hand"),
+        Binding("l", "last_hand", "Last hands"),
         Binding("q", "quit_game", "Quit"),
-        Binding("slash", "type_command", "Type a command"),
+        Binding("slash", "type_command", "Command"),
+        Binding("question_mark", "act('help')", "Help"),
         Binding("escape", "leave_command", "Keys", show=False),
     ]
     AUTO_FOCUS = None  # keys act at once; "/" moves to the command line
 
-    def __init__(self, session: GameSession, deal_delay: float = 1.5) -> None:
+    def __init__(
+        self, session: GameSession, deal_delay: float = 2.0, two_colour: bool = False
+    ) -> None:
         super().__init__()
         self.session = session
         self.deal_delay = deal_delay
+        self.two_colour = two_colour
         self.shown: list[str] = []  # every line written to the chat, in order
         self.title = "splitpot"
-        config = session.table.config
-        self.sub_title = f"{config.variant.title}"
+        self.sub_title = session.title()
+        self._back = 0  # how far back the "l" key has gone since the last deal
+        self._deal: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Vertical():
-            yield Static(id="table")
-            yield Static(id="cards")
-            with Horizontal(id="actions"):
-                yield Button("Fold", id="fold", variant="error")
-                yield Button("Check", id="check_call", variant="primary")
-                yield Button("Raise", id="raise_min")
-                yield Button("Max", id="raise_max")
-                yield Button("All in", id="allin", variant="warning")
-                yield Input(placeholder="/ to type: raise 12, bet 4, last, quit", id="command")
-            yield RichLog(id="chat", wrap=True, markup=False)
+        yield Static(id="table")
+        yield Static(id="cards")
+        with Horizontal(id="actions"):
+            yield Button("Fold", id="fold", variant="error", compact=True)
+            yield Button("Check", id="check_call", variant="primary", compact=True)
+            yield Button("Raise", id="raise_min", compact=True)
+            yield Button("Max", id="raise_max", compact=True)
+            yield Button("All in", id="allin", variant="warning", compact=True)
+            yield Input(placeholder="/ to type: raise 12, last 3, help", id="command", compact=True)
+        yield RichLog(id="chat", wrap=True, markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
-        self._show(self.session.next_hand().lines)
+        self._answer(self.session.next_hand())
 
     # ------------------------------------------------------------ actions
 
     def action_act(self, command: str) -> None:
         reply = self.session.command(command)
-        self._show(reply.lines)
-        if reply.over:
-            self.exit(list(reply.lines))
+        if command.strip().lower() == "help":
+            reply = Reply((*reply.lines, KEYS))
+        self._answer(reply)
+        if self.session.quitting:
+            self.notify(reply.lines[0], title="Quit?")
 
     def action_check_call(self) -> None:
         legal = self.session.legal()
@@ -102,10 +140,14 @@ class PokerApp(App[list[str]]):
         self.set_focus(None)
 
     def action_last_hand(self) -> None:
-        self._show(self.session.last_hand())
+        """The last hand; pressed again, one hand further back (RULES.md 6: the last 50),
+        and past the oldest hand kept, the last one again."""
+        kept = len(self.session.table.history)
+        self._back = self._back % kept + 1 if kept else 1
+        self._show(self.session.last_hand(self._back))
 
     def action_quit_game(self) -> None:
-        self.exit(self.session.summary())
+        self.action_act("quit")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "fold":
@@ -125,63 +167,89 @@ class PokerApp(App[list[str]]):
         if event.value.strip():
             self.action_act(event.value)
 
-    # ------------------------------------------------------------ display
+    # ------------------------------------------------------------ the game
 
-    def _show(self, lines: tuple[str, ...] | list[str]) -> None:
-        chat = self.query_one("#chat", RichLog)
-        for line in lines:
-            chat.write(line)
-            self.shown.append(line)
-        self._refresh_table()
-        if self.session.table.hand is None and self.session.stack != 0:
-            self.set_timer(self.deal_delay, self._next_hand)
-
-    def _next_hand(self) -> None:
-        if self.session.table.hand is not None:
-            return
-        reply = self.session.next_hand()
+    def _answer(self, reply: Reply) -> None:
+        """Show a reply; leave when the session is over, deal again when a hand is."""
         self._show(reply.lines)
         if reply.over:
             self.exit(list(reply.lines))
+        elif self.session.table.hand is None and self._deal is None:
+            self._deal = self.set_timer(self.deal_delay, self._next_hand)
+
+    def _next_hand(self) -> None:
+        self._deal = None
+        if self.session.table.hand is None:
+            self._back = 0
+            self._answer(self.session.next_hand())
+
+    # ------------------------------------------------------------ display
+
+    def _text(self, lines: Iterable[str]) -> Text:
+        return Text("\n").join(coloured(line, self.two_colour) for line in lines)
+
+    def _show(self, lines: Sequence[str]) -> None:
+        chat = self.query_one("#chat", RichLog)
+        for line in lines:
+            chat.write(coloured(line, self.two_colour))
+            self.shown.append(line)
+        self._refresh_table()
 
     def _refresh_table(self) -> None:
-        lines = self.session.table_lines()
-        cards = [line for line in lines if line.startswith(("Your cards", "Your move"))]
-        table = [line for line in lines if line not in cards]
-        self.query_one("#table", Static).update("\n".join(table))
-        self.query_one("#cards", Static).update("\n".join(cards) or "Waiting for the next hand...")
-        legal = self.session.legal()
-        check_call = self.query_one("#check_call", Button)
-        raise_min = self.query_one("#raise_min", Button)
-        raise_max = self.query_one("#raise_max", Button)
-        allin = self.query_one("#allin", Button)
-        fold = self.query_one("#fold", Button)
-        for button in (check_call, raise_min, raise_max, allin, fold):
-            button.disabled = legal is None
-        if legal is None:
-            return
-        check_call.label = "Check" if legal.check else f"Call {legal.call}"
-        fold.label = "Fold"
-        fold.disabled = not legal.fold
-        if legal.show or legal.muck:  # a hand that wins nothing may be shown or mucked
-            check_call.label, fold.label = "Show", "Muck"
-            check_call.disabled, fold.disabled = not legal.show, not legal.muck
-        kind = legal.bet_or_raise
-        raise_min.disabled = kind is None
-        raise_max.disabled = kind is None or legal.min_to == legal.max_to
-        allin.disabled = not legal.all_in
-        if kind is None:
-            raise_min.label, raise_max.label = "Raise", "Max"
-            return
-        # Pot limit: the largest raise is the pot (RULES.md 3), offered as such.
-        hand = self.session.table.hand
-        pot_limit = hand is not None and isinstance(hand.hand.config.betting, PotLimit)
-        raise_min.label = f"{kind.value.capitalize()} {legal.min_to}"
-        raise_max.label = f"{'Pot' if pot_limit else 'Max'} {legal.max_to}"
+        session = self.session
+        self.sub_title = session.title()
+        seats = session.seat_lines()
+        grid = Grid.grid(expand=True)
+        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        rows = (len(seats) + 1) // 2  # seats down the left column, then the right one
+        for row in range(rows):
+            right = seats[row + rows] if row + rows < len(seats) else ""
+            grid.add_row(self._text([seats[row]]), self._text([right]))
+        board = session.board_line()
+        if board:
+            grid.add_row(self._text([board]), "")
+        self.query_one("#table", Static).update(grid)
+        # The result of a hand stays until the next hand is dealt.
+        lines = session.result_lines() or [session.cards_line(), session.move_line()]
+        self.query_one("#cards", Static).update(self._text(line for line in lines if line))
+        self._refresh_buttons(session.legal())
+
+    def _refresh_buttons(self, legal: LegalActions | None) -> None:
+        """Label the buttons with their amounts and hide those not legal now."""
+        buttons = {
+            name: self.query_one(f"#{name}", Button)
+            for name in ("fold", "check_call", "raise_min", "raise_max", "allin")
+        }
+        shown = dict.fromkeys(buttons, False)
+        if legal is not None and (legal.show or legal.muck):  # the showdown
+            buttons["check_call"].label, buttons["fold"].label = "Show", "Muck"
+            shown["check_call"], shown["fold"] = legal.show, legal.muck
+        elif legal is not None:
+            buttons["fold"].label = "Fold"
+            buttons["check_call"].label = "Check" if legal.check else f"Call {legal.call}"
+            shown["fold"], shown["allin"] = legal.fold, legal.all_in
+            shown["check_call"] = legal.check or legal.call is not None
+            kind = legal.bet_or_raise
+            if kind is not None:
+                buttons["raise_min"].label = f"{kind.value.capitalize()} {legal.min_to}"
+                # Pot limit: the largest raise is the pot (RULES.md 3), offered as such.
+                playing = self.session.table.hand
+                pot = playing is not None and (
+                    playing.hand.config.betting.structure is Structure.POT_LIMIT
+                )
+                buttons["raise_max"].label = f"{'Pot' if pot else 'Max'} {legal.max_to}"
+                shown["raise_min"] = True
+                # The largest is offered when it differs from the smallest and from all in.
+                all_in = legal.all_in and legal.max_to == legal.all_in_to
+                shown["raise_max"] = legal.min_to != legal.max_to and not all_in
+        for name, button in buttons.items():
+            button.display = shown[name]
 
 
-def run(session: GameSession) -> int:
-    """Play in the terminal; print the session's summary at the end."""
-    summary = PokerApp(session).run()
-    print("\n".join(summary or session.summary()))
+def run(session: GameSession, two_colour: bool = False) -> int:
+    """Play in the terminal; print the session's summary at the end (leaving another way
+    than with q, such as ctrl+q, gives up a hand in play as q does)."""
+    summary = PokerApp(session, two_colour=two_colour).run()
+    print("\n".join(summary or session.quit().lines))
     return 0
