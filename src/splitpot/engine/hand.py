@@ -406,8 +406,9 @@ class Hand:
         return None
 
     def _opponent_can_go_past(self, player: int) -> bool:
-        """RULES.md 3: "No bet or raise is offered when no opponent can put in more than
-        the current bet": every other player still in is all in or can only call."""
+        """A bet or raise is offered only when an opponent still in could put in more than
+        the current bet (docs/rules.md; PokerKit refuses it too): not when every other
+        player is all in or can only call."""
         level, bets, stacks, folded = self._round.level, self._bets, self._stacks, self._folded
         return any(
             p != player and not folded[p] and stacks[p] + bets[p] > level
