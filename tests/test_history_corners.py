@@ -35,7 +35,8 @@ FOLDED_CARDS = ("7c", "7d", "6h", "5s")
 
 
 def _to_the_showdown() -> Hand:
-    """The rule book's limit hand with two more players: Eve folds, Dan calls to the end."""
+    """The rule book's limit hand (Cy holding queens) and two more players: Eve folds,
+    Dan calls to the end; the showdown waits for Cy's choice."""
     return play(
         deal(LIMIT, [100] * 5, HOLES, "Ad8c3hKd9s"),
         *("call", "fold", "call", "call", "check"),  # Dan, Eve, Ann, Bob, Cy
@@ -43,6 +44,14 @@ def _to_the_showdown() -> Hand:
         *("bet 4", "call", "call", "call"),
         *("check", "check", "check", "check"),
     )
+
+
+def _over() -> Hand:
+    """The same hand with Cy and Dan mucking: over."""
+    hand = _to_the_showdown()
+    hand.apply(Action.muck())
+    hand.apply(Action.muck())
+    return hand
 
 
 def _cards(player: int) -> tuple[str, ...]:
@@ -65,9 +74,7 @@ def test_a_hand_mucked_at_the_showdown_stays_hidden_until_the_hand_is_over() -> 
 
 @pytest.mark.parametrize("viewer", [None, 0, 1, CY, DAN, EVE])
 def test_last_hands_show_showdown_mucks_and_never_a_fold(viewer: int | None) -> None:
-    hand = _to_the_showdown()
-    hand.apply(Action.muck())
-    hand.apply(Action.muck())
+    hand = _over()
     summary = "\n".join(hand_summary(hand, NAMES, viewer, "Hand 1"))
     assert "  Cy mucks Qs Qh Js Ts" in summary.splitlines()
     assert "  Dan mucks Jd Jh Td Th" in summary.splitlines()
@@ -85,9 +92,7 @@ def test_last_hands_show_showdown_mucks_and_never_a_fold(viewer: int | None) -> 
 
 
 def test_the_written_mucks_read_back_as_known_cards_and_the_hand_agrees() -> None:
-    hand = _to_the_showdown()
-    hand.apply(Action.muck())
-    hand.apply(Action.muck())
+    hand = _over()
     stars = write_pokerstars(hand_record(hand, NAMES, range(5), "7"), hand, hero=EVE)
     assert "Seat 1: Ann (button) showed [As Ah 4d 2c] and won (24)" in stars.splitlines()
     (record,), problems = read_pokerstars(stars)
@@ -159,9 +164,7 @@ def test_quartered_low_half_with_an_odd_chip_says_who_has_it() -> None:
 
 
 def test_quartered_low_half_that_splits_evenly() -> None:
-    hand = _to_the_showdown()
-    hand.apply(Action.muck())
-    hand.apply(Action.muck())
+    hand = _over()
     assert _lines(hand, NAMES) == [
         "Ann wins the high half of the pot, 16, with three of a kind, Aces",
         "Bob and Ann split the low half of the pot, 8 each, with 8,4,3,2,A",
@@ -248,9 +251,7 @@ def test_pokerstars_has_no_name_for_hi_lo_without_a_qualifier() -> None:
 
 
 def _finished_hand_text(hand_id: str) -> str:
-    hand = _to_the_showdown()
-    hand.apply(Action.muck())
-    hand.apply(Action.muck())
+    hand = _over()
     return write_pokerstars(hand_record(hand, NAMES, range(5), hand_id), hand)
 
 
@@ -298,9 +299,7 @@ def test_a_file_of_other_games_only_is_read_with_every_hand_skipped(tmp_path: Pa
 
 
 def test_splitpot_json_with_no_hand_or_cut_off_names_the_line(tmp_path: Path) -> None:
-    hand = _to_the_showdown()
-    hand.apply(Action.muck())
-    hand.apply(Action.muck())
+    hand = _over()
     document = dumps(to_json(hand_record(hand, NAMES, range(5), "1"), hand))
     path = tmp_path / "hands.json"
     path.write_text("[]\n")
