@@ -1,0 +1,321 @@
+"""Commands from a client (PROTOCOL.md, WebSocket): a JSON object in, a typed command
+out, or a ``ProtocolError`` naming the bad field.
+
+Types are checked strictly: a bool is not a number, amounts are whole chips from 1 to
+``MAX_CHIPS``, text has a length limit, seats are numbered from 1 on the wire (the
+command holds the table seat, from 0). Unknown fields are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from splitpot.engine import Action, ActionKind
+from splitpot.protocol.errors import ErrorCode, ProtocolError, Ref
+from splitpot.table import MAX_SEATS
+
+MAX_FRAME: Final = 8192  # bytes of one message from a client
+MAX_CHIPS: Final = 10**12  # any amount a client may name
+MAX_ID: Final = 64  # a table id, a hand id, a ref
+MAX_TOKEN: Final = 512  # a session token or an invite
+MAX_CHAT: Final = 500  # characters of a chat line
+MAX_REF_NUMBER: Final = 2**53 - 1  # a number ref survives a JavaScript client
+_HEX_64 = re.compile(r"[0-9a-f]{64}")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    token: str | None  # None: a watcher
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    table: str
+    invite: str | None = None
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Sit:
+    table: str
+    seat: int  # the table seat, from 0 (the wire's seat - 1)
+    buy_in: int
+    post_now: bool = False
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    table: str
+    hand: str
+    action: Action
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class SitOut:
+    table: str
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class SitIn:
+    table: str
+    post_now: bool = False  # with blinds owed: post them now rather than wait
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    table: str
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class TopUp:
+    table: str
+    amount: int
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    table: str
+    text: str  # one line, trimmed
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """FAIRNESS.md 3: the player's entropy commitment for their next hand."""
+
+    table: str
+    commitment: str  # 64 lowercase hex digits
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """FAIRNESS.md 3: the entropy behind the commitment that ``hand``'s start lists."""
+
+    table: str
+    hand: str
+    entropy: str  # 64 lowercase hex digits
+    ref: Ref = None
+
+
+Command = Hello | Watch | Sit | Act | SitOut | SitIn | Leave | TopUp | Chat | Commit | Reveal
+
+
+def read_frame(data: str | bytes) -> Command:
+    """One WebSocket message from a client as a command."""
+    size = len(data.encode() if isinstance(data, str) else data)
+    if size > MAX_FRAME:
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"a message is at most {MAX_FRAME} bytes, not {size}"
+        )
+    try:
+        message = json.loads(data)
+    except (ValueError, RecursionError) as error:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"a message is JSON: {error}") from None
+    return parse_command(message)
+
+
+def parse_command(message: object) -> Command:
+    """A decoded JSON message as a command; the error echoes its ``ref`` when good."""
+    if not isinstance(message, dict):
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"a message is a JSON object, not {_shown(message)}"
+        )
+    ref = _ref(message)
+    kind = message.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"type must be a message type, not {_shown(kind)}", ref
+        )
+    parse = _PARSERS.get(kind)
+    if parse is None:
+        known = ", ".join(_PARSERS)
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"unknown message type {_shown(kind)}; types are: {known}", ref
+        )
+    return parse(_Fields(kind, message, ref))
+
+
+def _ref(message: dict[object, object]) -> Ref:
+    ref = message.get("ref")
+    if ref is None:
+        return None
+    if isinstance(ref, str) and len(ref) <= MAX_ID:
+        return ref
+    if isinstance(ref, int) and not isinstance(ref, bool) and abs(ref) <= MAX_REF_NUMBER:
+        return ref
+    raise ProtocolError(
+        ErrorCode.BAD_MESSAGE,
+        f"ref must be text of at most {MAX_ID} characters or a whole number, not {_shown(ref)}",
+    )
+
+
+def _shown(value: object) -> str:
+    """A bad value as the error shows it: its JSON, cut short."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+@dataclass(frozen=True, slots=True)
+class _Fields:
+    """Reads one message's fields; each error names ``type.field``."""
+
+    kind: str
+    message: dict[object, object]
+    ref: Ref
+
+    def refuse(self, field: str, must: str) -> ProtocolError:
+        value = _shown(self.message.get(field))
+        return ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"{self.kind}.{field} must be {must}, not {value}", self.ref
+        )
+
+    def text(self, field: str, most: int) -> str:
+        value = self.message.get(field)
+        if not isinstance(value, str) or not value or len(value) > most:
+            raise self.refuse(field, f"text of 1 to {most} characters")
+        return value
+
+    def optional_text(self, field: str, most: int) -> str | None:
+        return None if self.message.get(field) is None else self.text(field, most)
+
+    def table(self) -> str:
+        return self.text("table", MAX_ID)
+
+    def whole(self, field: str, least: int, most: int) -> int:
+        value = self.message.get(field)
+        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+            raise self.refuse(field, f"a whole number from {least} to {most}")
+        return value
+
+    def flag(self, field: str) -> bool:
+        value = self.message.get(field, False)
+        if not isinstance(value, bool):
+            raise self.refuse(field, "true or false")
+        return value
+
+    def hex_64(self, field: str) -> str:
+        value = self.message.get(field)
+        if not isinstance(value, str) or not _HEX_64.fullmatch(value):
+            raise self.refuse(field, "64 lowercase hex digits (32 bytes)")
+        return value
+
+
+def _hello(fields: _Fields) -> Hello:
+    return Hello(fields.optional_text("token", MAX_TOKEN), fields.ref)
+
+
+def _watch(fields: _Fields) -> Watch:
+    return Watch(fields.table(), fields.optional_text("invite", MAX_TOKEN), fields.ref)
+
+
+def _sit(fields: _Fields) -> Sit:
+    table = fields.table()
+    seat = fields.whole("seat", 1, MAX_SEATS) - 1
+    buy_in = fields.whole("buy_in", 1, MAX_CHIPS)
+    return Sit(table, seat, buy_in, fields.flag("post_now"), fields.ref)
+
+
+_ACTIONS = {kind.value: kind for kind in ActionKind}
+
+
+def _act(fields: _Fields) -> Act:
+    """``amount`` is the total of a bet or raise; the other actions take none (null is
+    allowed: a client may send every field of its form)."""
+    table, hand = fields.table(), fields.text("hand", MAX_ID)
+    name = fields.message.get("action")
+    kind = _ACTIONS.get(name) if isinstance(name, str) else None
+    if kind is None:
+        raise fields.refuse("action", "one of " + ", ".join(_ACTIONS))
+    if kind in (ActionKind.BET, ActionKind.RAISE):
+        return Act(table, hand, Action(kind, fields.whole("amount", 1, MAX_CHIPS)), fields.ref)
+    if fields.message.get("amount") is not None:
+        raise fields.refuse("amount", f"absent or null for {kind.value} (it takes no amount)")
+    return Act(table, hand, Action(kind), fields.ref)
+
+
+def _sit_out(fields: _Fields) -> SitOut:
+    return SitOut(fields.table(), fields.ref)
+
+
+def _sit_in(fields: _Fields) -> SitIn:
+    return SitIn(fields.table(), fields.flag("post_now"), fields.ref)
+
+
+def _leave(fields: _Fields) -> Leave:
+    return Leave(fields.table(), fields.ref)
+
+
+def _top_up(fields: _Fields) -> TopUp:
+    return TopUp(fields.table(), fields.whole("amount", 1, MAX_CHIPS), fields.ref)
+
+
+def _chat(fields: _Fields) -> Chat:
+    """One line of at most ``MAX_CHAT`` characters, trimmed, with no control characters."""
+    table = fields.table()
+    value = fields.message.get("text")
+    line = value.strip() if isinstance(value, str) else ""
+    if not line or len(line) > MAX_CHAT or _CONTROL.search(line):
+        raise fields.refuse("text", f"one line of 1 to {MAX_CHAT} characters")
+    return Chat(table, line, fields.ref)
+
+
+def _commit(fields: _Fields) -> Commit:
+    return Commit(fields.table(), fields.hex_64("commitment"), fields.ref)
+
+
+def _reveal(fields: _Fields) -> Reveal:
+    table, hand = fields.table(), fields.text("hand", MAX_ID)
+    return Reveal(table, hand, fields.hex_64("entropy"), fields.ref)
+
+
+_PARSERS: dict[str, Callable[[_Fields], Command]] = {
+    "hello": _hello,
+    "watch": _watch,
+    "sit": _sit,
+    "act": _act,
+    "sit_out": _sit_out,
+    "sit_in": _sit_in,
+    "leave": _leave,
+    "top_up": _top_up,
+    "chat": _chat,
+    "commit": _commit,
+    "reveal": _reveal,
+}
+
+__all__ = [
+    "MAX_CHAT",
+    "MAX_CHIPS",
+    "MAX_FRAME",
+    "MAX_ID",
+    "MAX_TOKEN",
+    "Act",
+    "Chat",
+    "Command",
+    "Commit",
+    "Hello",
+    "Leave",
+    "Reveal",
+    "Sit",
+    "SitIn",
+    "SitOut",
+    "TopUp",
+    "Watch",
+    "parse_command",
+    "read_frame",
+]

@@ -1,0 +1,367 @@
+"""Views and events as the JSON of PROTOCOL.md: a table's ``state``, an ``event``
+object, a ``turn``'s ``legal`` list.
+
+Only views are encoded, never raw state: the caller passes ``table.view(seat)`` and each
+event as ``seen_by(event, seat)``, so no card reaches a receiver that may not see it
+(DESIGN.md, privacy). Seats are numbered from 1 (the table seat + 1), cards are text
+("As"), amounts whole chips, hand ids ``"{table}-{number}"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from splitpot.cards import Card
+from splitpot.dealer import Scene, dealer_line, low_words
+from splitpot.engine import (
+    Acted,
+    BoardDealt,
+    Event,
+    HandEnded,
+    HoleCardsDealt,
+    LegalActions,
+    Mucked,
+    Posted,
+    PotAwarded,
+    RakeTaken,
+    RoundEnded,
+    Shown,
+    UncalledBetReturned,
+)
+from splitpot.evaluate import HighHand, LowHand
+from splitpot.rules import Betting, FixedLimit, Mixed
+from splitpot.table import (
+    ChipsAdded,
+    HandFinished,
+    HandStarted,
+    HandState,
+    InHand,
+    PlayerLeft,
+    PlayerSat,
+    SatIn,
+    SatOut,
+    SeatView,
+    StakesChanged,
+    TableConfig,
+    TableEvent,
+    TableView,
+)
+
+Json = None | bool | int | str | list["Json"] | dict[str, "Json"]
+JsonObject = dict[str, Json]
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """What the room knows of a table beyond the core's view: its id, name and
+    settings, its host (a player id), and whether it is private or paused."""
+
+    id: str
+    name: str
+    config: TableConfig
+    host: str | None = None
+    private: bool = False
+    paused: bool = False
+    action_seconds: int | None = None
+    time_bank_seconds: int | None = None
+
+
+def wire_seat(seat: int | None) -> int | None:
+    """A table seat (from 0) as the wire numbers it (from 1, "Seat 1")."""
+    return None if seat is None else seat + 1
+
+
+def hand_id(table: str, number: int) -> str:
+    """A hand's id, unique in the room: the table's id and the hand's number there."""
+    return f"{table}-{number}"
+
+
+def utc_text(moment: datetime) -> str:
+    """A time as PROTOCOL.md writes it: UTC ISO 8601 ("2025-01-31T12:00:00.000Z")."""
+    if moment.tzinfo is None:
+        raise ValueError(f"a time on the wire needs a time zone, not the naive {moment}")
+    text = moment.astimezone(UTC).isoformat(timespec="milliseconds")
+    return text.removesuffix("+00:00") + "Z"
+
+
+def cards_json(cards: Iterable[Card]) -> list[Json]:
+    return [str(card) for card in cards]
+
+
+# ------------------------------------------------------------------ tables
+
+
+def betting_json(betting: Betting | Mixed) -> JsonObject:
+    """A structure and its stakes: ``structure`` (PROTOCOL.md's ids), ``stakes`` as text,
+    the blinds, a limit game's bets, and a mixed game's two structures."""
+    if isinstance(betting, Mixed):
+        return {
+            "structure": betting.structure.value,
+            "stakes": betting.stakes,
+            "small_blind": betting.limit.small_blind,
+            "big_blind": betting.limit.big_blind,
+            "limit": betting_json(betting.limit),
+            "pot_limit": betting_json(betting.pot_limit),
+            "period": betting.period,
+        }
+    fields: JsonObject = {
+        "structure": betting.structure.value,
+        "stakes": betting.stakes,
+        "small_blind": betting.small_blind,
+        "big_blind": betting.big_blind,
+    }
+    if isinstance(betting, FixedLimit):
+        fields |= {"small_bet": betting.small_bet, "big_bet": betting.big_bet}
+    return fields
+
+
+def table_summary(info: TableInfo, players: int) -> JsonObject:
+    """A table as the lobby lists it (PROTOCOL.md: ``id, name, variant, structure,
+    small_blind, big_blind, seats, players, private`` and more)."""
+    config = info.config
+    return {
+        "id": info.id,
+        "name": info.name,
+        "variant": config.variant.value,
+        "variant_name": config.variant.title,
+        **betting_json(config.betting),
+        "seats": config.seats,
+        "players": players,
+        "min_buy_in": config.min_buy_in,
+        "max_buy_in": config.max_buy_in,
+        "private": info.private,
+        "host": info.host,
+        "paused": info.paused,
+        "action_seconds": info.action_seconds,
+        "time_bank_seconds": info.time_bank_seconds,
+    }
+
+
+def encode_state(view: TableView, info: TableInfo, players: Mapping[int, str]) -> JsonObject:
+    """The ``state`` of a ``table`` message: the table as ``view``'s viewer may see it.
+    ``players`` gives the player id of each occupied seat (table seat -> id)."""
+    seated = sum(seat is not None for seat in view.seats)
+    return {
+        "table": table_summary(info, seated),
+        "viewer": wire_seat(view.viewer),
+        "button": wire_seat(view.button),
+        "hands_played": view.hands_played,
+        "seats": [_seat_json(n, seat, players) for n, seat in enumerate(view.seats)],
+        "hand": None if view.hand is None else _hand_json(info.id, view.hand),
+    }
+
+
+def _seat_json(number: int, seat: SeatView | None, players: Mapping[int, str]) -> JsonObject:
+    if seat is None:
+        return {"seat": number + 1, "player": None}
+    fields: JsonObject = {
+        "seat": number + 1,
+        "player": players[number],
+        "name": seat.name,
+        "stack": seat.stack,
+        "bet": seat.bet,
+        "status": seat.status.value,
+        "hole_cards": seat.hole_cards,
+        "last_action": seat.last_action,
+    }
+    if seat.cards is not None:
+        fields["cards"] = cards_json(seat.cards)
+    return fields
+
+
+def _hand_json(table: str, hand: HandState) -> JsonObject:
+    return {
+        "id": hand_id(table, hand.number),
+        "number": hand.number,
+        "button": hand.button + 1,
+        "street": hand.street.label,
+        "board": cards_json(hand.board),
+        "pots": [
+            {"amount": pot.amount, "eligible": [seat + 1 for seat in pot.eligible]}
+            for pot in hand.pots
+        ],
+        "total": hand.total,
+        "to_act": wire_seat(hand.to_act),
+        **betting_json(hand.betting),
+    }
+
+
+# ------------------------------------------------------------------ turns
+
+
+def encode_legal(legal: LegalActions) -> list[Json]:
+    """A ``turn``'s ``legal`` list (PROTOCOL.md): ``amount`` for a call (the chips it
+    adds) and for an all-in (the total), ``min`` and ``max`` (totals) for a bet or raise."""
+    actions: list[Json] = []
+    if legal.fold:
+        actions.append({"action": "fold"})
+    if legal.check:
+        actions.append({"action": "check"})
+    if legal.call is not None:
+        actions.append({"action": "call", "amount": legal.call})
+    if legal.bet_or_raise is not None:
+        name = legal.bet_or_raise.value
+        actions.append({"action": name, "min": legal.min_to, "max": legal.max_to})
+    if legal.all_in:
+        actions.append({"action": "allin", "amount": legal.all_in_to})
+    if legal.show:
+        actions.append({"action": "show"})
+    if legal.muck:
+        actions.append({"action": "muck"})
+    return actions
+
+
+# ------------------------------------------------------------------ events
+
+
+def encode_event(
+    event: TableEvent,
+    table: str,
+    scene: Scene,
+    names: Mapping[int, str],
+    *,
+    players: Mapping[int, str] | None = None,
+    fairness: JsonObject | None = None,
+) -> JsonObject:
+    """The ``event`` object of an ``event`` message: ``kind``, ``hand`` (the id, or null),
+    the event's fields, and ``text``, the dealer's words (or null).
+
+    ``scene`` is the dealer's scene before the event (``dealer.scenes``), ``names`` the
+    player names by table seat, ``players`` the player ids by seat (for ``player_sat``),
+    ``fairness`` the fair-deal fields of a ``hand_started`` (FAIRNESS.md).
+    """
+    kind, fields = _event_fields(event, scene, players or {}, fairness)
+    number = event.number if isinstance(event, HandStarted | InHand | HandFinished) else None
+    return {
+        "kind": kind,
+        "hand": None if number is None else hand_id(table, number),
+        **fields,
+        "text": dealer_line(event, names, scene),
+    }
+
+
+def _event_fields(
+    event: TableEvent,
+    scene: Scene,
+    players: Mapping[int, str],
+    fairness: JsonObject | None,
+) -> tuple[str, JsonObject]:
+    match event:
+        case PlayerSat(seat=seat, name=name, stack=stack, post_now=post_now):
+            sat: JsonObject = {"player": players.get(seat), "stack": stack, "post_now": post_now}
+            return "player_sat", _who(seat, name) | sat
+        case PlayerLeft(seat=seat, name=name, stack=stack):
+            return "player_left", _who(seat, name) | {"player": players.get(seat), "stack": stack}
+        case SatOut(seat=seat, name=name, timed_out=timed_out):
+            return "sat_out", _who(seat, name) | {"timed_out": timed_out}
+        case SatIn(seat=seat, name=name, post_now=post_now):
+            return "sat_in", _who(seat, name) | {"post_now": post_now}
+        case ChipsAdded(seat=seat, name=name, amount=amount, stack=stack):
+            return "chips_added", _who(seat, name) | {"amount": amount, "stack": stack}
+        case StakesChanged(betting=betting):
+            return "stakes_changed", betting_json(betting)
+        case HandStarted():
+            return "hand_started", _hand_started(event, fairness)
+        case HandFinished(number=number, stacks=stacks):
+            return "hand_ended", {
+                "number": number,
+                "stacks": [{"seat": seat + 1, "stack": stack} for seat, stack in stacks],
+                "awards": [_award(award) for award in scene.awards],
+            }
+        case InHand(event=inner):
+            return _hand_event(inner, scene)
+
+
+def _who(seat: int, name: str) -> JsonObject:
+    return {"seat": seat + 1, "name": name}
+
+
+def _hand_started(event: HandStarted, fairness: JsonObject | None) -> JsonObject:
+    return {
+        "number": event.number,
+        "button": event.button + 1,
+        "seats": [
+            {"seat": seat + 1, "name": name, "stack": stack}
+            for seat, name, stack in zip(event.seats, event.names, event.stacks, strict=True)
+        ],
+        "variant": event.variant.value,
+        **betting_json(event.betting),
+        "draw": [{"seat": seat + 1, "card": str(card)} for seat, card in event.draw],
+        "fairness": fairness,
+    }
+
+
+def _hand_event(event: Event, scene: Scene) -> tuple[str, JsonObject]:
+    """An event of the hand in play; ``player`` fields name table seats."""
+    match event:
+        case Posted(player=seat, kind=kind, amount=amount, all_in=all_in):
+            post = kind.name.lower()
+            return "posted", {"seat": seat + 1, "post": post, "amount": amount, "all_in": all_in}
+        case HoleCardsDealt(player=seat, cards=cards):
+            known = None if None in cards else cards_json(c for c in cards if c is not None)
+            return "dealt", {"seat": seat + 1, "count": len(cards), "cards": known}
+        case BoardDealt(street=street, cards=cards):
+            board = scene.board + cards
+            return "board", {
+                "street": street.label,
+                "cards": cards_json(c for c in cards if c is not None),
+                "board": cards_json(c for c in board if c is not None),
+            }
+        case Acted(player=seat, kind=kind, to=to, added=added, all_in=all_in):
+            return "acted", {
+                "seat": seat + 1,
+                "action": kind.value,
+                "to": to,
+                "added": added,
+                "all_in": all_in,
+            }
+        case RoundEnded(street=street, pot=pot):
+            return "round_ended", {"street": street.label, "pot": pot}
+        case UncalledBetReturned(player=seat, amount=amount):
+            return "uncalled", {"seat": seat + 1, "amount": amount}
+        case Shown(player=seat, cards=cards, high=high, low=low):
+            shown: JsonObject = {"seat": seat + 1, "cards": cards_json(cards)}
+            return "shown", shown | _hands(high, low)
+        case Mucked(player=seat):
+            return "mucked", {"seat": seat + 1}
+        case RakeTaken(amount=amount):
+            return "rake", {"amount": amount}
+        case PotAwarded():
+            return "pot_awarded", _award(event)
+        case HandEnded():
+            raise ValueError("a table reports a hand's end as HandFinished, with seats")
+
+
+def _award(award: PotAwarded) -> JsonObject:
+    return {
+        "pot": award.pot,
+        "share": award.share.value,
+        "seat": award.player + 1,
+        "amount": award.amount,
+    } | _hands(award.high, award.low)
+
+
+def _hands(high: HighHand | None, low: LowHand | None) -> JsonObject:
+    """A hand's high and low: each ``{name, cards}`` (the five cards it uses) or null."""
+    return {
+        "high": None if high is None else {"name": high.name, "cards": cards_json(high.cards)},
+        "low": None if low is None else {"name": low_words(low), "cards": cards_json(low.cards)},
+    }
+
+
+__all__ = [
+    "Json",
+    "JsonObject",
+    "TableInfo",
+    "betting_json",
+    "cards_json",
+    "encode_event",
+    "encode_legal",
+    "encode_state",
+    "hand_id",
+    "table_summary",
+    "utc_text",
+    "wire_seat",
+]

@@ -1,0 +1,40 @@
+"""The room's error codes (PROTOCOL.md) and the error a refused message raises."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+Ref = str | int | None  # a client's tag on a command, echoed in an error about it
+
+
+class ErrorCode(Enum):
+    """Why the room refused a command; nothing changed. The first eight are PROTOCOL.md's."""
+
+    BAD_MESSAGE = "bad_message"  # not JSON, not an object, an unknown type, a bad field
+    UNKNOWN_TABLE = "unknown_table"  # no such table, or a private one without its invite
+    NOT_YOUR_TURN = "not_your_turn"
+    ILLEGAL_ACTION = "illegal_action"  # the action or amount is not among the legal ones
+    SEAT_TAKEN = "seat_taken"
+    BUY_IN = "buy_in"  # a buy-in or top-up outside the table's range
+    FORBIDDEN = "forbidden"  # a watcher's seat command, a host command by a guest...
+    RATE_LIMITED = "rate_limited"
+    UNAUTHORIZED = "unauthorized"  # hello with an unknown or expired token
+    NOT_SEATED = "not_seated"  # a seat command at a table where the player has no seat
+    ALREADY_SEATED = "already_seated"  # sit at a table where the player has a seat
+    WRONG_HAND = "wrong_hand"  # act or reveal naming a hand that is not the one in play
+    NOT_NOW = "not_now"  # allowed, but not at this moment (top_up during a hand)
+    SERVER_ERROR = "server_error"  # the room failed; the command may be sent again
+
+
+class ProtocolError(Exception):
+    """A message the room refuses: its code, a message naming the bad input, and the
+    command's ``ref`` when it had a good one."""
+
+    def __init__(self, code: ErrorCode, message: str, ref: Ref = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref = ref
+
+
+__all__ = ["ErrorCode", "ProtocolError", "Ref"]
