@@ -30,11 +30,13 @@ def posts(table: Table) -> list[tuple[str, str, int]]:
 def finish(table: Table) -> None:
     """Everyone folds or checks down; losing hands muck."""
     while table.hand is not None:
+        seat = table.seat_to_act
+        assert seat is not None
         legal = table.hand.hand.legal_actions()
         if legal.muck:
-            table.act(Action.muck())
+            table.act(seat, Action.muck())
         else:
-            table.act(Action.check() if legal.check else Action.fold())
+            table.act(seat, Action.check() if legal.check else Action.fold())
 
 
 def deal(table: Table, seed: int = 0) -> None:

@@ -40,11 +40,13 @@ def posts(table: Table) -> list[tuple[str, str, int]]:
 def finish(table: Table) -> None:
     """Everyone checks or folds; losing hands muck."""
     while table.hand is not None:
+        seat = table.seat_to_act
+        assert seat is not None
         legal = table.hand.hand.legal_actions()
         if legal.muck:
-            table.act(Action.muck())
+            table.act(seat, Action.muck())
         else:
-            table.act(Action.check() if legal.check else Action.fold())
+            table.act(seat, Action.check() if legal.check else Action.fold())
 
 
 # ------------------------------------------------------------ a hand over at once
@@ -287,3 +289,15 @@ def test_a_fractional_or_zero_buy_in_and_an_empty_name_are_refused() -> None:
     with pytest.raises(TableError, match="a player needs a name, not ' '"):
         table.sit(0, " ", 100)
     assert table.seats == [None] * 6
+
+
+def test_only_the_seat_to_act_may_act_and_a_refusal_changes_nothing() -> None:
+    table = table_of({0: "Ann", 1: "Bob", 2: "Cy"})
+    deal(table)
+    seat = table.seat_to_act
+    assert seat is not None
+    other = next(s for s in (0, 1, 2) if s != seat)
+    before = table.view(None)
+    with pytest.raises(TableError, match=f"seat {other + 1} is not to act"):
+        table.act(other, Action.fold())
+    assert table.view(None) == before and table.seat_to_act == seat

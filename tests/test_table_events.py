@@ -45,7 +45,7 @@ def play(hands: int, seed: int) -> tuple[Table, list[TableEvent], list[dict[obje
             hand = table.hand.hand
             assert hand.to_act is not None
             action = bots[seat].decide(hand.view(hand.to_act), Variant.O8)
-            events += table.act(action)
+            events += table.act(seat, action)
             views.append({v: table.view(v) for v in (*SEATS, None)} | {"chips": table.chips()})
     return table, events, views
 
@@ -126,7 +126,7 @@ def test_a_snapshot_and_the_same_deal_and_actions_rebuild_the_table_exactly() ->
         seat = table.seat_to_act
         assert seat is not None and hand.to_act is not None
         action = bots[seat].decide(hand.view(hand.to_act), Variant.O8)
-        assert rebuilt.act(action) == table.act(action)
+        assert rebuilt.act(seat, action) == table.act(seat, action)
         for viewer in (*SEATS, None):
             assert rebuilt.view(viewer) == table.view(viewer)
         actions += 1

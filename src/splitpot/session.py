@@ -270,7 +270,7 @@ class GameSession:
         if legal is None:
             return Reply(("It is not your turn.",))
         try:
-            self.table.act(Action.parse(text))  # "bet" facing a bet is refused, as is "raise"
+            self.table.act(0, Action.parse(text))  # "bet" facing a bet is refused, as is "raise"
         except ValueError as error:  # with no bet: the engine names the right word
             return Reply((f"Not now: {error}.", f"You may: {', '.join(legal.describe())}"))
         return Reply(tuple(self._play_bots()))
@@ -283,7 +283,7 @@ class GameSession:
         while self.table.hand is not None:
             legal = self.legal()
             if legal is not None:
-                self.table.act(Action.muck() if legal.muck else Action.fold())
+                self.table.act(0, Action.muck() if legal.muck else Action.fold())
             lines += self._play_bots()
         if put is not None:
             number = self.table.history[-1].number

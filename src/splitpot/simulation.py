@@ -34,7 +34,7 @@ def play_bots(table: Table, bots: Mapping[int, Bot]) -> None:
     while table.hand is not None and (seat := table.seat_to_act) in bots:
         hand = table.hand.hand
         assert seat is not None and hand.to_act is not None
-        table.act(bots[seat].decide(hand.view(hand.to_act), variant))
+        table.act(seat, bots[seat].decide(hand.view(hand.to_act), variant))
 
 
 def play_hand(table: Table, bots: dict[int, Bot], deck: Deck, draw: Deck) -> TableHand:

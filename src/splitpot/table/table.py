@@ -331,11 +331,14 @@ class Table:
         self._settle_if_over()
         return events
 
-    def act(self, action: Action) -> list[TableEvent]:
-        """Apply the action of the player to act in the current hand; return its events."""
+    def act(self, seat: int, action: Action) -> list[TableEvent]:
+        """Apply the action of the player in ``seat``, who must be the one to act; return
+        the events it caused. An illegal action raises and changes nothing."""
         current = self.hand
         if current is None:
             raise TableError("no hand is being played")
+        if self.seat_to_act != seat:
+            raise TableError(f"seat {seat + 1} is not to act")
         events = by_seat(current.number, current.hand.apply(action), current.seats)
         self._settle_if_over()
         return events
@@ -352,7 +355,7 @@ class Table:
             action = Action.muck()
         else:
             action = Action.check() if legal.check else Action.fold()
-        events = self.act(action)
+        events = self.act(seat, action)
         player = self._occupant(seat)
         player.sitting_out = True
         return [*events, SatOut(seat, player.name, timed_out=True)]
