@@ -1,19 +1,20 @@
 """Store fixtures, shared with the server's tests: ``database_url`` is a fresh, empty
 database, once SQLite (a temporary file) and once PostgreSQL (a database made for the test
-on the server of $SPLITPOT_TEST_POSTGRES, dropped after); ``store`` is a Store on it.
+on the server of $SPLITPOT_TEST_POSTGRES, dropped after); ``store`` is a Store on it and
+``make_store`` opens more.
 
 Without a PostgreSQL server the PostgreSQL runs are skipped, unless
-SPLITPOT_REQUIRE_POSTGRES=1, which makes them fail instead. Use them with
-``from store_fixtures import database_url, store`` (or list this module in
-``pytest_plugins``)."""
+SPLITPOT_REQUIRE_POSTGRES=1, which makes them fail instead. Use them by naming this module in
+``pytest_plugins`` (tests/test_store.py does)."""
 
 from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
@@ -35,9 +36,7 @@ def cheap_hasher() -> PasswordHasher:
 def fresh_postgres_database() -> Iterator[str]:
     """Create ``splitpot_test_<random>`` on the test server, yield its URL, drop it."""
     server = normalise_url(os.environ.get("SPLITPOT_TEST_POSTGRES", POSTGRES_DEFAULT))
-    admin = create_engine(
-        server, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 5}
-    )
+    admin = create_engine(server, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 5})
     name = f"splitpot_test_{secrets.token_hex(6)}"
     try:
         with admin.connect() as connection:
@@ -65,10 +64,25 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
             yield url
 
 
+StoreFactory = Callable[..., Store]
+
+
 @pytest.fixture
-def store(database_url: str) -> Iterator[Store]:
-    opened = open_store(database_url, password_hasher=cheap_hasher())
-    try:
-        yield opened
-    finally:
-        opened.close()
+def make_store(database_url: str) -> Iterator[StoreFactory]:
+    """Open (and at the end close) stores on the test's database, as a restarted room
+    would; keyword arguments go to open_store (e.g. ``clock=``)."""
+    opened: list[Store] = []
+
+    def make(**options: Any) -> Store:
+        options.setdefault("password_hasher", cheap_hasher())
+        opened.append(open_store(database_url, **options))
+        return opened[-1]
+
+    yield make
+    for each in opened:
+        each.close()
+
+
+@pytest.fixture
+def store(make_store: StoreFactory) -> Store:
+    return make_store()

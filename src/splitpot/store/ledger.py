@@ -214,7 +214,7 @@ def labels(session: Session, player_ids: Iterable[int]) -> dict[int | None, str]
     names: dict[int | None, str] = {None: HOUSE}
     if ids:
         query = select(PlayerRow.id, PlayerRow.name).where(PlayerRow.id.in_(ids))
-        names.update(session.execute(query).tuples().all())
+        names.update(session.execute(query).all())
     folded = [name.casefold() for name in names.values()]
     return {
         key: f"{name} #{key}" if key is not None and folded.count(name.casefold()) > 1 else name
@@ -251,18 +251,14 @@ def table_ledger_csv(session: Session, table_id: str) -> str:
 def settle(session: Session, table_id: str) -> list[Payment]:
     """Who pays whom, from each player's net result at the table (the sum of their hand
     results) and the rake the house took there."""
-    rows = (
-        session.execute(
-            select(AccountRow.player_id, func.sum(EntryRow.amount))
-            .join(EntryRow, EntryRow.account_id == AccountRow.id)
-            .join(TransferRow, EntryRow.transfer_id == TransferRow.id)
-            .where(TransferRow.table_id == table_id)
-            .where(TransferRow.kind == TransferKind.HAND_RESULT.value)
-            .group_by(AccountRow.player_id)
-        )
-        .tuples()
-        .all()
-    )
+    rows = session.execute(
+        select(AccountRow.player_id, func.sum(EntryRow.amount))
+        .join(EntryRow, EntryRow.account_id == AccountRow.id)
+        .join(TransferRow, EntryRow.transfer_id == TransferRow.id)
+        .where(TransferRow.table_id == table_id)
+        .where(TransferRow.kind == TransferKind.HAND_RESULT.value)
+        .group_by(AccountRow.player_id)
+    ).all()
     names = labels(session, (player for player, _ in rows if player is not None))
     return settle_up({names[player]: int(net) for player, net in rows})
 
@@ -290,17 +286,14 @@ def settle_up(nets: Mapping[str, int]) -> list[Payment]:
 def check_invariant(session: Session) -> LedgerTotals:
     """Raise InvariantBroken unless every transfer sums to zero (so all entries do) and no
     stack at a table (nor the house) is below zero; the totals by kind of account."""
-    unbalanced = (
-        session.execute(
-            select(EntryRow.transfer_id, func.sum(EntryRow.amount))
-            .group_by(EntryRow.transfer_id)
-            .having(func.sum(EntryRow.amount) != 0)
-        )
-        .tuples()
-        .all()
-    )
+    unbalanced = session.execute(
+        select(EntryRow.transfer_id, func.sum(EntryRow.amount))
+        .group_by(EntryRow.transfer_id)
+        .having(func.sum(EntryRow.amount) != 0)
+    ).all()
     if unbalanced:
-        raise InvariantBroken(f"transfers that do not sum to zero (id, sum): {unbalanced}")
+        sums = [(transfer, int(total)) for transfer, total in unbalanced]
+        raise InvariantBroken(f"transfers that do not sum to zero (id, sum): {sums}")
     stacks = _account_totals(session, AccountRow.key, AccountRow.kind != AccountKind.BALANCE.value)
     negative = sorted((key, chips) for key, chips in stacks.items() if chips < 0)
     if negative:
@@ -326,4 +319,4 @@ def _account_totals(
         .where(*where)
         .group_by(column)
     )
-    return {key: int(total) for key, total in session.execute(query).tuples()}
+    return {key: int(total) for key, total in session.execute(query)}

@@ -96,16 +96,12 @@ def invite_matches(session: Session, table_id: str, invite: str) -> bool:
 def seats(session: Session, table_id: str) -> list[Seat]:
     """The taken seats in seat order, each with the player's chips at the table."""
     get_table(session, table_id)
-    rows = (
-        session.execute(
-            select(SeatRow, PlayerRow.name)
-            .join(PlayerRow, SeatRow.player_id == PlayerRow.id)
-            .where(SeatRow.table_id == table_id)
-            .order_by(SeatRow.seat)
-        )
-        .tuples()
-        .all()
-    )
+    rows = session.execute(
+        select(SeatRow, PlayerRow.name)
+        .join(PlayerRow, SeatRow.player_id == PlayerRow.id)
+        .where(SeatRow.table_id == table_id)
+        .order_by(SeatRow.seat)
+    ).all()
     chips = ledger.stacks_at(session, table_id)
     return [
         Seat(
