@@ -89,11 +89,11 @@ BOARD = "Ad8c3hKd9s"
         ),
         (
             lambda: Mixed(PotLimit(1, 2), FixedLimit(2, 4)),  # type: ignore[arg-type]
-            "Mixed: the first round is limit, a FixedLimit, not PotLimit",
+            r"limit must be a FixedLimit \(Mixed plays limit first, then pot limit\), not PotLimit",
         ),
         (
             lambda: Mixed(FixedLimit(2, 4), NoLimit(1, 2)),  # type: ignore[arg-type]
-            "Mixed: the second round is pot limit, a PotLimit, not NoLimit",
+            r"pot_limit must be a PotLimit \(Mixed plays .*\), not NoLimit",
         ),
         (
             lambda: GameConfig(Variant.O8, "pot-limit"),  # type: ignore[arg-type]

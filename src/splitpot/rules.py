@@ -52,13 +52,18 @@ class RoundState(Protocol):
     full_raise: int  # the size of the last full bet or raise (the bet unit at first)
 
 
-def _whole(name: str, value: object, unit: str, least: int = 1) -> None:
-    """Refuse a setting that is not a whole number (a bool or float is not) of at least
-    ``least``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise RulesError(
-            f"{name} must be a whole number of {unit}, at least {least}, not {value!r}"
-        )
+def _require(name: str, value: object, kinds: tuple[type, ...], words: str) -> None:
+    """Refuse a setting that is none of ``kinds`` (a bool is a number only where asked)."""
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        raise RulesError(f"{name} must be {words}, not {value!r}")
+
+
+def _whole(name: str, value: int, unit: str, least: int = 1) -> None:
+    """Refuse a setting that is not a whole number of at least ``least`` (a float is not)."""
+    words = f"a whole number of {unit}, at least {least}"
+    _require(name, value, (int,), words)
+    if value < least:
+        raise RulesError(f"{name} must be {words}, not {value!r}")
 
 
 def _at_most(name: str, value: int, bound_name: str, bound: int) -> None:
@@ -106,8 +111,7 @@ class FixedLimit:
         _whole("small_blind", self.small_blind, "chips")
         _at_most("small_blind", self.small_blind, "big blind", self.big_blind)
         _whole("cap", self.cap, "bets")
-        if not isinstance(self.cap_heads_up, bool):
-            raise RulesError(f"cap_heads_up must be True or False, not {self.cap_heads_up!r}")
+        _require("cap_heads_up", self.cap_heads_up, (bool,), "True or False")
 
     @property
     def structure(self) -> Structure:
@@ -308,12 +312,9 @@ class Mixed:
     period: int | None = None  # None: once the button has gone round the table
 
     def __post_init__(self) -> None:
-        if not isinstance(self.limit, FixedLimit):
-            raise RulesError(f"Mixed: the first round is limit, a FixedLimit, not {self.limit!r}")
-        if not isinstance(self.pot_limit, PotLimit):
-            raise RulesError(
-                f"Mixed: the second round is pot limit, a PotLimit, not {self.pot_limit!r}"
-            )
+        order = "(Mixed plays limit first, then pot limit)"
+        _require("limit", self.limit, (FixedLimit,), f"a FixedLimit {order}")
+        _require("pot_limit", self.pot_limit, (PotLimit,), f"a PotLimit {order}")
         if self.period is not None:
             _whole("period", self.period, "hands")
 
@@ -352,8 +353,7 @@ class Rake:
 
     def __post_init__(self) -> None:
         percent = self.percent
-        if isinstance(percent, bool) or not isinstance(percent, int | Fraction):
-            raise RulesError(f"rake percent must be a whole number or a Fraction, not {percent!r}")
+        _require("rake percent", percent, (int, Fraction), "a whole number or a Fraction")
         if not 0 <= percent <= 100:
             raise RulesError(f"rake percent must be between 0 and 100, not {percent}")
         if self.cap is not None:
@@ -383,16 +383,16 @@ class GameConfig:
     rake: Rake | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.variant, Variant):
-            raise RulesError(f"variant must be a Variant, not {self.variant!r}")
-        if not isinstance(self.betting, FixedLimit | PotLimit | NoLimit):
-            raise RulesError(
-                "betting must be FixedLimit, PotLimit or NoLimit (a hand is played in one "
-                f"structure; Mixed.betting_for gives a round's), not {self.betting!r}"
-            )
+        _require("variant", self.variant, (Variant,), "a Variant")
+        _require(
+            "betting",
+            self.betting,
+            (FixedLimit, PotLimit, NoLimit),
+            "FixedLimit, PotLimit or NoLimit (a hand is played in one structure; "
+            "Mixed.betting_for gives a round's)",
+        )
         _whole("ante", self.ante, "chips", least=0)
-        if self.rake is not None and not isinstance(self.rake, Rake):
-            raise RulesError(f"rake must be a Rake or None, not {self.rake!r}")
+        _require("rake", self.rake, (Rake, type(None)), "a Rake or None")
 
     @property
     def structure(self) -> Structure:
