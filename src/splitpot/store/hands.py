@@ -83,7 +83,7 @@ def append_action(
     get_hand(session, hand_id, playing=True)
     if not kind or len(kind) > KIND_LENGTH:
         raise StoreError(f"an action kind needs 1 to {KIND_LENGTH} characters: {kind!r}")
-    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
+    if amount is not None and not ledger.is_whole(amount):
         raise StoreError(f"an action's amount is a whole number of chips, not {amount!r}")
     last = session.scalar(select(func.max(ActionRow.seq)).where(ActionRow.hand_id == hand_id))
     row = ActionRow(

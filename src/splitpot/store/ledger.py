@@ -38,12 +38,22 @@ def account_key(kind: AccountKind, player_id: int | None, table_id: str | None) 
     return HOUSE
 
 
+def is_whole(value: object) -> bool:
+    """An int that is not a bool: what chip amounts and seat numbers must be."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def find_account(session: Session, key: str) -> AccountRow | None:
+    """The account, locked until the end of the transaction (PostgreSQL)."""
+    return session.scalar(select(AccountRow).where(AccountRow.key == key).with_for_update())
+
+
 def open_account(
     session: Session, kind: AccountKind, player_id: int | None, table_id: str | None
 ) -> AccountRow:
     """The account, created on first use."""
     key = account_key(kind, player_id, table_id)
-    row = session.scalar(select(AccountRow).where(AccountRow.key == key).with_for_update())
+    row = find_account(session, key)
     if row is None:
         row = AccountRow(key=key, kind=kind.value, player_id=player_id, table_id=table_id)
         session.add(row)
@@ -70,10 +80,13 @@ def post(
     if sum(amount for _, amount in moves) != 0:
         raise LedgerError(f"a {kind.value} transfer must sum to zero: {[a for _, a in moves]}")
     for account, amount in moves:
-        if account.kind == AccountKind.TABLE and account_total(session, account) + amount < 0:
+        if account.kind != AccountKind.TABLE.value or amount >= 0:
+            continue
+        chips = account_total(session, account)
+        if chips + amount < 0:
             raise LedgerError(
-                f"player {account.player_id} has {account_total(session, account)} chips at "
-                f"table {account.table_id}, not the {-amount} the {kind.value} takes"
+                f"player {account.player_id} has {chips} chips at table {account.table_id}, "
+                f"not the {-amount} the {kind.value} takes"
             )
     transfer = TransferRow(kind=kind.value, at=now, table_id=table_id, hand_id=hand_id)
     session.add(transfer)
@@ -87,7 +100,7 @@ def post(
 
 
 def check_chips(amount: int, what: str) -> None:
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+    if not is_whole(amount) or amount <= 0:
         raise LedgerError(f"{what} must be a positive whole number of chips, not {amount!r}")
 
 
@@ -123,10 +136,10 @@ def hand_result(
     rake goes to the house. Refused unless the results and the rake sum to zero."""
     if not results:
         raise LedgerError(f"hand {hand_id}: a result needs the players dealt in")
-    if isinstance(rake, bool) or not isinstance(rake, int) or rake < 0:
+    if not is_whole(rake) or rake < 0:
         raise LedgerError(f"hand {hand_id}: the rake must be a whole number >= 0, not {rake!r}")
     for player_id, net in results.items():
-        if isinstance(net, bool) or not isinstance(net, int):
+        if not is_whole(net):
             raise LedgerError(f"hand {hand_id}: player {player_id}'s result {net!r} is not chips")
     total = sum(results.values())
     if total + rake != 0:
@@ -136,8 +149,7 @@ def hand_result(
         )
     moves: list[tuple[AccountRow, int]] = []
     for player_id, net in sorted(results.items()):
-        key = account_key(AccountKind.TABLE, player_id, table_id)
-        stack = session.scalar(select(AccountRow).where(AccountRow.key == key).with_for_update())
+        stack = find_account(session, account_key(AccountKind.TABLE, player_id, table_id))
         if stack is None:
             raise LedgerError(f"hand {hand_id}: player {player_id} has no chips at {table_id}")
         moves.append((stack, net))

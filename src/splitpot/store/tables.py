@@ -129,8 +129,8 @@ def sit(
     table = get_table(session, table_id, open_only=True)
     get_player(session, player_id)
     capacity = table.settings.get("seats")
-    top = capacity if isinstance(capacity, int) else None
-    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 1 or (top and seat > top):
+    top = capacity if ledger.is_whole(capacity) else None
+    if not ledger.is_whole(seat) or seat < 1 or (top is not None and seat > top):
         raise SeatError(f"no seat {seat!r} at table {table_id!r}")
     if session.get(SeatRow, (table_id, seat)) is not None:
         raise SeatError(f"seat {seat} at table {table_id!r} is taken")
