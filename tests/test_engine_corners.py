@@ -5,8 +5,9 @@ round turns heads-up, and how the legal actions read (RULES.md 3 to 6)."""
 from fractions import Fraction
 
 import pytest
-from engine_helpers import deal, play
+from engine_helpers import blind_posts, deal, play
 
+from splitpot.cards import parse_cards
 from splitpot.engine import (
     Action,
     ActionKind,
@@ -15,6 +16,7 @@ from splitpot.engine import (
     LegalActions,
     Mucked,
     Shown,
+    arrange_deck,
 )
 from splitpot.rules import (
     FixedLimit,
@@ -343,3 +345,18 @@ def test_an_all_in_of_its_own_is_listed_with_its_amount() -> None:
     assert legal.describe() == ["fold", "call 2 (allin)"]
     odd = LegalActions(0, fold=True, all_in_to=50, all_in=True)
     assert odd.describe() == ["fold", "allin (50)"]
+
+
+def test_an_unknown_hand_at_the_showdown_is_offered_the_muck_only() -> None:
+    """A replayed history without player 1's cards: player 1 cannot show; player 2, the
+    next, is then the first to show, though it wins nothing."""
+    holes = [parse_cards("AsAh4d2c"), None, parse_cards("KsQsJsTs")]
+    deck = arrange_deck(holes, parse_cards(BOARD), 0, 4)
+    hand = Hand(LIMIT_2_4, [100] * 3, 0, blind_posts(3, 0, 1, 2), deck)
+    play(hand, "call", "call", "check", *["check"] * 9)
+    legal = hand.legal_actions()
+    assert (legal.player, legal.show, legal.muck) == (1, False, True)
+    with pytest.raises(IllegalActionError, match="cannot show: the hole cards are not known"):
+        hand.apply(Action.show())
+    play(hand, "muck")
+    assert hand.is_over and _shown(hand) == [2, 0]
