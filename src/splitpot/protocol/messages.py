@@ -4,14 +4,15 @@ serialises it once for all its receivers."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import datetime
 
 from splitpot.engine import LegalActions
-from splitpot.protocol.encode import JsonObject, encode_legal, utc_text
+from splitpot.protocol.encode import Json, JsonObject, encode_legal, utc_text
 from splitpot.protocol.errors import ErrorCode, ProtocolError, Ref
 
 
-def frame(message: JsonObject) -> str:
+def frame(message: Mapping[str, Json]) -> str:
     """A message as one WebSocket text frame: compact JSON."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
