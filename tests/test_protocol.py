@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from test_dealer import ANN_ALL_IN_HOLES, O8_POT_LIMIT, act, deal_cards, seat_players
+from test_dealer import (
+    ANN_ALL_IN_HOLES,
+    O8_POT_LIMIT,
+    act,
+    deal_cards,
+    seat_players,
+    seat_to_act,
+)
 
 from splitpot.bots import make_bot
 from splitpot.cards import Deck
@@ -76,8 +83,8 @@ THREE = {0: ("Ann", 100), 1: ("Bob", 100), 2: ("Cy", 100)}
 NAMES = {0: "Ann", 1: "Bob", 2: "Cy"}
 
 
-def info_of(table: Table, table_id: str = "t7") -> TableInfo:
-    return TableInfo(table_id, "Home", table.config, host="p0")
+def info_of(table: Table) -> TableInfo:
+    return TableInfo("t7", "Home", table.config, host="p0")
 
 
 def encoded(
@@ -102,7 +109,7 @@ def test_state_of_a_hand_on_the_flop_for_a_player_and_a_watcher() -> None:
     table = seat_players(O8_POT_LIMIT, THREE)
     deal_cards(table, ANN_ALL_IN_HOLES, "2c6d7hKcQd", button=2)
     for action in ("call", "call", "check", "bet 4"):
-        table.act(table.seat_to_act or 0, Action.parse(action))
+        table.act(seat_to_act(table), Action.parse(action))
     state = round_trip(encode_state(table.view(1), info_of(table), PLAYERS))
     assert state["table"] == {
         "id": "t7",
@@ -222,7 +229,7 @@ def test_shown_cards_reach_everyone_while_the_loser_decides() -> None:
     table = seat_players(O8_POT_LIMIT, {0: ("Ann", 100), 1: ("Bob", 100)})
     deal_cards(table, {0: "QhJhTc8c", 1: "AcKc9h9d"}, "3d4h5sKsQs", button=0)
     for action in ("call", "check", *["check"] * 6):
-        table.act(table.seat_to_act or 0, Action.parse(action))
+        table.act(seat_to_act(table), Action.parse(action))
     assert table.seat_to_act == 0
     for viewer, expected in ((None, {2}), (1, {2}), (0, {1, 2})):
         seats = encode_state(table.view(viewer), info_of(table), PLAYERS)["seats"]
@@ -370,7 +377,7 @@ def test_table_events_fairness_uncalled_mucks_and_rake() -> None:
     events += act(table, "raise 4", "call", "bet 2", "call", *["check"] * 4)
     events += table.add_chips(1, 5) + table.sit_out(0) + table.sit_in(0, post_now=True)
     events += table.deal(Deck(seed=4).cards)
-    events += table.time_out(table.seat_to_act or 0)
+    events += table.time_out(seat_to_act(table))
     events += table.leave(0)
     before, _ = scenes(events, Scene(Variant.O8))
     fairness: JsonObject = {"deck_commitment": "ab" * 32, "players": []}
@@ -476,7 +483,7 @@ def test_turn_message_from_a_real_table() -> None:
     table = seat_players(O8_POT_LIMIT, THREE)
     deal_cards(table, ANN_ALL_IN_HOLES, "2c6d7hKcQd", button=2)
     for action in ("call", "call", "check", "bet 4"):
-        table.act(table.seat_to_act or 0, Action.parse(action))
+        table.act(seat_to_act(table), Action.parse(action))
     legal = table.view(1).legal
     assert legal is not None
     deadline = datetime(2025, 1, 31, 13, 0, 30, 250000, tzinfo=timezone(timedelta(hours=1)))
@@ -580,7 +587,7 @@ def test_good_commands(message: dict[str, object], command: object) -> None:
 
 
 BAD = [
-    ([1, 2], "a message is a JSON object, not [1, 2]"),
+    ([1, 2], "a message must be a JSON object, not [1, 2]"),
     ({"token": "x"}, "type must be a message type, not null"),
     ({"type": 3}, "type must be a message type, not 3"),
     ({"type": "dance"}, 'unknown message type "dance"; types are: hello, watch, sit'),
@@ -700,12 +707,12 @@ def test_an_error_echoes_a_good_ref_and_refuses_a_bad_one() -> None:
 
 def test_frames_that_are_not_messages() -> None:
     for data, error in (
-        ("{", "a message is JSON: "),
-        (b"\xff", "a message is JSON: "),
-        ("[" * 5000 + "]" * 5000, f"a message is at most {MAX_FRAME} bytes, not 10000"),
-        ("[" * 4000 + "]" * 4000, "a message is"),
-        ("null", "a message is a JSON object, not null"),
-        ("NaN", "a message is a JSON object, not NaN"),
+        ("{", "a message must be JSON (Expecting property name"),
+        (b"\xff", "a message must be JSON ('utf-8' codec can't decode"),
+        ("[" * 5000 + "]" * 5000, f"a message must be at most {MAX_FRAME} bytes, not 10000"),
+        ("[" * 4000 + "]" * 4000, "a message must be JSON (maximum recursion depth"),
+        ("null", "a message must be a JSON object, not null"),
+        ("NaN", "a message must be a JSON object, not NaN"),
     ):
         with pytest.raises(ProtocolError) as refusal:
             read_frame(data)

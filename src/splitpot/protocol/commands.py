@@ -118,12 +118,12 @@ def read_frame(data: str | bytes) -> Command:
     size = len(data.encode() if isinstance(data, str) else data)
     if size > MAX_FRAME:
         raise ProtocolError(
-            ErrorCode.BAD_MESSAGE, f"a message is at most {MAX_FRAME} bytes, not {size}"
+            ErrorCode.BAD_MESSAGE, f"a message must be at most {MAX_FRAME} bytes, not {size}"
         )
     try:
         message = json.loads(data)
     except (ValueError, RecursionError) as error:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"a message is JSON: {error}") from None
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"a message must be JSON ({error})") from None
     return parse_command(message)
 
 
@@ -131,7 +131,7 @@ def parse_command(message: object) -> Command:
     """A decoded JSON message as a command; the error echoes its ``ref`` when good."""
     if not isinstance(message, dict):
         raise ProtocolError(
-            ErrorCode.BAD_MESSAGE, f"a message is a JSON object, not {_shown(message)}"
+            ErrorCode.BAD_MESSAGE, f"a message must be a JSON object, not {_shown(message)}"
         )
     ref = _ref(message)
     kind = message.get("type")
