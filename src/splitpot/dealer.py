@@ -11,7 +11,7 @@ run of events).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import partial
@@ -140,9 +140,8 @@ def scenes(events: Sequence[Said], start: Scene) -> tuple[list[Scene], Scene]:
         inner = _engine(event)
         if isinstance(event, HandStarted):
             scene = replace(scene, variant=event.variant, board=(), awards=())
-        elif isinstance(inner, PotAwarded) and not _is_award(events, index - 1):
-            run = (_engine(e) for e in _run(events, index))
-            scene = replace(scene, awards=tuple(a for a in run if isinstance(a, PotAwarded)))
+        elif isinstance(inner, PotAwarded) and not _award_at(events, index - 1):
+            scene = replace(scene, awards=_awards_from(events, index))
         before.append(scene)
         if isinstance(inner, BoardDealt):
             scene = replace(scene, board=scene.board + inner.cards)
@@ -153,15 +152,17 @@ def _engine(event: Said) -> Said:
     return event.event if isinstance(event, InHand) else event
 
 
-def _is_award(events: Sequence[Said], index: int) -> bool:
-    return index >= 0 and isinstance(_engine(events[index]), PotAwarded)
+def _award_at(events: Sequence[Said], index: int) -> PotAwarded | None:
+    award = _engine(events[index]) if index >= 0 else None
+    return award if isinstance(award, PotAwarded) else None
 
 
-def _run(events: Sequence[Said], start: int) -> Iterable[Said]:
-    index = start
-    while index < len(events) and _is_award(events, index):
-        yield events[index]
-        index += 1
+def _awards_from(events: Sequence[Said], start: int) -> tuple[PotAwarded, ...]:
+    """The run of awards that begins at ``start``."""
+    awards: list[PotAwarded] = []
+    while start + len(awards) < len(events) and (award := _award_at(events, start + len(awards))):
+        awards.append(award)
+    return tuple(awards)
 
 
 def dealer_line(
@@ -182,8 +183,10 @@ def dealer_lines(
     *,
     revealed: Mapping[int, tuple[Card, ...]] | None = None,
 ) -> list[str]:
-    """What the dealer says of ``event``: no line, one, or (a pot no low qualified for)
-    two. Pass the event as its listener may see it (``seen_by``): a deal of hole cards is
+    """What the dealer says of ``event``: no line, one, or two (a hand's start with the
+    draw for the button, a pot part and that no low qualified for the pot).
+
+    Pass the event as its listener may see it (``seen_by``): a deal of hole cards is
     told only with its cards. A muck shows the cards ``revealed`` gives for its player
     (the last-hands window, RULES.md 6)."""
     if isinstance(event, HandStarted):
