@@ -18,7 +18,7 @@ from splitpot.engine import Action, ActionKind
 from splitpot.protocol.errors import ErrorCode, ProtocolError, Ref
 from splitpot.table import MAX_SEATS
 
-MAX_FRAME: Final = 8192  # bytes of one message from a client
+MAX_FRAME: Final = 64 * 1024  # bytes of one client message; a larger one closes the socket
 MAX_CHIPS: Final = 10**12  # any amount a client may name
 MAX_ID: Final = 64  # a table id, a hand id, a ref
 MAX_TOKEN: Final = 512  # a session token or an invite

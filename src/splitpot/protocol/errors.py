@@ -24,6 +24,8 @@ class ErrorCode(Enum):
     WRONG_HAND = "wrong_hand"  # act or reveal naming a hand that is not the one in play
     NOT_NOW = "not_now"  # allowed, but not at this moment (top_up during a hand)
     SERVER_ERROR = "server_error"  # the room failed; the command may be sent again
+    UNKNOWN_HAND = "unknown_hand"  # no such hand (HTTP), or one still being played
+    NAME_TAKEN = "name_taken"  # an account name already in use (HTTP)
 
 
 class ProtocolError(Exception):

@@ -1,0 +1,602 @@
+"""One table of the room as an actor (DESIGN.md "The room"): one asyncio task owns the
+``Table``, its clock and its bots; commands reach it through a queue and nothing else
+touches it, so no lock is needed.
+
+Order of work for every change: the pure table decides (an illegal command raises and
+changes nothing), the store records it (an action before its event goes out), then the
+events go to every connection as that connection's player may see them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from splitpot.bots import Bot, make_bot
+from splitpot.cards import Deck
+from splitpot.dealer import Scene, scenes
+from splitpot.engine import Action, IllegalActionError
+from splitpot.history.splitpot_json import to_json
+from splitpot.history.table_log import record_of
+from splitpot.protocol import ErrorCode, ProtocolError
+from splitpot.server import frames
+from splitpot.server.clock import ActionClock, Turn
+from splitpot.server.connection import Connection
+from splitpot.server.errors import refusal
+from splitpot.server.settings import TableSettings
+from splitpot.store import Player, SeatStatus
+from splitpot.table import (
+    HandFinished,
+    Table,
+    TableError,
+    TableEvent,
+    seen_by,
+)
+
+if TYPE_CHECKING:
+    from splitpot.server.room import Room
+
+log = logging.getLogger("splitpot.room")
+
+CHAT_LIMIT = 300  # characters in a chat line
+CHAT_RATE = (5, 10.0)  # at most 5 lines in 10 seconds per player
+
+
+@dataclass
+class Occupant:
+    """Who sits in a seat, as the room knows them (the table knows only the name)."""
+
+    player_id: int
+    name: str
+    bot: Bot | None = None
+    leaving: bool = False  # cash out when the hand ends
+    removed: bool = False  # the host removes the player at the end of the hand
+    hands_out: int = 0  # hands dealt while sitting out
+
+
+@dataclass
+class Command:
+    """A command for the table; ``done`` answers it (an error, or None)."""
+
+    connection: Connection | None
+    name: str
+    fields: dict[str, Any] = field(default_factory=dict)
+    done: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+class TableActor:
+    """The task behind one table: ``submit`` commands, it answers and publishes."""
+
+    def __init__(
+        self,
+        room: Room,
+        table_id: str,
+        settings: TableSettings,
+        host_id: int,
+        table: Table | None = None,
+    ) -> None:
+        self.room = room
+        self.id = table_id
+        self.settings = settings
+        self.host_id = host_id
+        self.table = table or Table(settings.config())
+        self.occupants: dict[int, Occupant] = {}
+        self.watchers: set[Connection] = set()
+        self.seq = 0
+        self.hand_id: str | None = None
+        self.paused = False
+        self.closed = False
+        self.clock = ActionClock(settings.action_seconds, settings.time_bank_seconds)
+        self.turn: Turn | None = None
+        self._queue: asyncio.Queue[Command] = asyncio.Queue()
+        self._deal_at: float | None = None
+        self._bot_at: float | None = None
+        self._chat: dict[int, deque[float]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self.scene = Scene(self.table.config.variant)
+        self.pots: deque[int] = deque(maxlen=50)  # the last hands' pots, for the lobby
+        self.hand_times: deque[float] = deque(maxlen=50)
+
+    # ------------------------------------------------------------ the task
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name=f"table {self.id}")
+        self._schedule()
+
+    async def stop(self) -> None:
+        self.closed = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def submit(self, command: Command) -> None:
+        """Queue a command and wait for its answer (raises ``ProtocolError``)."""
+        self._queue.put_nowait(command)
+        await command.done
+
+    def submit_nowait(self, command: Command) -> None:
+        """Queue a command whose answer nobody waits for (a connection going away)."""
+        self._queue.put_nowait(command)
+
+    async def _run(self) -> None:
+        while not self.closed:
+            wait = self._next_timer()
+            try:
+                command = await asyncio.wait_for(self._queue.get(), wait)
+            except TimeoutError:
+                await self._on_timer()
+                continue
+            try:
+                await self._handle(command)
+            except (ProtocolError, TableError, IllegalActionError, ValueError) as error:
+                if not command.done.done():
+                    command.done.set_exception(refusal(error))
+            except Exception as error:  # a bug: answer, log, and keep the table alive
+                log.exception("table %s: %s failed", self.id, command.name)
+                if not command.done.done():
+                    command.done.set_exception(ProtocolError(ErrorCode.SERVER_ERROR, str(error)))
+            else:
+                if not command.done.done():
+                    command.done.set_result(None)
+            self._schedule()
+
+    # ------------------------------------------------------------ timers
+
+    def _next_timer(self) -> float | None:
+        moments = [m for m in (self._deal_at, self._bot_at) if m is not None]
+        if self.turn is not None:
+            moments.append(self.turn.expires)
+        if not moments:
+            return None
+        return max(0.0, min(moments) - time.monotonic())
+
+    async def _on_timer(self) -> None:
+        now = time.monotonic()
+        try:
+            if self._deal_at is not None and now >= self._deal_at:
+                self._deal_at = None
+                await self._deal()
+            elif self._bot_at is not None and now >= self._bot_at:
+                self._bot_at = None
+                await self._bot_acts()
+            elif self.turn is not None and now >= self.turn.expires:
+                await self._time_out(self.turn.seat)
+        except Exception:
+            log.exception("table %s: timer failed", self.id)
+        self._schedule()
+
+    def _schedule(self) -> None:
+        """After every change: who acts next, and when the next hand is dealt."""
+        now = time.monotonic()
+        self._bot_at = None
+        current = self.table.hand
+        if current is None:
+            self.turn = None
+            if self._deal_at is None and self._can_deal():
+                self._deal_at = now + self.room.options.hand_pause
+            elif not self._can_deal():
+                self._deal_at = None
+            return
+        seat = self.table.seat_to_act
+        if seat is None:
+            return
+        occupant = self.occupants.get(seat)
+        if occupant is not None and occupant.bot is not None:
+            self.turn = None
+            self._bot_at = now + self.room.options.bot_delay
+        elif self.turn is None or self.turn.seat != seat:
+            self.turn = self.clock.start(seat, now)
+            self._send_turn()
+
+    def _can_deal(self) -> bool:
+        if self.paused or self.closed:
+            return False
+        ready = [s for s, p in enumerate(self.table.seats) if p is not None and not p.absent]
+        return len(ready) >= 2
+
+    # ------------------------------------------------------------ commands
+
+    async def _handle(self, command: Command) -> None:
+        handler: Callable[[Command], Any] = getattr(self, f"_cmd_{command.name}")
+        await handler(command)
+
+    async def _cmd_watch(self, command: Command) -> None:
+        connection = command.connection
+        assert connection is not None
+        self.watchers.add(connection)
+        connection.send(self._snapshot_frame(connection))
+        self._send_turn(only=connection)
+
+    async def _cmd_unwatch(self, command: Command) -> None:
+        if command.connection is not None:
+            self.watchers.discard(command.connection)
+
+    async def _cmd_sit(self, command: Command) -> None:
+        player = self._player(command)
+        seat, buy_in = command.fields["seat"], command.fields["buy_in"]
+        if self.seat_of(player.id) is not None:
+            raise ProtocolError(ErrorCode.SEAT_TAKEN, f"{player.name} already sits at this table")
+        if 0 <= seat < self.table.config.seats and self.table.seats[seat] is not None:
+            raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat + 1} is taken")
+        low, high = self.table.config.min_buy_in, self.table.config.max_buy_in
+        if not low <= buy_in <= high:
+            raise ProtocolError(ErrorCode.BUY_IN, f"the buy-in is {low} to {high}, not {buy_in}")
+        events = self.table.sit(
+            seat, player.name, buy_in, post_now=bool(command.fields.get("post_now"))
+        )
+        try:
+            await self.room.db(self.room.store.sit, self.id, seat + 1, player.id, buy_in)
+        except Exception:
+            self.table.leave(seat)  # the store refused: the seat is free again
+            raise
+        self.occupants[seat] = Occupant(player.id, player.name)
+        self.clock.forget(seat)
+        self._publish(events)
+        if command.connection is not None:
+            self.watchers.add(command.connection)
+            command.connection.send(self._snapshot_frame(command.connection))
+
+    async def _cmd_act(self, command: Command) -> None:
+        seat = self._own_seat(self._player(command))
+        hand = command.fields.get("hand")
+        if self.table.hand is None or self.hand_id is None:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "no hand is being played")
+        if hand is not None and hand != self.hand_id:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"hand {hand} is not the hand in play")
+        if self.table.seat_to_act != seat:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"seat {seat + 1} is not to act")
+        await self._apply(seat, command.fields["action"])
+
+    async def _cmd_sit_out(self, command: Command) -> None:
+        seat = self._own_seat(self._player(command))
+        self._publish(self.table.sit_out(seat))
+        await self._save_status(seat, SeatStatus.SITTING_OUT)
+
+    async def _cmd_sit_in(self, command: Command) -> None:
+        seat = self._own_seat(self._player(command))
+        self.occupants[seat].hands_out = 0
+        self._publish(self.table.sit_in(seat, post_now=bool(command.fields.get("post_now"))))
+        await self._save_status(seat, SeatStatus.WAITING)
+
+    async def _cmd_top_up(self, command: Command) -> None:
+        seat = self._own_seat(self._player(command))
+        await self._top_up(seat, command.fields["amount"])
+
+    async def _cmd_leave(self, command: Command) -> None:
+        seat = self._own_seat(self._player(command))
+        await self._leave(seat)
+
+    async def _cmd_chat(self, command: Command) -> None:
+        player = self._player(command)
+        text = " ".join(str(command.fields["text"]).split())
+        if not text:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "a chat line needs some text")
+        if len(text) > CHAT_LIMIT:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE, f"a chat line has at most {CHAT_LIMIT} characters"
+            )
+        now = time.monotonic()
+        sent = self._chat.setdefault(player.id, deque())
+        count, window = CHAT_RATE
+        while sent and now - sent[0] > window:
+            sent.popleft()
+        if len(sent) >= count:
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED, f"at most {count} chat lines in {window:g} seconds"
+            )
+        sent.append(now)
+        frame = frames.chat(self, player, text)
+        for connection in list(self.watchers):
+            connection.send(frame)
+
+    # host actions: each is announced in the table's chat
+
+    async def _cmd_pause(self, command: Command) -> None:
+        self._host(command)
+        self.paused = True
+        self._announce("The host pauses the game after this hand")
+
+    async def _cmd_resume(self, command: Command) -> None:
+        self._host(command)
+        self.paused = False
+        self._announce("The host resumes the game")
+
+    async def _cmd_stakes(self, command: Command) -> None:
+        self._host(command)
+        if self.table.hand is not None:
+            raise ProtocolError(ErrorCode.ILLEGAL_ACTION, "the stakes change between hands")
+        settings = command.fields["settings"]
+        assert isinstance(settings, TableSettings)
+        self.table.config = settings.config()
+        self.settings = settings
+        self._announce(f"The host sets the stakes to {self.table.config.betting.stakes}")
+
+    async def _cmd_remove(self, command: Command) -> None:
+        self._host(command)
+        seat = command.fields["seat"]
+        occupant = self.occupants.get(seat)
+        if occupant is None:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {seat + 1} is empty")
+        occupant.removed = True
+        self._announce(f"The host removes {occupant.name} at the end of the hand")
+        if not self._in_hand(seat):
+            await self._leave(seat)
+
+    async def _cmd_host(self, command: Command) -> None:
+        self._host(command)
+        seat = command.fields["seat"]
+        occupant = self.occupants.get(seat)
+        if occupant is None or occupant.bot is not None:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {seat + 1} has no player to be host")
+        self.host_id = occupant.player_id
+        self._announce(f"{occupant.name} is now the host")
+
+    # ------------------------------------------------------------ the game
+
+    async def _apply(self, seat: int, action: Action) -> None:
+        """Apply an action of the seat to act: decide, record, then tell everyone."""
+        current = self.table.hand
+        assert current is not None and self.hand_id is not None
+        events = self.table.act(seat, action)
+        if self.turn is not None and self.turn.seat == seat:
+            self.clock.stop(self.turn, time.monotonic())
+            self.turn = None
+        await self._record(current.hand.actions[-1], seat, events)
+
+    async def _record(self, action: Action, seat: int, events: list[TableEvent]) -> None:
+        assert self.hand_id is not None
+        await self.room.db(
+            self.room.store.append_action, self.hand_id, seat + 1, action.kind.value, action.amount
+        )
+        finished = self.table.hand is None
+        if finished:
+            await self._finish_hand()
+        self._publish(events)
+        if finished:
+            await self._after_hand()
+
+    async def _deal(self) -> None:
+        await self._between_hands()
+        if not self._can_deal():
+            return
+        snapshot = self.table.snapshot()
+        deck, draw = Deck(), Deck()
+        events = self.table.deal(deck.cards, draw=draw.cards)
+        current = self.table.hand or self.table.history[-1]
+        setup = {
+            "snapshot": snapshot,
+            "settings": self.settings.to_json(),
+            "deck": [str(card) for card in deck.cards],
+            "draw": [str(card) for card in draw.cards],
+        }
+        stored = await self.room.db(self.room.store.start_hand, self.id, setup)
+        self.hand_id = stored.id
+        self.hand_times.append(time.time())
+        self.clock.hand_dealt(current.seats)
+        for seat, occupant in self.occupants.items():
+            player = self.table.seats[seat]
+            if player is not None and player.sitting_out:
+                occupant.hands_out += 1
+        finished = self.table.hand is None
+        if finished:
+            await self._finish_hand()
+        self._publish(events)
+        if finished:
+            await self._after_hand()
+
+    async def _between_hands(self) -> None:
+        """Before a deal: bots that went broke buy in again; players sitting out too long
+        lose their seat (``sit_out_hands``)."""
+        for seat, occupant in list(self.occupants.items()):
+            player = self.table.seats[seat]
+            if player is None:
+                continue
+            if occupant.bot is not None and player.stack == 0:
+                await self._top_up(seat, self.table.config.max_buy_in)
+            elif player.sitting_out and occupant.hands_out >= self.settings.sit_out_hands:
+                self._announce(f"{occupant.name} has sat out {occupant.hands_out} hands")
+                await self._leave(seat)
+
+    async def _finish_hand(self) -> None:
+        """Record the result of the hand just settled (the ledger's hand result)."""
+        played = self.table.history[-1]
+        hand = played.hand
+        assert hand.result is not None and self.hand_id is not None
+        record = to_json(record_of(played, self.hand_id), hand)
+        results: dict[int, int] = {}
+        for index, seat in enumerate(played.seats):
+            net = hand.result.stacks[index] - hand.starting_stacks[index]
+            results[self.occupants[seat].player_id] = net
+        await self.room.db(
+            self.room.store.finish_hand, self.hand_id, record, results, hand.result.rake
+        )
+        self.pots.append(sum(pot.amount for pot in hand.result.pots) + hand.result.rake)
+        self.hand_id = None
+
+    async def _after_hand(self) -> None:
+        """Players who asked to leave, or whom the host removed, go with their chips."""
+        for seat, occupant in list(self.occupants.items()):
+            if occupant.leaving or occupant.removed:
+                await self._leave(seat)
+
+    async def _bot_acts(self) -> None:
+        seat = self.table.seat_to_act
+        current = self.table.hand
+        if seat is None or current is None:
+            return
+        occupant = self.occupants.get(seat)
+        hand = current.hand
+        assert hand.to_act is not None
+        if occupant is not None and occupant.leaving:
+            legal = hand.legal_actions()
+            action = Action.muck() if legal.muck else Action.fold()
+        elif occupant is not None and occupant.bot is not None:
+            action = occupant.bot.decide(hand.view(hand.to_act), self.table.config.variant)
+        else:
+            return
+        await self._apply(seat, action)
+
+    async def _time_out(self, seat: int) -> None:
+        """RULES.md 6: check if possible, else fold; then the player sits out."""
+        current = self.table.hand
+        if current is None or self.table.seat_to_act != seat:
+            return
+        self.turn = None
+        events = self.table.time_out(seat)
+        await self._record(current.hand.actions[-1], seat, events)
+        if seat in self.occupants:
+            await self._save_status(seat, SeatStatus.SITTING_OUT)
+
+    async def _top_up(self, seat: int, amount: int) -> None:
+        events = self.table.add_chips(seat, amount)  # refused here changes nothing
+        try:
+            await self.room.db(
+                self.room.store.top_up, self.id, self.occupants[seat].player_id, amount
+            )
+        except Exception:
+            player = self.table.seats[seat]
+            assert player is not None
+            player.stack -= amount  # the store refused: take the chips back off the table
+            raise
+        self._publish(events)
+
+    async def _leave(self, seat: int) -> None:
+        """Leave now between hands (cash out), or when the hand ends (folding in turn)."""
+        occupant = self.occupants[seat]
+        if self._in_hand(seat):
+            occupant.leaving = True
+            return
+        events = self.table.leave(seat)
+        await self.room.db(self.room.store.leave, self.id, occupant.player_id)
+        del self.occupants[seat]
+        self._publish(events)
+
+    async def _save_status(self, seat: int, status: SeatStatus) -> None:
+        occupant = self.occupants.get(seat)
+        if occupant is not None:
+            await self.room.db(self.room.store.set_seat_status, self.id, occupant.player_id, status)
+
+    # ------------------------------------------------------------ publishing
+
+    def _publish(self, events: list[TableEvent]) -> None:
+        """Each event to each connection, as its player may see it; a frame is serialised
+        once for all the connections that see it alike."""
+        before, self.scene = scenes(events, self.scene)
+        for event, scene in zip(events, before, strict=True):
+            self.seq += 1
+            public = seen_by(event, None)
+            shared: str | None = None
+            for connection in list(self.watchers):
+                if connection.closed:
+                    self.watchers.discard(connection)
+                    continue
+                seen = seen_by(event, self.seat_of(connection.player_id))
+                if seen == public:
+                    if shared is None:
+                        shared = frames.event(self, public, scene, self.seq)
+                    connection.send(shared)
+                else:
+                    connection.send(frames.event(self, seen, scene, self.seq))
+            if isinstance(event, HandFinished):
+                self.turn = None
+
+    def _announce(self, text: str, kind: str = "host") -> None:
+        """A line in the table's chat from the room itself (host actions are logged)."""
+        self.seq += 1
+        frame = frames.notice(self, kind, text, self.seq)
+        for connection in list(self.watchers):
+            connection.send(frame)
+
+    def _send_turn(self, only: Connection | None = None) -> None:
+        seat = self.table.seat_to_act
+        if self.turn is None or seat is None or self.hand_id is None:
+            return
+        occupant = self.occupants.get(seat)
+        if occupant is None:
+            return
+        view = self.table.view(seat)
+        assert view.legal is not None
+        frame = frames.turn(self, self.hand_id, seat, view.legal, self.turn)
+        for connection in [only] if only is not None else list(self.watchers):
+            if connection.player_id == occupant.player_id:
+                connection.send(frame)
+
+    def _snapshot_frame(self, connection: Connection) -> str:
+        return frames.table(self, self.table.view(self.seat_of(connection.player_id)))
+
+    def names(self) -> dict[int, str]:
+        """Player names by seat: those seated, and those of the last hand (who may have
+        left since)."""
+        names: dict[int, str] = {}
+        if self.table.history:
+            last = self.table.history[-1]
+            names = dict(zip(last.seats, last.names, strict=True))
+        current = self.table.hand
+        if current is not None:
+            names |= dict(zip(current.seats, current.names, strict=True))
+        return names | {seat: o.name for seat, o in self.occupants.items()}
+
+    # ------------------------------------------------------------ lookups
+
+    def seat_of(self, player_id: int | None) -> int | None:
+        if player_id is None:
+            return None
+        for seat, occupant in self.occupants.items():
+            if occupant.player_id == player_id:
+                return seat
+        return None
+
+    def connected(self, seat: int) -> bool:
+        occupant = self.occupants.get(seat)
+        if occupant is None:
+            return False
+        if occupant.bot is not None:
+            return True
+        return any(c.player_id == occupant.player_id and not c.closed for c in self.watchers)
+
+    def _in_hand(self, seat: int) -> bool:
+        current = self.table.hand
+        return current is not None and seat in current.seats
+
+    def _player(self, command: Command) -> Player:
+        connection = command.connection
+        if connection is None or connection.player is None:
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "say hello with a token first: watchers only watch"
+            )
+        return connection.player
+
+    def _own_seat(self, player: Player) -> int:
+        seat = self.seat_of(player.id)
+        if seat is None:
+            raise ProtocolError(ErrorCode.FORBIDDEN, f"{player.name} does not sit at this table")
+        return seat
+
+    def _host(self, command: Command) -> None:
+        player = self._player(command)
+        if player.id != self.host_id:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "only the host may do that")
+
+    def add_bot(self, seat: int, player: Player, seed: int | None = None) -> None:
+        """A seat played by the sensible bot (labelled as a bot to everyone)."""
+        self.occupants[seat] = Occupant(
+            player.id, player.name, make_bot("sensible", player.name, seed)
+        )
+
+    def add_player(self, seat: int, player_id: int, name: str) -> None:
+        """A player the store has in this seat (when a table is restored)."""
+        self.occupants[seat] = Occupant(player_id, name)
+
+    async def finish_recovered_hand(self) -> None:
+        """A restored hand that the log shows over: record its result now."""
+        await self._finish_hand()
+        await self._after_hand()

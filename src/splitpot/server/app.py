@@ -1,0 +1,88 @@
+"""The room's ASGI application: the HTTP API, the WebSocket and the pages, around one
+``Room`` that opens with the application and closes with it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from splitpot import __version__
+from splitpot.protocol import ErrorCode, ProtocolError
+from splitpot.server import http, ws
+from splitpot.server.errors import refusal
+from splitpot.server.room import Room, RoomOptions
+from splitpot.server.settings import TableSettings
+from splitpot.store import LoginFailed, NameTaken, Store, StoreError
+
+STATUS = {
+    ErrorCode.FORBIDDEN: 403,
+    ErrorCode.UNAUTHORIZED: 401,
+    ErrorCode.UNKNOWN_TABLE: 404,
+    ErrorCode.UNKNOWN_HAND: 404,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.NAME_TAKEN: 409,
+    ErrorCode.SERVER_ERROR: 500,
+}
+
+
+def error_response(code: ErrorCode, message: str) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": code.value, "message": message}}, status_code=STATUS.get(code, 400)
+    )
+
+
+def create_app(store: Store, options: RoomOptions | None = None, *, bots: int = 0) -> FastAPI:
+    """The room on ``store``; with ``bots``, a public table where that many bots wait."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        room = Room(store, options)
+        app.state.room = room
+        await room.open()
+        if bots and not any(a.settings.bots for a in room.tables.values()):
+            host = await room.db(store.create_guest, "The house")
+            settings = TableSettings("Bots' table", bots=bots, seats=max(6, bots + 1))
+            await room.create_table(settings, host.player)
+        try:
+            yield
+        finally:
+            await room.close()
+
+    app = FastAPI(title="splitpot room", version=__version__, lifespan=lifespan)
+    app.include_router(http.router)
+    app.include_router(ws.router)
+
+    @app.exception_handler(ProtocolError)
+    async def refused(request: Request, error: ProtocolError) -> JSONResponse:
+        return error_response(error.code, error.message)
+
+    @app.exception_handler(StoreError)
+    async def store_refused(request: Request, error: StoreError) -> JSONResponse:
+        if isinstance(error, LoginFailed):
+            return error_response(ErrorCode.UNAUTHORIZED, str(error))
+        if isinstance(error, NameTaken):
+            return error_response(ErrorCode.NAME_TAKEN, str(error))
+        return error_response(refusal(error).code, str(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = []
+        for problem in error.errors():
+            where = ".".join(str(part) for part in problem["loc"] if part != "body")
+            problems.append(f"{where}: {problem['msg']}" if where else problem["msg"])
+        return error_response(ErrorCode.BAD_MESSAGE, "; ".join(problems))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        code = "not_found" if error.status_code == 404 else "bad_message"
+        return JSONResponse(
+            {"error": {"code": code, "message": str(error.detail)}},
+            status_code=error.status_code,
+        )
+
+    return app

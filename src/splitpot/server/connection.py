@@ -1,0 +1,48 @@
+"""One client's WebSocket as the tables see it: frames go into a bounded queue that a
+writer task drains, so a slow reader never slows a table; when the queue is full the
+connection is dropped (the client reconnects and gets the whole table again)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from dataclasses import dataclass, field
+
+from splitpot.store import Player
+
+SEND_QUEUE = 512  # frames waiting for a slow client before it is dropped
+_ids = itertools.count(1)
+
+
+@dataclass(eq=False)
+class Connection:
+    """A client of the room; ``player`` is None for a watcher without a session."""
+
+    player: Player | None
+    queue: asyncio.Queue[str | None] = field(
+        default_factory=lambda: asyncio.Queue(maxsize=SEND_QUEUE)
+    )
+    id: int = field(default_factory=lambda: next(_ids))
+    closed: bool = False
+
+    @property
+    def player_id(self) -> int | None:
+        return None if self.player is None else self.player.id
+
+    def send(self, frame: str) -> None:
+        """Queue a frame without waiting; a client too slow to keep up is dropped."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(frame)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        """Stop sending; the writer ends and the socket is closed."""
+        if self.closed:
+            return
+        self.closed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)

@@ -1,0 +1,31 @@
+"""Refusals: a code of PROTOCOL.md and a message naming the problem; nothing changed.
+The protocol's ``ProtocolError`` is the one error the room answers with; this module
+names the core's and the store's errors in its codes."""
+
+from __future__ import annotations
+
+from splitpot.engine import IllegalActionError
+from splitpot.protocol import ErrorCode, ProtocolError
+from splitpot.store import LedgerError, NotFound, SeatError, StoreError
+from splitpot.table import TableError
+
+
+def refusal(error: Exception) -> ProtocolError:
+    """The protocol's error for an error of the core or the store."""
+    if isinstance(error, ProtocolError):
+        return error
+    if isinstance(error, IllegalActionError | TableError):
+        return ProtocolError(ErrorCode.ILLEGAL_ACTION, str(error))
+    if isinstance(error, SeatError):
+        return ProtocolError(ErrorCode.SEAT_TAKEN, str(error))
+    if isinstance(error, LedgerError):
+        return ProtocolError(ErrorCode.BUY_IN, str(error))
+    if isinstance(error, NotFound):
+        return ProtocolError(ErrorCode.UNKNOWN_TABLE, str(error))
+    if isinstance(error, StoreError | ValueError):
+        return ProtocolError(ErrorCode.BAD_MESSAGE, str(error))
+    return ProtocolError(ErrorCode.SERVER_ERROR, "the room could not do that; try again")
+
+
+def refuse(code: ErrorCode, message: str) -> ProtocolError:
+    return ProtocolError(code, message)

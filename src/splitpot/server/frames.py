@@ -1,0 +1,97 @@
+"""The frames a table sends, in the protocol's JSON: what the room adds to the core's
+views and events (player ids, bots, connections, host, the dealer's scene)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from time import monotonic
+from typing import TYPE_CHECKING
+
+from splitpot.dealer import Scene
+from splitpot.engine import LegalActions
+from splitpot.protocol import (
+    TableInfo,
+    chat_message,
+    encode_event,
+    encode_legal,
+    encode_state,
+    event_message,
+    frame,
+    table_message,
+)
+from splitpot.server.clock import Turn
+from splitpot.store import Player
+from splitpot.table import TableEvent, TableView
+
+if TYPE_CHECKING:
+    from splitpot.server.actor import TableActor
+
+
+def info(actor: TableActor) -> TableInfo:
+    settings = actor.settings
+    return TableInfo(
+        actor.id,
+        settings.name,
+        actor.table.config,
+        str(actor.host_id),
+        settings.private,
+        actor.paused,
+        settings.action_seconds,
+        settings.time_bank_seconds,
+    )
+
+
+def players(actor: TableActor) -> dict[int, str]:
+    return {seat: str(occupant.player_id) for seat, occupant in actor.occupants.items()}
+
+
+def table(actor: TableActor, view: TableView) -> str:
+    """The whole table as ``view``'s viewer may see it, with each seat's bot and
+    connection marks, and the turn's clock."""
+    state = encode_state(view, info(actor), players(actor))
+    for seat_json in state["seats"]:  # type: ignore[union-attr]
+        assert isinstance(seat_json, dict)
+        seat = int(seat_json["seat"]) - 1  # type: ignore[arg-type]
+        occupant = actor.occupants.get(seat)
+        if occupant is not None:
+            seat_json["bot"] = occupant.bot is not None
+            seat_json["connected"] = actor.connected(seat)
+            seat_json["time_bank"] = round(actor.clock.bank(seat))
+    turn = actor.turn
+    state["deadline"] = None if turn is None else wall_time(turn.deadline)
+    return frame(table_message(actor.id, actor.seq, state))
+
+
+def event(actor: TableActor, seen: TableEvent, scene: Scene, seq: int) -> str:
+    names = actor.names()
+    encoded = encode_event(seen, actor.id, scene, names, players=players(actor))
+    return frame(event_message(actor.id, seq, encoded))
+
+
+def notice(actor: TableActor, kind: str, text: str, seq: int) -> str:
+    """A room event the core does not know (a host's action, a player connecting)."""
+    return frame(event_message(actor.id, seq, {"kind": kind, "hand": None, "text": text}))
+
+
+def turn(actor: TableActor, hand: str, seat: int, legal: LegalActions, clock: Turn) -> str:
+    message = {
+        "type": "turn",
+        "table": actor.id,
+        "hand": hand,
+        "seat": seat + 1,
+        "legal": encode_legal(legal),
+        "deadline": wall_time(clock.deadline),
+        "time_bank": round(clock.expires - clock.deadline),
+    }
+    return frame(message)  # type: ignore[arg-type]
+
+
+def chat(actor: TableActor, player: Player, text: str) -> str:
+    seat = actor.seat_of(player.id)
+    return frame(chat_message(actor.id, str(player.id), player.name, seat, text))
+
+
+def wall_time(moment: float) -> str:
+    """A monotonic moment as UTC ISO 8601 text."""
+    when = datetime.now(UTC) + timedelta(seconds=moment - monotonic())
+    return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -1,0 +1,41 @@
+"""A finished hand as one caller may see it (RULES.md 6 "Last hands", PROTOCOL.md): their
+own cards; others' when shown, or mucked at the showdown; never a folded hand, never the
+deck. The room keeps every hand whole; this is the one place that cuts it for a caller."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from splitpot.engine import arrange_deck
+from splitpot.history.phh import write_phh
+from splitpot.history.pokerstars import write_pokerstars
+from splitpot.history.replay import replay_record
+from splitpot.history.report import revealed_holes
+from splitpot.history.splitpot_json import from_json, to_json
+
+PLAYER_IDS = "player_ids"  # the stored record's room player id of each player
+
+
+def hand_document(
+    hand_id: str, stored: dict[str, Any], viewer: int | None, format: str = "json"
+) -> dict[str, Any]:
+    """The hand for the player ``viewer`` (a room player id; None: a watcher): the
+    splitpot JSON document, or ``{"id", "format", "text"}`` for PokerStars and PHH."""
+    record = from_json(stored)
+    hand = replay_record(record).hand
+    ids = stored.get(PLAYER_IDS, [])
+    index = ids.index(viewer) if viewer in ids else None
+    seen = revealed_holes(hand, index)
+    hole_cards = record.config.variant.hole_cards
+    holes = tuple(seen.get(p, (None,) * hole_cards) for p in range(len(record.players)))
+    deck = arrange_deck(holes, record.board, record.button, hole_cards)
+    public = replace(record, holes=holes, deck=tuple(deck))
+    if format == "pokerstars":
+        return {"id": hand_id, "format": format, "text": write_pokerstars(record, hand, hero=index)}
+    if format == "phh":
+        return {"id": hand_id, "format": format, "text": write_phh(public, hand.stacks)}
+    document = to_json(public, hand)
+    document["id"] = hand_id
+    document["you"] = index
+    return document

@@ -1,0 +1,154 @@
+"""The room: every table's actor, the store behind them, and the lobby's view of them.
+
+The store is synchronous; its calls run one at a time on one worker thread, so the event
+loop never waits on the database and SQLite sees a single writer. When the database is
+away, a call is retried until it answers: the tables pause, nothing is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from sqlalchemy.exc import OperationalError
+
+from splitpot.protocol import ErrorCode, ProtocolError
+from splitpot.server.actor import Command, TableActor
+from splitpot.server.connection import Connection
+from splitpot.server.recovery import restore_table
+from splitpot.server.settings import TableSettings
+from splitpot.store import Player, Store
+
+log = logging.getLogger("splitpot.room")
+T = TypeVar("T")
+
+LOGIN_RATE = 10  # login attempts a minute for one name from one address
+BOT_NAMES = ("Ada", "Bram", "Cleo", "Dov", "Edda", "Finn", "Gus", "Hana", "Ivo")
+
+
+@dataclass(frozen=True, slots=True)
+class RoomOptions:
+    hand_pause: float = 3.0  # seconds between hands, to read the result
+    bot_delay: float = 0.8  # seconds a bot "thinks"
+    db_retry: float = 0.5  # seconds between tries while the database is away
+    origins: tuple[str, ...] = ()  # pages on other origins allowed to open the WebSocket
+
+
+class Room:
+    """All tables of one server process."""
+
+    def __init__(self, store: Store, options: RoomOptions | None = None) -> None:
+        self.store = store
+        self.options = options or RoomOptions()
+        self.tables: dict[str, TableActor] = {}
+        self.connections: set[Connection] = set()
+        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+        self.closing = False
+        self._logins: dict[tuple[str, str], list[float]] = {}
+
+    async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a store call on the store's thread; retry while the database is away."""
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                return await loop.run_in_executor(self._db, partial(call, *args, **kwargs))
+            except OperationalError as error:
+                if self.closing:
+                    raise
+                log.warning("database unavailable (%s); retrying", error.orig)
+                await asyncio.sleep(self.options.db_retry)
+
+    # ------------------------------------------------------------ tables
+
+    async def open(self) -> None:
+        """Bring back every open table of the store, resuming hands left in play."""
+        for record in await self.db(self.store.list_tables, include_private=True):
+            actor = await restore_table(self, record)
+            self.tables[actor.id] = actor
+            actor.start()
+
+    async def create_table(
+        self, settings: TableSettings, host: Player
+    ) -> tuple[TableActor, str | None]:
+        """A new table with its host, and its bots seated; the invite of a private table."""
+        bots = [
+            await self.db(self.store.create_guest, f"{name} (bot)")
+            for name in random.sample(BOT_NAMES, settings.bots)
+        ]
+        document = settings.to_json() | {"bot_players": [bot.player.id for bot in bots]}
+        record, invite = await self.db(
+            self.store.create_table, settings.name, document, host.id, private=settings.private
+        )
+        actor = TableActor(self, record.id, settings, host.id)
+        self.tables[record.id] = actor
+        for seat, bot in enumerate(bots, start=1):
+            buy_in = actor.table.config.max_buy_in
+            await self.db(self.store.sit, record.id, seat + 1, bot.player.id, buy_in)
+            actor.table.sit(seat, bot.player.name, buy_in)
+            actor.add_bot(seat, bot.player)
+        actor.start()
+        return actor, invite
+
+    def actor(self, table_id: object) -> TableActor:
+        actor = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if actor is None:
+            raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"there is no table {table_id!r}")
+        return actor
+
+    def seated(self, player_id: int) -> list[TableActor]:
+        return [actor for actor in self.tables.values() if actor.seat_of(player_id) is not None]
+
+    async def command(
+        self, actor: TableActor, connection: Connection, name: str, **fields: Any
+    ) -> None:
+        await actor.submit(Command(connection, name, fields))
+
+    async def close(self) -> None:
+        """Stop taking hands; let hands in play finish (bounded), then stop every table."""
+        self.closing = True
+        for actor in self.tables.values():
+            actor.paused = True
+        deadline = time.monotonic() + 30
+        while any(a.table.hand is not None for a in self.tables.values()):
+            if time.monotonic() > deadline:
+                break  # what is left resumes from the log on the next start
+            await asyncio.sleep(0.05)
+        for actor in self.tables.values():
+            await actor.stop()
+        self._db.shutdown(wait=True)
+
+    async def may_see(self, actor: TableActor, invite: str | None, player: Player | None) -> bool:
+        """A private table is seen by its host, its players and whoever has the invite."""
+        if not actor.settings.private:
+            return True
+        if player is not None and (
+            player.id == actor.host_id or actor.seat_of(player.id) is not None
+        ):
+            return True
+        return bool(invite) and await self.db(self.store.check_invite, actor.id, invite)
+
+    def origin_allowed(self, origin: str | None, host: str | None) -> bool:
+        """A browser's WebSocket must come from the room's own pages (or a listed origin);
+        clients that send no Origin (terminal clients, bots) are not browsers."""
+        if origin is None:
+            return True
+        if origin in self.options.origins:
+            return True
+        return host is not None and urlsplit(origin).netloc == host
+
+    def login_attempt(self, address: str, name: str) -> None:
+        """At most LOGIN_RATE tries a minute from one address for one name."""
+        now = time.monotonic()
+        key = (address, name.strip().lower())
+        tries = [t for t in self._logins.get(key, []) if now - t < 60]
+        if len(tries) >= LOGIN_RATE:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many login attempts: wait a minute")
+        self._logins[key] = [*tries, now]

@@ -1,0 +1,133 @@
+"""A table's settings as the room takes them (PROTOCOL.md "Table settings"), checked
+field by field, and the ``TableConfig`` they make."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, RulesError, Variant
+from splitpot.table import MAX_SEATS, TableConfig, TableError
+
+STRUCTURES = ("limit", "pot-limit", "no-limit", "mixed")
+MAX_CHIPS = 10**12
+MAX_NAME = 40
+
+
+class SettingsError(ValueError):
+    """A table setting that the room refuses; the message names the field."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """What a host chooses. Stakes are the blinds; in limit the small bet is the big
+    blind and the big bet twice it (RULES.md 4.1: 2/4 has blinds of 1 and 2); a mixed
+    game's pot-limit rounds play these blinds and its limit rounds bets of 2 and 4 big
+    blinds, so the blinds go up when the game turns to limit (RULES.md 3)."""
+
+    name: str
+    variant: str = "o8"
+    structure: str = "pot-limit"
+    small_blind: int = 1
+    big_blind: int = 2
+    seats: int = 6
+    min_buy_in: int = 0  # 0: the structure's default (RULES.md 6)
+    max_buy_in: int = 0
+    private: bool = False
+    action_seconds: int = 30
+    time_bank_seconds: int = 60
+    bots: int = 0
+    sit_out_hands: int = 10  # a player sitting out this many hands loses the seat
+
+    def config(self) -> TableConfig:
+        """The table's configuration; a ``SettingsError`` names what does not fit."""
+        try:
+            variant = Variant.parse(self.variant)
+        except ValueError as error:
+            raise SettingsError(f"variant: {error}") from error
+        try:
+            return TableConfig(
+                variant,
+                self.betting(),
+                seats=self.seats,
+                min_buy_in=self.min_buy_in,
+                max_buy_in=self.max_buy_in,
+            )
+        except (RulesError, TableError) as error:
+            raise SettingsError(str(error)) from error
+
+    def betting(self) -> FixedLimit | PotLimit | NoLimit | Mixed:
+        small, big = self.small_blind, self.big_blind
+        if small > big:
+            raise SettingsError(f"small_blind {small} is above big_blind {big}")
+        if self.structure == "limit":
+            return FixedLimit(big, 2 * big, small_blind=small, big_blind=big)
+        if self.structure == "pot-limit":
+            return PotLimit(small, big)
+        if self.structure == "no-limit":
+            return NoLimit(small, big)
+        limit = FixedLimit(2 * big, 4 * big, small_blind=big, big_blind=2 * big)
+        return Mixed(limit, PotLimit(small, big))
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_FIELDS: dict[str, tuple[type, int, int]] = {
+    # name: (type, least, most) -- strings by length, numbers by value
+    "name": (str, 1, MAX_NAME),
+    "variant": (str, 1, 20),
+    "structure": (str, 1, 20),
+    "small_blind": (int, 1, MAX_CHIPS),
+    "big_blind": (int, 1, MAX_CHIPS),
+    "seats": (int, 2, MAX_SEATS),
+    "min_buy_in": (int, 0, MAX_CHIPS),
+    "max_buy_in": (int, 0, MAX_CHIPS),
+    "private": (bool, 0, 1),
+    "action_seconds": (int, 5, 600),
+    "time_bank_seconds": (int, 0, 3600),
+    "bots": (int, 0, MAX_SEATS - 1),
+    "sit_out_hands": (int, 1, 1000),
+}
+
+
+def parse_settings(body: Mapping[str, Any]) -> TableSettings:
+    """Table settings from a request's JSON; unknown fields are refused by name."""
+    if not isinstance(body, Mapping):
+        raise SettingsError("table settings are a JSON object")
+    unknown = sorted(set(body) - set(_FIELDS))
+    if unknown:
+        raise SettingsError(f"unknown setting {unknown[0]!r}; settings are: {', '.join(_FIELDS)}")
+    values: dict[str, Any] = {}
+    for field, value in body.items():
+        kind, least, most = _FIELDS[field]
+        if kind is bool:
+            if not isinstance(value, bool):
+                raise SettingsError(f"{field} must be true or false, not {value!r}")
+        elif kind is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise SettingsError(f"{field} must be a whole number, not {value!r}")
+            if not least <= value <= most:
+                raise SettingsError(f"{field} must be from {least} to {most}, not {value}")
+        else:
+            if not isinstance(value, str):
+                raise SettingsError(f"{field} must be text, not {value!r}")
+            value = value.strip()
+            if not least <= len(value) <= most or not value.isprintable():
+                raise SettingsError(f"{field} must be {least} to {most} printable characters")
+        values[field] = value
+    if "name" not in values:
+        raise SettingsError("name: a table needs a name")
+    if values.get("structure", "pot-limit") not in STRUCTURES:
+        raise SettingsError(
+            f"structure must be one of {', '.join(STRUCTURES)}, not {values['structure']!r}"
+        )
+    settings = TableSettings(**values)
+    if settings.bots >= settings.seats:
+        raise SettingsError(f"bots must leave a seat free: {settings.bots} of {settings.seats}")
+    settings.config()  # every rule of the game and the table, checked now
+    return settings
+
+
+__all__ = ["STRUCTURES", "SettingsError", "TableSettings", "parse_settings"]
