@@ -377,6 +377,41 @@ def _hand_count(text: str) -> int:
     return _whole(text, "the number of hands")
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from splitpot.server.main import serve  # the server's packages load only to serve
+
+    return serve(args.host, args.port, args.db, args.bots)
+
+
+def _add_serve(commands: Any) -> None:
+    serve = commands.add_parser(
+        "serve",
+        help="run the card room: tables, players, a database (PROTOCOL.md)",
+        description="Run the room: HTTP and WebSocket on HOST:PORT, every hand and chip in "
+        "the database (SQLite in your data folder unless --db), migrations applied at start. "
+        "SIGTERM or Ctrl-C lets hands in play finish, then exits 0.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    serve.add_argument("--db", default=None, help="SQLAlchemy URL, e.g. postgresql://u@h/db")
+    serve.add_argument(
+        "--bots", type=_bots, default=0, help="open a public table where N bots wait (0 to 9)"
+    )
+    serve.set_defaults(handler=_cmd_serve)
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text!r}")
+    return int(text)
+
+
+def _bots(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 9:
+        raise argparse.ArgumentTypeError(f"bots is a number from 0 to 9, not {text!r}")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="splitpot",
@@ -396,6 +431,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--variant", default="o8", choices=VARIANT_IDS, help="game (default o8)")
     show.add_argument("--json", action="store_true", help="print one JSON object")
     show.set_defaults(handler=_cmd_showdown)
+    _add_serve(commands)
 
     replay = commands.add_parser(
         "replay",
