@@ -3,16 +3,13 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 
 import pytest
 
-from splitpot.bots import make_bot
 from splitpot.cards import Card, Deck, parse_cards
 from splitpot.dealer import (
     Scene,
-    award_lines,
     dealer_line,
     dealer_lines,
     money,
@@ -20,9 +17,7 @@ from splitpot.dealer import (
     scenes,
 )
 from splitpot.engine import Action, PotAwarded, arrange_deck
-from splitpot.history.report import chat_lines, revealed_holes
 from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Variant
-from splitpot.simulation import play_bots
 from splitpot.table import InHand, Table, TableConfig, TableEvent, seen_by
 
 O8_POT_LIMIT = TableConfig(Variant.O8, PotLimit(1, 2), seats=4, min_buy_in=1)
@@ -259,37 +254,3 @@ def test_money_and_pot_names() -> None:
     assert [pot_name(i, 1) for i in range(1)] == ["the pot"]
     assert [pot_name(i, 2) for i in range(2)] == ["the main pot", "the side pot"]
     assert [pot_name(i, 3) for i in range(3)] == ["the main pot", "side pot 1", "side pot 2"]
-
-
-@pytest.mark.parametrize("variant", list(Variant))
-def test_the_same_sentences_as_the_hand_histories_chat(variant: Variant) -> None:
-    """Per event, the dealer says what ``history.report.chat_lines`` says of a whole hand
-    (but for a post that puts a player all in, which the dealer now tells); and the
-    awards of ``award_lines`` are those of ``history.report.award_lines``."""
-    seats = 5 if variant is Variant.BIGO else 6
-    for betting in (PotLimit(1, 2), FixedLimit(2, 4), NoLimit(1, 2)):
-        config = TableConfig(variant, betting, seats=seats)
-        table = Table(config)
-        bots = {s: make_bot("random", f"P{s}", 7 * s + seats) for s in range(seats)}
-        for seat in bots:
-            table.sit(seat, f"P{seat}", config.min_buy_in)
-        shuffle = random.Random(seats)
-        for _ in range(25):
-            for seat, player in enumerate(table.seats):
-                if player is not None and player.stack == 0:
-                    table.add_chips(seat, config.min_buy_in)
-            played = table.start_hand(Deck(seed=shuffle.getrandbits(32)).cards, draw=DRAW_LOW)
-            play_bots(table, bots)
-            hand, names = played.hand, played.names
-            before, _ = scenes(hand.events, Scene(variant))
-            for viewer in (None, 0):
-                revealed = revealed_holes(hand, viewer)
-                ours = [
-                    line.replace(" and is all in", "") if " posts the " in line else line
-                    for event, scene in zip(hand.visible_events(viewer), before, strict=True)
-                    for line in dealer_lines(event, names, scene, revealed=revealed)
-                ]
-                assert ours == chat_lines(hand, names, viewer, revealed=revealed)
-            assert hand.result is not None
-            awards = award_lines(hand.result.awards, names, has_low=variant.has_low)
-            assert awards == [line for line in ours if " pot" in line and "posts" not in line]
