@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 
 import uvicorn
 
@@ -10,6 +11,30 @@ from splitpot.protocol import MAX_FRAME
 from splitpot.server.app import create_app
 from splitpot.server.room import RoomOptions
 from splitpot.store import default_database_path, open_store
+
+
+def paced_options() -> RoomOptions:
+    """The room's options, with the pause between hands and the bots' thinking time taken
+    from SPLITPOT_HAND_PAUSE and SPLITPOT_BOT_DELAY when set (tests run the room fast)."""
+    defaults = RoomOptions()
+    return RoomOptions(
+        hand_pause=seconds_from("SPLITPOT_HAND_PAUSE", defaults.hand_pause),
+        bot_delay=seconds_from("SPLITPOT_BOT_DELAY", defaults.bot_delay),
+    )
+
+
+def seconds_from(variable: str, default: float) -> float:
+    """The environment variable's seconds (0 to 3600), or ``default`` when it is unset."""
+    text = os.environ.get(variable)
+    if text is None:
+        return default
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 3600:
+        raise SystemExit(f"{variable} is a number of seconds from 0 to 3600, not {text!r}")
+    return seconds
 
 
 def serve(
@@ -25,7 +50,7 @@ def serve(
     where = db or f"sqlite:///{default_database_path()}"
     store = open_store(db)
     print(f"splitpot room: database {where}", flush=True)
-    app = create_app(store, options, bots=bots)
+    app = create_app(store, options or paced_options(), bots=bots)
     config = uvicorn.Config(
         app,
         host=host,
