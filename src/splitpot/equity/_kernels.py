@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from splitpot.evaluate._kernels import LOW8_BIT, Tables, _pattern5
+from splitpot.evaluate.kernels import LOW8_BIT, Tables, pattern5
 
 UNITS = 5040
 HALF = UNITS // 2
@@ -34,7 +34,7 @@ def _score(
     are the evaluator's (``table_arguments``)."""
     binom, fl5, pair_index, hi_pair, low8, low_any_pair = tables
     players, size = holes.shape
-    bidx = _pattern5(binom, b[0] >> 2, b[1] >> 2, b[2] >> 2, b[3] >> 2, b[4] >> 2)
+    bidx = pattern5(binom, b[0] >> 2, b[1] >> 2, b[2] >> 2, b[3] >> 2, b[4] >> 2)
     counts = 0
     board_low = 0
     for k in range(5):
@@ -221,24 +221,34 @@ def sample_deals(
     known: np.ndarray,
     dead: np.ndarray,
     samples: int,
+    try_factor: int,
     seed: int,
     low_mode: int,
     tables: tuple[np.ndarray, ...],
+    counts: np.ndarray,
 ) -> np.ndarray:
-    """Statistics over random deals, in parallel chunks seeded from ``seed``.
+    """Statistics over random deals, in parallel chunks seeded from ``seed``; the number
+    of deals made and of deals tried are added to ``counts[0]`` and ``counts[1]`` (an
+    array, not a returned tuple: numba turns a Ctrl-C during a call that returns a tuple
+    into a SystemError).
 
     A player's hand is drawn from its list of hands
     (``choices[choice_starts[p]:choice_starts[p + 1]]``, one row for a known hand; deals
     where two lists' hands share a card are drawn again), or, for a random player
-    (``random_players[p]``), from the unseen cards like the rest of the board.
+    (``random_players[p]``), from the unseen cards like the rest of the board. A chunk
+    stops after ``try_factor`` tries per deal it was to make, so a call ends in bounded
+    time even when the lists' hands rarely fit together.
     """
     players = choice_starts.shape[0] - 1
     size = choices.shape[1]
     chunks = 32
     per_chunk = np.zeros((chunks, players, COLUMNS), dtype=np.int64)
+    dealt = np.zeros(chunks, dtype=np.int64)
+    tried = np.zeros(chunks, dtype=np.int64)
     for chunk in prange(chunks):
         np.random.seed(seed + chunk)
         todo = samples // chunks + (1 if chunk < samples % chunks else 0)
+        limit = try_factor * todo
         holes = np.empty((players, size), dtype=np.int64)
         board = np.empty(5, dtype=np.int64)
         high = np.empty(players, dtype=np.int64)
@@ -251,8 +261,10 @@ def sample_deals(
                 not random_players[p] and choice_starts[p + 1] - choice_starts[p] > 1
             )
         done = 0
+        tries = 0
         free = 0
-        while done < todo:
+        while done < todo and tries < limit:
+            tries += 1
             # Hands from lists are drawn for each deal; known hands stay put, and the
             # random hands and the board come from a partial shuffle of the unseen cards.
             if ranged or done == 0:
@@ -283,6 +295,10 @@ def sample_deals(
             _score(board, holes, low_mode, tables, high, low)
             _tally(high, low, per_chunk[chunk])
             done += 1
+        dealt[chunk] = done
+        tried[chunk] = tries
+    counts[0] += dealt.sum()
+    counts[1] += tried.sum()
     total: np.ndarray = per_chunk.sum(axis=0)
     return total
 

@@ -14,12 +14,18 @@ import numpy.typing as npt
 
 from splitpot.cards import Card, CardError, DuplicateCardError, ensure_distinct, parse_cards
 from splitpot.equity import _kernels as k
-from splitpot.equity.ranges import Range, RangeError, is_exact_hand, parse_range
+from splitpot.equity.deals import check_deal, players_text
+from splitpot.equity.errors import EquityError, NoDealError
+from splitpot.equity.ranges import Range, RangeError, is_exact_hand, parse_range, plain
 from splitpot.evaluate import Variant
-from splitpot.evaluate import _kernels as evaluator
+from splitpot.evaluate.kernels import tables
 
 EXACT_LIMIT = 40_000_000  # player-boards an "auto" run enumerates rather than samples
 DEFAULT_SAMPLES = 200_000
+BATCH_PLAYER_HANDS = 1_000_000  # per kernel call: Ctrl-C is heard between calls
+TRY_FACTOR = 10  # a sampling call tries at most this many deals per deal it is to make
+MISS_RATIO = 1000  # sampling gives up when fewer than 1 in this many deals fit together
+MISS_GRACE = 1000  # ... counted from this many deals on
 LOW_MODES = {Variant.O8: 1, Variant.BIGO: 1, Variant.HILO_NO_QUALIFIER: 2, Variant.OMAHA: 0}
 FIELDS = (
     "equity", "high_win", "high_tie", "low_win", "low_tie", "scoop", "quarter",
@@ -65,7 +71,7 @@ def _player_hands(text: str, size: int) -> tuple[str, npt.NDArray[np.int64]]:
     if is_exact_hand(text, size):
         cards = parse_cards(text)
         return "".join(map(str, cards)), np.array([sorted(c.code for c in cards)], dtype=np.int64)
-    if len(text.replace(" ", "")) == 2 * size and not any(ch in text for ch in "*$,:!"):
+    if len(plain(text).replace(" ", "")) == 2 * size and not any(ch in text for ch in "*$,:!"):
         parse_cards(text)  # a hand with a bad card: say which
     parsed: Range = parse_range(text, size)
     return parsed.text, parsed.hands
@@ -90,11 +96,19 @@ def calculate(
         raise ValueError(f"equity needs 2 to 10 players, not {len(hands)}")
     if method not in ("auto", "exact", "monte-carlo"):
         raise ValueError(f"method is auto, exact or monte-carlo, not {method!r}")
+    if samples is not None and samples <= 0:
+        raise EquityError(f"samples must be a positive number of deals, not {samples}")
     board_cards = parse_cards(board)
     dead_cards = parse_cards(dead)
     if len(board_cards) not in (0, 3, 4, 5):
         raise CardError(f"a board has 0, 3, 4 or 5 cards, not {len(board_cards)}")
     ensure_distinct([*board_cards, *dead_cards])
+    needed = size * len(hands) + 5
+    if needed > 52 - len(dead_cards):
+        raise EquityError(
+            f"{len(hands)} hands of {size} cards and a board need {needed} cards; "
+            f"{52 - len(dead_cards)} are in play"
+        )
     known = np.array([c.code for c in board_cards], dtype=np.int64)
     removed = {c.code for c in (*board_cards, *dead_cards)}
     names: list[str] = []
@@ -116,6 +130,9 @@ def calculate(
         names.append(name)
         options.append(possible)
     ensure_distinct([Card.from_code(int(c)) for o in options if len(o) == 1 for c in o[0]])
+    free = 52 - len(removed)
+    any_hand = np.array([len(o) == math.comb(free, size) for o in options], dtype=np.bool_)
+    check_deal(names, options, any_hand)
     missing = 5 - len(board_cards)
     unseen = 52 - len(removed) - size * len(hands)
     boards = math.comb(unseen, missing)
@@ -124,7 +141,9 @@ def calculate(
     if method == "exact" or (method == "auto" and work <= EXACT_LIMIT):
         return _exact(names, options, known, removed, variant, boards, progress)
     dead_codes = np.array(sorted(c.code for c in dead_cards), dtype=np.int64)
-    return _monte_carlo(names, options, known, dead_codes, variant, samples, seed, progress)
+    return _monte_carlo(
+        names, options, any_hand, known, dead_codes, variant, samples, seed, progress
+    )
 
 
 def _exact(
@@ -136,7 +155,7 @@ def _exact(
     boards: int,
     progress: Callable[[int, int], None] | None,
 ) -> EquityResult:
-    tables = k.table_arguments(evaluator.tables())
+    arguments = k.table_arguments(tables())
     players = len(names)
     stats = np.zeros((players, k.COLUMNS), dtype=np.int64)
     deals = 0
@@ -150,10 +169,10 @@ def _exact(
         holes = np.array(deal, dtype=np.int64)
         rest = np.array(sorted(set(range(52)) - removed - set(cards)), dtype=np.int64)
         completions = k.board_combinations(rest, 5 - len(known))
-        stats += k.enumerate_boards(holes, known, completions, LOW_MODES[variant], tables)
+        stats += k.enumerate_boards(holes, known, completions, LOW_MODES[variant], arguments)
         deals += 1
     if deals == 0:
-        raise RangeError("the ranges leave no deal without a card twice")
+        raise NoDealError(f"{players_text(names, range(players))} cannot be dealt together")
     total = deals * boards
     return EquityResult("exact", total, tuple(_figures(names, options, stats, total, exact=True)))
 
@@ -161,6 +180,7 @@ def _exact(
 def _monte_carlo(
     names: list[str],
     options: list[npt.NDArray[np.int64]],
+    random_players: npt.NDArray[np.bool_],
     known: npt.NDArray[np.int64],
     dead: npt.NDArray[np.int64],
     variant: Variant,
@@ -168,35 +188,34 @@ def _monte_carlo(
     seed: int | None,
     progress: Callable[[int, int], None] | None,
 ) -> EquityResult:
-    count = samples or DEFAULT_SAMPLES
-    if count <= 0:
-        raise ValueError(f"samples must be positive, not {count}")
+    count = DEFAULT_SAMPLES if samples is None else samples
     # A player who may hold any hand is dealt from the unseen cards directly.
-    size = options[0].shape[1]
-    free = 52 - len(known) - len(dead)
-    random_players = np.array([len(o) == math.comb(free, size) for o in options], dtype=np.bool_)
     listed = [o[:1] if random_players[p] else o for p, o in enumerate(options)]
     choices = np.concatenate(listed)
     starts = np.cumsum([0, *(len(o) for o in listed)]).astype(np.int64)
     rng_seed = seed if seed is not None else secrets.randbits(31)
-    tables = k.table_arguments(evaluator.tables())
+    arguments = k.table_arguments(tables())
     stats = np.zeros((len(names), k.COLUMNS), dtype=np.int64)
-    done = 0
-    for batch, size in enumerate(_batches(count)):  # batches: the progress bar moves
+    batch = max(1, BATCH_PLAYER_HANDS // len(names))
+    counts = np.zeros(2, dtype=np.int64)  # deals made, deals tried
+    done = call = 0
+    while done < count:  # calls of bounded length: Ctrl-C is heard, the progress bar moves
         stats += k.sample_deals(
-            choices, starts, random_players, known, dead, size,
-            rng_seed + 1000 * batch, LOW_MODES[variant], tables,
+            choices, starts, random_players, known, dead, min(batch, count - done),
+            TRY_FACTOR, rng_seed + 1000 * call, LOW_MODES[variant], arguments, counts,
         )  # fmt: skip
-        done += size
+        done, tried, call = int(counts[0]), int(counts[1]), call + 1
+        if tried - done > MISS_RATIO * (done + MISS_GRACE):
+            drawn = [p for p in range(len(names)) if not random_players[p]]
+            raise NoDealError(
+                f"{players_text(names, drawn)} fit together in {done:,} of {tried:,} "
+                f"random deals, fewer than 1 in {MISS_RATIO:,}: too rare to sample"
+            )
         if progress is not None:
             progress(done, count)
     return EquityResult(
         "monte-carlo", count, tuple(_figures(names, options, stats, count, exact=False))
     )
-
-
-def _batches(count: int, batch: int = 500_000) -> list[int]:
-    return [min(batch, count - start) for start in range(0, count, batch)]
 
 
 def _figures(

@@ -6,6 +6,7 @@ card, ranks with or without suits (``AA**``, ``A2**``, ``AsKs**``), rank variabl
 ``xxyy``), a bare suit for any card of it; combined with ``,`` (union), ``:``
 (intersection) and ``!`` (difference); and the macros ``$ds`` (double-suited), ``$ss``
 (single-suited), ``$r`` (rainbow) and ``$np`` (no pair). A lone ``*`` is any hand.
+Card text as ``parse_cards`` reads it works here too: ``10h`` for ``Th``, ``A♦`` for ``Ad``.
 """
 
 from __future__ import annotations
@@ -18,14 +19,16 @@ from itertools import combinations, permutations
 import numpy as np
 import numpy.typing as npt
 
-from splitpot.cards import RANKS, SUITS
+from splitpot.cards import RANKS, SUIT_SYMBOLS, SUITS
+from splitpot.equity.errors import EquityError
 
 RANK_VARIABLES = "BEFGILMNOPRUVWXYZ"  # upper case letters that are not ranks or suits
 SUIT_VARIABLES = "wxyz"
 MACROS = {"$ds": "double-suited", "$ss": "single-suited", "$r": "rainbow", "$np": "no pair"}
+_SUIT_LETTERS = str.maketrans(SUIT_SYMBOLS)
 
 
-class RangeError(ValueError):
+class RangeError(EquityError):
     """A range that cannot be read; the message names the bad part."""
 
 
@@ -153,12 +156,17 @@ def _term(text: str, size: int) -> npt.NDArray[np.bool_]:
     return _match(word, size)
 
 
+def plain(text: str) -> str:
+    """Card text in the letters of a range: ``10`` as ``T``, suit symbols as letters."""
+    return text.replace("10", "T").translate(_SUIT_LETTERS)
+
+
 def parse_range(text: str, size: int = 4) -> Range:
     """A range from its text; hands of ``size`` cards (4, or 5 for Big O)."""
     if not text.strip():
         raise RangeError("an empty range")
     union = np.zeros(len(all_hands(size)), dtype=bool)
-    for part in text.split(","):
+    for part in plain(text).split(","):
         pieces = re.split(r"([:!])", part)
         current = _term(pieces[0], size)
         for operator, operand in zip(pieces[1::2], pieces[2::2], strict=True):
@@ -170,7 +178,7 @@ def parse_range(text: str, size: int = 4) -> Range:
 
 def is_exact_hand(text: str, size: int) -> bool:
     """Whether the text names exactly one hand's cards (``AsKs2d3d``)."""
-    cleaned = re.sub(r"[\s,]", "", text)
+    cleaned = re.sub(r"[\s,]", "", plain(text))
     return len(cleaned) == 2 * size and all(
         cleaned[i] in RANKS + "tjqka" and cleaned[i + 1] in SUITS for i in range(0, len(cleaned), 2)
     )
