@@ -3,19 +3,20 @@ chip). A table is rebuilt from its last hand's setup: the table as it stood befo
 deal, the same deck, then the logged actions through the engine. A hand left in play
 resumes exactly where it was; one that cannot be replayed is cancelled, which returns
 every bet (the ledger records a hand only when it ends). Seats taken or left since are
-then taken from the store, the system of record.
+then taken from the store, the system of record (docs/room.md "Crashes and restarts").
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from splitpot.cards import parse_cards
 from splitpot.engine import Action, ActionKind
 from splitpot.server.actor import TableActor
 from splitpot.server.settings import TableSettings
-from splitpot.store import HandLog, HandStatus, SeatStatus
+from splitpot.store import HandLog, HandStatus, Seat, SeatStatus
 from splitpot.store import Table as TableRecord
 from splitpot.table import Table, TableError
 
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
     from splitpot.server.room import Room
 
 log = logging.getLogger("splitpot.room")
+
+# What a damaged setup or log raises on its way through the settings, cards and engine.
+UNREPLAYABLE = (ValueError, LookupError, TypeError)
 
 
 def settings_of(document: dict[str, Any]) -> TableSettings:
@@ -42,63 +46,107 @@ def replay(hand: HandLog) -> Table:
     return table
 
 
+@dataclass(frozen=True, slots=True)
+class Rebuilt:
+    """A table as its last hand left it; ``unfinished`` is that hand if it is to resume."""
+
+    settings: TableSettings
+    table: Table
+    unfinished: HandLog | None = None
+
+
+async def rebuild(room: Room, record: TableRecord) -> Rebuilt:
+    """The table from its last hand: replayed to the end of its log, or, for a hand that
+    was cancelled or cannot be replayed, as it stood before that hand's deal."""
+    latest = await room.db(room.store.table_hands, record.id, 1)
+    if not latest:
+        settings = settings_of(record.settings)
+        return Rebuilt(settings, Table(settings.config()))
+    hand = await room.db(room.store.hand_log, latest[0].id)
+    if hand.status is not HandStatus.CANCELLED:
+        try:
+            table = replay(hand)
+        except UNREPLAYABLE as error:
+            if hand.status is HandStatus.PLAYING:
+                log.warning("hand %s cannot resume (%s): cancelled", hand.id, error)
+                await room.db(room.store.cancel_hand, hand.id)
+            else:
+                log.warning("hand %s does not replay (%s)", hand.id, error)
+        else:
+            resumed = hand if hand.status is HandStatus.PLAYING else None
+            return Rebuilt(settings_of(hand.setup["settings"]), table, resumed)
+    return before(hand, settings_of(record.settings))
+
+
+def before(hand: HandLog, fallback: TableSettings) -> Rebuilt:
+    """The table as it stood before the hand was dealt, counting the hand as played so that
+    the next hand's number is the store's next (protocol hand ids are "<table>-<number>").
+    A setup too damaged for that gives an empty table: the seats come from the store."""
+    try:
+        settings = settings_of(hand.setup["settings"])
+        table = Table.restore(settings.config(), hand.setup["snapshot"])
+    except UNREPLAYABLE as error:
+        log.warning("hand %s has no usable setup (%s)", hand.id, error)
+        settings, table = fallback, Table(fallback.config())
+    table.hands_played = hand.number
+    return Rebuilt(settings, table)
+
+
 async def restore_table(room: Room, record: TableRecord) -> TableActor:
     """The actor of a stored table, its hand in play resumed or cancelled."""
-    store = room.store
-    settings = settings_of(record.settings)
-    bots = set(record.settings.get("bot_players", []))
-    table: Table | None = None
-    unfinished: HandLog | None = None
-    latest = await room.db(store.table_hands, record.id, 1)
-    if latest:
-        hand = await room.db(store.hand_log, latest[0].id)
-        settings = settings_of(hand.setup["settings"])
-        if hand.status is HandStatus.CANCELLED:
-            table = Table.restore(settings.config(), hand.setup["snapshot"])
-        else:
-            try:
-                table = replay(hand)
-            except (TableError, ValueError, KeyError) as error:
-                if hand.status is not HandStatus.PLAYING:
-                    raise
-                log.warning(
-                    "table %s: hand %s cannot resume (%s): cancelled", record.id, hand.id, error
-                )
-                await room.db(store.cancel_hand, hand.id)
-                table = Table.restore(settings.config(), hand.setup["snapshot"])
-            else:
-                if hand.status is HandStatus.PLAYING:
-                    unfinished = hand
-    actor = TableActor(room, record.id, settings, record.host_id, table)
-    table = actor.table
-    in_hand = set(table.hand.seats) if table.hand is not None else set()
-    stored = {seat.seat - 1: seat for seat in await room.db(store.seats, record.id)}
+    rebuilt = await rebuild(room, record)
+    table, unfinished = rebuilt.table, rebuilt.unfinished
+    actor = TableActor(room, record.id, rebuilt.settings, record.host_id, table)
+    # The seats of the hand being resumed: also when the log shows it over but the crash
+    # came before its result was written (their stacks are then after the hand, the
+    # ledger's before it, until finish_recovered_hand writes the result).
+    played = table.hand or (table.history[-1] if unfinished is not None else None)
+    in_hand = set(played.seats) if played is not None else set()
+    stored = {seat.seat - 1: seat for seat in await room.db(room.store.seats, record.id)}
     for index, player in enumerate(table.seats):
         if player is not None and index not in stored and index not in in_hand:
             table.leave(index)  # cashed out in the store already
+    bots = set(record.settings.get("bot_players", []))
     for index, seat in stored.items():
-        player = table.seats[index]
-        if player is None or player.name != seat.name:
-            if player is not None:
-                table.leave(index)
-            table.sit(index, seat.name, seat.chips)
-        elif index not in in_hand and player.stack != seat.chips:
-            log.warning(
-                "table %s seat %d: stack %d, ledger %d: the ledger wins",
-                record.id,
-                seat.seat,
-                player.stack,
-                seat.chips,
-            )
-            player.stack = seat.chips
-        if seat.status is SeatStatus.SITTING_OUT:
-            table.sit_out(index)
+        if seat.status is SeatStatus.LEAVING and index not in in_hand:
+            await _cash_out(room, table, index, seat)
+            continue
+        _seat(table, index, seat, index in in_hand)
         if seat.player_id in bots:
-            actor.add_bot(index, await room.db(store.player, seat.player_id))
+            actor.add_bot(index, await room.db(room.store.player, seat.player_id))
         else:
             actor.add_player(index, seat.player_id, seat.name)
+        actor.occupants[index].leaving = seat.status is SeatStatus.LEAVING
     if unfinished is not None:
         actor.hand_id = unfinished.id
         if table.hand is None:  # the crash came between the last action and the result
             await actor.finish_recovered_hand()
     return actor
+
+
+def _seat(table: Table, index: int, seat: Seat, in_hand: bool) -> None:
+    """Make the table's seat what the store says: its player, stack and status. The
+    stack of a player in the hand is the hand's; any other's is the ledger's."""
+    player = table.seats[index]
+    if player is None or player.name != seat.name:
+        if player is not None:
+            table.leave(index)
+        table.sit(index, seat.name, seat.chips)
+    elif not in_hand and player.stack != seat.chips:
+        log.warning(
+            "table %s seat %d: stack %d, ledger %d: the ledger wins",
+            seat.table_id,
+            seat.seat,
+            player.stack,
+            seat.chips,
+        )
+        player.stack = seat.chips
+    if seat.status is SeatStatus.SITTING_OUT:
+        table.sit_out(index)
+
+
+async def _cash_out(room: Room, table: Table, index: int, seat: Seat) -> None:
+    """A player who asked to leave during a hand that has ended since: cash out now."""
+    if table.seats[index] is not None:
+        table.leave(index)
+    await room.db(room.store.leave, seat.table_id, seat.player_id)
