@@ -3,24 +3,28 @@ talk to it over real sockets (HTTP with httpx, the WebSocket with websockets).""
 
 from __future__ import annotations
 
+import itertools
 import json
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import httpx
 import uvicorn
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from splitpot.server.app import create_app
 from splitpot.server.room import RoomOptions
 from splitpot.store import Store
 
-FAST = RoomOptions(hand_pause=0.05, bot_delay=0.0, db_retry=0.1)
+FAST = RoomOptions(hand_pause=0.05, bot_delay=0.0, db_retry=0.1, closing_wait=0.0, seed=7)
 Frame = dict[str, Any]
+Choose = Callable[["Client", Frame], Frame]  # a turn -> the act's fields (action, amount)
+_refs = itertools.count(1)
 
 
 def free_port() -> int:
@@ -60,8 +64,9 @@ class RoomServer:
         self.server.should_exit = True
         self.thread.join(timeout=40)
 
-    def http(self) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=10)
+    def http(self, token: str | None = None) -> httpx.Client:
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        return httpx.Client(base_url=self.url, timeout=10, headers=headers)
 
     def guest(self, name: str) -> tuple[str, str]:
         """A new guest: (player id, token)."""
@@ -72,10 +77,8 @@ class RoomServer:
         return str(body["player"]["id"]), body["token"]
 
     def create_table(self, token: str, **settings: Any) -> dict[str, Any]:
-        with self.http() as http:
-            answer = http.post(
-                "/api/tables", json=settings, headers={"Authorization": f"Bearer {token}"}
-            )
+        with self.http(token) as http:
+            answer = http.post("/api/tables", json=settings)
         assert answer.status_code == 201, answer.text
         body: dict[str, Any] = answer.json()
         return body
@@ -91,44 +94,183 @@ def running_room(store: Store, options: RoomOptions = FAST, bots: int = 0) -> It
 
 
 class Client:
-    """One WebSocket client: every frame it receives is kept, in order."""
+    """One WebSocket client. A reader thread keeps every frame received, in order, in
+    ``frames`` (and the raw text in ``raw``); ``wait`` reads them from a cursor that each
+    match moves on, so no frame is missed between a command and its wait."""
 
-    def __init__(self, room: RoomServer, token: str | None) -> None:
+    def __init__(self, room: RoomServer, token: str | None, *, hello: bool = True) -> None:
         self._exit = ExitStack()
         self.socket: ClientConnection = self._exit.enter_context(
-            connect(room.ws_url, max_size=2**22)
+            connect(room.ws_url, max_size=2**22, open_timeout=10)
         )
         self.frames: list[Frame] = []
         self.raw: list[str] = []
-        self.send({"type": "hello", "token": token} if token else {"type": "hello"})
-        self.welcome = self.wait(lambda f: f["type"] in ("welcome", "error"))
+        self.cursor = 0  # where the next wait starts
+        self.handled = 0  # frames the play loop has looked at
+        self.seat: int | None = None  # the wire seat, once seated by ``sit``
+        self.closed = threading.Event()
+        self._arrived = threading.Condition()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        if hello:
+            self.send({"type": "hello", "token": token} if token else {"type": "hello"})
+            self.welcome = self.wait(lambda f: f["type"] in ("welcome", "error"))
+
+    def _read(self) -> None:
+        try:
+            for text in self.socket:
+                assert isinstance(text, str), "the room sends text frames"
+                with self._arrived:
+                    self.raw.append(text)
+                    self.frames.append(json.loads(text))
+                    self._arrived.notify_all()
+        except ConnectionClosed:
+            pass
+        finally:
+            with self._arrived:
+                self.closed.set()
+                self._arrived.notify_all()
 
     def send(self, message: Frame) -> None:
         self.socket.send(json.dumps(message))
 
-    def receive(self, timeout: float) -> Frame | None:
-        try:
-            text = self.socket.recv(timeout=timeout)
-        except TimeoutError:
-            return None
-        assert isinstance(text, str)
-        self.raw.append(text)
-        frame: Frame = json.loads(text)
-        self.frames.append(frame)
-        return frame
+    def skip(self) -> None:
+        """Wait only for frames that arrive from now on."""
+        with self._arrived:
+            self.cursor = len(self.frames)
 
     def wait(self, matches: Callable[[Frame], bool], timeout: float = 10) -> Frame:
-        """The first frame from now on that matches (earlier frames are not searched)."""
+        """The first frame from the cursor on that matches; the cursor moves past it."""
         deadline = time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
-            frame = self.receive(left)
-            if frame is not None and matches(frame):
-                return frame
+        with self._arrived:
+            while True:
+                for index in range(self.cursor, len(self.frames)):
+                    if matches(self.frames[index]):
+                        self.cursor = index + 1
+                        return self.frames[index]
+                self.cursor = len(self.frames)
+                left = deadline - time.monotonic()
+                if left <= 0 or self.closed.is_set():
+                    break
+                self._arrived.wait(left)
         raise AssertionError(f"no such frame within {timeout} s; last: {self.frames[-3:]}")
+
+    def error(self, message: Frame, timeout: float = 10) -> Frame:
+        """Send a command that the room must refuse; its ``error`` (matched by ref)."""
+        ref = f"r{next(_refs)}"
+        self.send(message | {"ref": ref})
+        return self.wait(lambda f: f["type"] == "error" and f.get("ref") == ref, timeout)
+
+    def state(self, table: str) -> Frame:
+        """The table as this client sees it now (``watch`` answers with a snapshot)."""
+        self.skip()
+        self.send({"type": "watch", "table": table})
+        return dict(self.wait(lambda f: f["type"] == "table" and f["table"] == table)["state"])
+
+    def sit(self, table: str, seat: int, buy_in: int, **fields: Any) -> Frame:
+        """Take a seat; the snapshot the room answers with."""
+        self.skip()
+        self.send({"type": "sit", "table": table, "seat": seat, "buy_in": buy_in, **fields})
+        answer = self.wait(lambda f: f["type"] in ("table", "error"))
+        assert answer["type"] == "table", answer
+        self.seat = seat
+        return answer
+
+    def events(self, kind: str, table: str | None = None) -> list[Frame]:
+        """Every event of this kind received so far (the ``event`` objects)."""
+        with self._arrived:
+            return [
+                f["event"]
+                for f in self.frames
+                if f["type"] == "event"
+                and f["event"]["kind"] == kind
+                and table in (None, f["table"])
+            ]
+
+    def hands_ended(self, table: str | None = None) -> int:
+        return len(self.events("hand_ended", table))
 
     def close(self) -> None:
         self._exit.close()
+        self._reader.join(timeout=5)
 
 
 def is_event(kind: str) -> Callable[[Frame], bool]:
     return lambda f: f["type"] == "event" and f["event"]["kind"] == kind
+
+
+def passive(client: Client, turn: Frame) -> Frame:
+    """Check when free, else call, and show at the showdown: every hand goes to the
+    showdown."""
+    names = [entry["action"] for entry in turn["legal"]]
+    for name in ("check", "call", "show", "allin"):
+        if name in names:
+            return {"action": name}
+    raise AssertionError(f"no passive action in {turn['legal']}")
+
+
+def play(
+    clients: Sequence[Client],
+    table: str,
+    until: Callable[[], bool],
+    choose: Choose = passive,
+    timeout: float = 30,
+) -> None:
+    """Answer every turn these clients get at ``table`` with ``choose`` until ``until()``;
+    no client may get an error meanwhile."""
+    deadline = time.monotonic() + timeout
+    while not until():
+        assert time.monotonic() < deadline, f"play did not finish in {timeout} s"
+        idle = True
+        for client in clients:
+            while client.handled < len(client.frames):
+                frame = client.frames[client.handled]
+                client.handled += 1
+                idle = False
+                assert frame["type"] != "error", frame
+                if frame["type"] == "turn" and frame["table"] == table and not until():
+                    act = {"type": "act", "table": table, "hand": frame["hand"]}
+                    client.send(act | choose(client, frame))
+        if idle:
+            time.sleep(0.002)
+
+
+def play_hands(clients: Sequence[Client], table: str, hands: int, choose: Choose = passive) -> None:
+    """Play until every client has seen ``hands`` more hands end at ``table``."""
+    targets = [client.hands_ended(table) + hands for client in clients]
+
+    def done() -> bool:
+        return all(c.hands_ended(table) >= t for c, t in zip(clients, targets, strict=True))
+
+    play(clients, table, done, choose)
+
+
+def one_hand(
+    host: Client, clients: Sequence[Client], table: str, choose: Choose = passive
+) -> Frame:
+    """Let exactly one hand be played at a paused table (``host`` is its host): resume,
+    pause again once the hand is dealt, play it out. Its ``hand_started`` event."""
+    host.skip()
+    host.send({"type": "host", "table": table, "action": "resume"})
+    started = host.wait(lambda f: is_event("hand_started")(f) and f["table"] == table)
+    host.send({"type": "host", "table": table, "action": "pause"})
+    host.wait(lambda f: is_event("host")(f) and f["event"]["action"] == "pause")
+    hand = started["event"]["hand"]
+    play(clients, table, lambda: any(e["hand"] == hand for e in host.events("hand_ended")), choose)
+    return dict(started["event"])
+
+
+def posts(client: Client, hand: str) -> dict[int, dict[str, int]]:
+    """What each seat posted in ``hand``: seat -> {post kind: amount}."""
+    posted: dict[int, dict[str, int]] = {}
+    for event in client.events("posted"):
+        if event["hand"] == hand:
+            posted.setdefault(event["seat"], {})[event["post"]] = event["amount"]
+    return posted
+
+
+def seated(state: Frame, seat: int) -> Frame:
+    """One seat of a table's state (wire seat numbers)."""
+    found: Frame = state["seats"][seat - 1]
+    assert found["seat"] == seat
+    return found

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from room_helpers import Client, Frame, RoomServer, running_room
+from room_helpers import Client, RoomServer, is_event, play_hands, running_room, seated
 
 from splitpot.store import Store
 
@@ -19,30 +19,9 @@ def room(store: Store) -> Iterator[RoomServer]:
         yield server
 
 
-def passive(legal: list[Frame]) -> Frame:
-    """Check when free, else call: every hand goes to the showdown."""
-    names = {entry["action"]: entry for entry in legal}
-    if "check" in names:
-        return {"action": "check"}
-    if "call" in names:
-        return {"action": "call"}
-    return {"action": "show"} if "show" in names else {"action": names and next(iter(names))}
-
-
-def play_until(clients: dict[str, Client], table: str, hands: int) -> None:
-    """Answer every turn passively until ``hands`` hands have ended for every client."""
-    ended = {name: 0 for name in clients}
-    while min(ended.values()) < hands:
-        for name, client in clients.items():
-            frame = client.receive(0.02)
-            if frame is None:
-                continue
-            if frame["type"] == "turn":
-                action = passive(frame["legal"])
-                client.send({"type": "act", "table": table, "hand": frame["hand"], **action})
-            elif frame["type"] == "event" and frame["event"]["kind"] == "hand_ended":
-                ended[name] += 1
-            assert frame["type"] != "error", frame
+def chips_kept(store: Store) -> None:
+    totals = store.check_invariant()
+    assert totals.balances + totals.on_tables + totals.house == 0
 
 
 def test_health_and_a_guest(room: RoomServer) -> None:
@@ -62,17 +41,67 @@ def test_two_players_play_hands_to_the_showdown(room: RoomServer, store: Store) 
     ann, bob = Client(room, ann_token), Client(room, bob_token)
     assert ann.welcome == {"type": "welcome", "player": {"id": ann_id, "name": "Ann"}}
     for client, seat in ((ann, 1), (bob, 2)):
-        client.send({"type": "sit", "table": table_id, "seat": seat, "buy_in": 200})
-        snapshot = client.wait(lambda f: f["type"] == "table")
-        assert snapshot["state"]["seats"][seat - 1]["stack"] == 200
-    play_until({"ann": ann, "bob": bob}, table_id, hands=3)
-    shown = [f for f in ann.frames if f["type"] == "event" and f["event"]["kind"] == "shown"]
-    assert shown, "passive play reaches the showdown"
-    ends = [f["event"] for f in ann.frames if f["type"] == "event"
-            and f["event"]["kind"] == "hand_ended"]
+        snapshot = client.sit(table_id, seat, 200)
+        assert seated(snapshot["state"], seat)["stack"] == 200
+    play_hands([ann, bob], table_id, 3)
+    assert ann.events("shown"), "passive play reaches the showdown"
+    ends = ann.events("hand_ended")
+    assert [end["hand"] for end in ends] == [f"{table_id}-{n}" for n in range(1, len(ends) + 1)]
     for end in ends:
         assert sum(s["stack"] for s in end["stacks"]) == 400
-    totals = store.check_invariant()
-    assert totals.balances + totals.on_tables + totals.house == 0
+        assert sum(a["amount"] for a in end["awards"]) > 0
+    chips_kept(store)
     ann.close()
     bob.close()
+
+
+def test_three_players_and_a_watcher_see_the_same_hands(room: RoomServer, store: Store) -> None:
+    """Three players play to the showdown; a watcher without a session sees every event
+    in the same order (seq rising by one), the dealer's words included, and no hole card
+    before it is shown."""
+    tokens = [room.guest(name)[1] for name in ("Ann", "Bob", "Cy")]
+    table_id = room.create_table(tokens[0], name="Three", seats=3)["table"]["id"]
+    watcher = Client(room, None)
+    assert watcher.welcome == {"type": "welcome", "player": None}
+    first = watcher.state(table_id)
+    assert [s["player"] for s in first["seats"]] == [None, None, None]
+    players = [Client(room, token) for token in tokens]
+    for seat, client in enumerate(players, start=1):
+        client.sit(table_id, seat, 100)
+    play_hands([*players, watcher], table_id, 2)
+    frames = [f for f in watcher.frames if f["type"] == "event"]
+    seqs = [f["seq"] for f in frames]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+    started = watcher.events("hand_started")
+    assert [s["seat"] for s in started[0]["seats"]] == [1, 2, 3]
+    assert all(e["cards"] is None for e in watcher.events("dealt"))
+    acted = watcher.events("acted")
+    assert acted and all(e["text"] for e in acted), "the dealer tells every action"
+    assert all(e["text"] for e in watcher.events("board"))
+    assert watcher.events("shown") and watcher.events("pot_awarded")
+    for client in players:  # each player saw their own four cards, and only theirs
+        dealt = [e for e in client.events("dealt") if e["cards"] is not None]
+        assert {e["seat"] for e in dealt} == {client.seat}
+        assert all(len(e["cards"]) == 4 for e in dealt)
+    refused = watcher.error({"type": "sit", "table": table_id, "seat": 1, "buy_in": 100})
+    assert refused["code"] == "forbidden"
+    chips_kept(store)
+
+
+def test_bots_fill_the_seats_a_table_asks_for(room: RoomServer, store: Store) -> None:
+    """A table with two bots: they sit at once, labelled as bots, and play the sensible
+    bot's game against a player."""
+    _, token = room.guest("Ann")
+    table = room.create_table(token, name="With bots", seats=4, bots=2)
+    assert table["table"]["bots"] == 2 and table["table"]["players"] == 2
+    table_id = table["table"]["id"]
+    ann = Client(room, token)
+    snapshot = ann.sit(table_id, 1, 200)
+    bots = [s for s in snapshot["state"]["seats"] if s["player"] is not None and s.get("bot")]
+    assert len(bots) == 2 and all(s["name"].endswith("(bot)") for s in bots)
+    assert seated(snapshot["state"], 1)["bot"] is False
+    play_hands([ann], table_id, 3)
+    actors = {e["seat"] for e in ann.events("acted")}
+    assert actors - {1}, "the bots act"
+    ann.wait(is_event("hand_started"))
+    chips_kept(store)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Final
+from enum import Enum
+from typing import Final, TypeVar
 
 from splitpot.engine import Action, ActionKind
 from splitpot.protocol.errors import ErrorCode, ProtocolError, Ref
@@ -24,6 +25,7 @@ MAX_ID: Final = 64  # a table id, a hand id, a ref
 MAX_TOKEN: Final = 512  # a session token or an invite
 MAX_CHAT: Final = 500  # characters of a chat line
 MAX_REF_NUMBER: Final = 2**53 - 1  # a number ref survives a JavaScript client
+T = TypeVar("T")
 _HEX_64 = re.compile(r"[0-9a-f]{64}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -56,6 +58,7 @@ class Act:
     hand: str
     action: Action
     ref: Ref = None
+    seat: int | None = None  # the table seat the client acts for, when it names one
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +113,29 @@ class Reveal:
     ref: Ref = None
 
 
-Command = Hello | Watch | Sit | Act | SitOut | SitIn | Leave | TopUp | Chat | Commit | Reveal
+class HostAction(Enum):
+    """What a private table's host may do (docs/protocol.md, "Host commands")."""
+
+    PAUSE = "pause"  # no new hand after this one
+    RESUME = "resume"
+    STAKES = "stakes"  # new blinds from the next hand
+    REMOVE = "remove"  # the player in ``seat`` leaves at the end of the hand
+    HOST = "host"  # the player in ``seat`` becomes the host
+
+
+@dataclass(frozen=True, slots=True)
+class Host:
+    """A host's command: ``seat`` (from 0) for remove and host, the blinds for stakes."""
+
+    table: str
+    action: HostAction
+    seat: int | None = None
+    small_blind: int | None = None
+    big_blind: int | None = None
+    ref: Ref = None
+
+
+Command = Hello | Watch | Sit | Act | SitOut | SitIn | Leave | TopUp | Chat | Commit | Reveal | Host
 
 
 def read_frame(data: str | bytes) -> Command:
@@ -209,6 +234,19 @@ class _Fields:
             raise self.refuse(field, "true or false")
         return value
 
+    def optional_seat(self) -> int | None:
+        """A seat as the wire numbers it (from 1), as a table seat (from 0), or None."""
+        if self.message.get("seat") is None:
+            return None
+        return self.whole("seat", 1, MAX_SEATS) - 1
+
+    def choice(self, field: str, names: Mapping[str, T]) -> T:
+        value = self.message.get(field)
+        chosen = names.get(value) if isinstance(value, str) else None
+        if chosen is None:
+            raise self.refuse(field, "one of " + ", ".join(names))
+        return chosen
+
     def hex_64(self, field: str) -> str:
         value = self.message.get(field)
         if not isinstance(value, str) or not _HEX_64.fullmatch(value):
@@ -238,15 +276,15 @@ def _act(fields: _Fields) -> Act:
     """``amount`` is the total of a bet or raise; the other actions take none (null is
     allowed: a client may send every field of its form)."""
     table, hand = fields.table(), fields.text("hand", MAX_ID)
-    name = fields.message.get("action")
-    kind = _ACTIONS.get(name) if isinstance(name, str) else None
-    if kind is None:
-        raise fields.refuse("action", "one of " + ", ".join(_ACTIONS))
+    kind = fields.choice("action", _ACTIONS)
+    seat = fields.optional_seat()
     if kind in (ActionKind.BET, ActionKind.RAISE):
-        return Act(table, hand, Action(kind, fields.whole("amount", 1, MAX_CHIPS)), fields.ref)
-    if fields.message.get("amount") is not None:
+        action = Action(kind, fields.whole("amount", 1, MAX_CHIPS))
+    elif fields.message.get("amount") is not None:
         raise fields.refuse("amount", f"absent or null for {kind.value} (it takes no amount)")
-    return Act(table, hand, Action(kind), fields.ref)
+    else:
+        action = Action(kind)
+    return Act(table, hand, action, fields.ref, seat)
 
 
 def _sit_out(fields: _Fields) -> SitOut:
@@ -284,6 +322,24 @@ def _reveal(fields: _Fields) -> Reveal:
     return Reveal(table, hand, fields.hex_64("entropy"), fields.ref)
 
 
+_HOST_ACTIONS = {action.value: action for action in HostAction}
+
+
+def _host(fields: _Fields) -> Host:
+    """``seat`` is required for remove and host; ``small_blind`` and ``big_blind`` for
+    stakes (the small blind at most the big one); other fields are ignored."""
+    table = fields.table()
+    action = fields.choice("action", _HOST_ACTIONS)
+    if action in (HostAction.REMOVE, HostAction.HOST):
+        seat = fields.whole("seat", 1, MAX_SEATS) - 1
+        return Host(table, action, seat=seat, ref=fields.ref)
+    if action is HostAction.STAKES:
+        big = fields.whole("big_blind", 1, MAX_CHIPS)
+        small = fields.whole("small_blind", 1, big)
+        return Host(table, action, small_blind=small, big_blind=big, ref=fields.ref)
+    return Host(table, action, ref=fields.ref)
+
+
 _PARSERS: dict[str, Callable[[_Fields], Command]] = {
     "hello": _hello,
     "watch": _watch,
@@ -296,6 +352,7 @@ _PARSERS: dict[str, Callable[[_Fields], Command]] = {
     "chat": _chat,
     "commit": _commit,
     "reveal": _reveal,
+    "host": _host,
 }
 
 __all__ = [
@@ -309,6 +366,8 @@ __all__ = [
     "Command",
     "Commit",
     "Hello",
+    "Host",
+    "HostAction",
     "Leave",
     "Reveal",
     "Sit",

@@ -15,20 +15,21 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from splitpot.bots import Bot, make_bot
 from splitpot.cards import Deck
 from splitpot.dealer import Scene, scenes
-from splitpot.engine import Action, IllegalActionError
+from splitpot.engine import Action
 from splitpot.history.splitpot_json import to_json
 from splitpot.history.table_log import record_of
-from splitpot.protocol import ErrorCode, ProtocolError
+from splitpot.protocol import ErrorCode, HostAction, JsonObject, ProtocolError
 from splitpot.server import frames
 from splitpot.server.clock import ActionClock, Turn
 from splitpot.server.connection import Connection
 from splitpot.server.errors import refusal
+from splitpot.server.hands import PLAYER_IDS
 from splitpot.server.settings import TableSettings
 from splitpot.store import Player, SeatStatus
 from splitpot.table import (
@@ -44,7 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("splitpot.room")
 
-CHAT_LIMIT = 300  # characters in a chat line
 CHAT_RATE = (5, 10.0)  # at most 5 lines in 10 seconds per player
 
 
@@ -94,6 +94,7 @@ class TableActor:
         self.hand_id: str | None = None
         self.paused = False
         self.closed = False
+        self.next_settings: TableSettings | None = None  # the host's stakes, from next hand
         self.clock = ActionClock(settings.action_seconds, settings.time_bank_seconds)
         self.turn: Turn | None = None
         self._queue: asyncio.Queue[Command] = asyncio.Queue()
@@ -137,13 +138,12 @@ class TableActor:
                 continue
             try:
                 await self._handle(command)
-            except (ProtocolError, TableError, IllegalActionError, ValueError) as error:
+            except Exception as error:  # a refusal, or a bug: answer, keep the table alive
+                failure = refusal(error)
+                if failure.code is ErrorCode.SERVER_ERROR:
+                    log.exception("table %s: %s failed", self.id, command.name)
                 if not command.done.done():
-                    command.done.set_exception(refusal(error))
-            except Exception as error:  # a bug: answer, log, and keep the table alive
-                log.exception("table %s: %s failed", self.id, command.name)
-                if not command.done.done():
-                    command.done.set_exception(ProtocolError(ErrorCode.SERVER_ERROR, str(error)))
+                    command.done.set_exception(failure)
             else:
                 if not command.done.done():
                     command.done.set_result(None)
@@ -190,7 +190,10 @@ class TableActor:
         if seat is None:
             return
         occupant = self.occupants.get(seat)
-        if occupant is not None and occupant.bot is not None:
+        if occupant is not None and occupant.leaving:
+            self.turn = None
+            self._bot_at = now  # PROTOCOL.md: leave folds the hand at the player's turn
+        elif occupant is not None and occupant.bot is not None:
             self.turn = None
             self._bot_at = now + self.room.options.bot_delay
         elif self.turn is None or self.turn.seat != seat:
@@ -223,11 +226,20 @@ class TableActor:
     async def _cmd_sit(self, command: Command) -> None:
         player = self._player(command)
         seat, buy_in = command.fields["seat"], command.fields["buy_in"]
+        config = self.table.config
         if self.seat_of(player.id) is not None:
-            raise ProtocolError(ErrorCode.SEAT_TAKEN, f"{player.name} already sits at this table")
-        if 0 <= seat < self.table.config.seats and self.table.seats[seat] is not None:
+            where = self.seat_of(player.id)
+            assert where is not None
+            raise ProtocolError(
+                ErrorCode.ALREADY_SEATED, f"{player.name} already sits in seat {where + 1}"
+            )
+        if not 0 <= seat < config.seats:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE, f"there is no seat {seat + 1}: the table has {config.seats}"
+            )
+        if self.table.seats[seat] is not None:
             raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat + 1} is taken")
-        low, high = self.table.config.min_buy_in, self.table.config.max_buy_in
+        low, high = config.min_buy_in, config.max_buy_in
         if not low <= buy_in <= high:
             raise ProtocolError(ErrorCode.BUY_IN, f"the buy-in is {low} to {high}, not {buy_in}")
         events = self.table.sit(
@@ -247,11 +259,18 @@ class TableActor:
 
     async def _cmd_act(self, command: Command) -> None:
         seat = self._own_seat(self._player(command))
+        named = command.fields.get("seat")
+        if named is not None and named != seat:
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, f"seat {named + 1} is not yours: you sit in seat {seat + 1}"
+            )
         hand = command.fields.get("hand")
         if self.table.hand is None or self.hand_id is None:
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "no hand is being played")
         if hand is not None and hand != self.hand_id:
-            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"hand {hand} is not the hand in play")
+            raise ProtocolError(
+                ErrorCode.WRONG_HAND, f"hand {hand} is not the hand in play ({self.hand_id})"
+            )
         if self.table.seat_to_act != seat:
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"seat {seat + 1} is not to act")
         await self._apply(seat, command.fields["action"])
@@ -269,6 +288,10 @@ class TableActor:
 
     async def _cmd_top_up(self, command: Command) -> None:
         seat = self._own_seat(self._player(command))
+        if self._in_hand(seat):
+            raise ProtocolError(
+                ErrorCode.NOT_NOW, f"seat {seat + 1} is in the hand: top up between hands"
+            )
         await self._top_up(seat, command.fields["amount"])
 
     async def _cmd_leave(self, command: Command) -> None:
@@ -277,13 +300,7 @@ class TableActor:
 
     async def _cmd_chat(self, command: Command) -> None:
         player = self._player(command)
-        text = " ".join(str(command.fields["text"]).split())
-        if not text:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "a chat line needs some text")
-        if len(text) > CHAT_LIMIT:
-            raise ProtocolError(
-                ErrorCode.BAD_MESSAGE, f"a chat line has at most {CHAT_LIMIT} characters"
-            )
+        text = str(command.fields["text"])  # checked by the protocol: one line, trimmed
         now = time.monotonic()
         sent = self._chat.setdefault(player.id, deque())
         count, window = CHAT_RATE
@@ -298,47 +315,57 @@ class TableActor:
         for connection in list(self.watchers):
             connection.send(frame)
 
-    # host actions: each is announced in the table's chat
-
-    async def _cmd_pause(self, command: Command) -> None:
-        self._host(command)
-        self.paused = True
-        self._announce("The host pauses the game after this hand")
-
-    async def _cmd_resume(self, command: Command) -> None:
-        self._host(command)
-        self.paused = False
-        self._announce("The host resumes the game")
-
-    async def _cmd_stakes(self, command: Command) -> None:
-        self._host(command)
-        if self.table.hand is not None:
-            raise ProtocolError(ErrorCode.ILLEGAL_ACTION, "the stakes change between hands")
-        settings = command.fields["settings"]
-        assert isinstance(settings, TableSettings)
-        self.table.config = settings.config()
-        self.settings = settings
-        self._announce(f"The host sets the stakes to {self.table.config.betting.stakes}")
-
-    async def _cmd_remove(self, command: Command) -> None:
-        self._host(command)
-        seat = command.fields["seat"]
-        occupant = self.occupants.get(seat)
-        if occupant is None:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {seat + 1} is empty")
-        occupant.removed = True
-        self._announce(f"The host removes {occupant.name} at the end of the hand")
-        if not self._in_hand(seat):
-            await self._leave(seat)
-
     async def _cmd_host(self, command: Command) -> None:
-        self._host(command)
-        seat = command.fields["seat"]
-        occupant = self.occupants.get(seat)
-        if occupant is None or occupant.bot is not None:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {seat + 1} has no player to be host")
-        self.host_id = occupant.player_id
-        self._announce(f"{occupant.name} is now the host")
+        """A host's command (docs/protocol.md "Host commands"); each is told in the
+        table's chat."""
+        player = self._player(command)
+        if player.id != self.host_id:
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, f"only the host of table {self.id} may do that"
+            )
+        action: HostAction = command.fields["action"]
+        if action is HostAction.PAUSE:
+            self.paused = True
+            text = "The host pauses the game" + (" after this hand" if self.table.hand else "")
+        elif action is HostAction.RESUME:
+            self.paused = False
+            text = "The host resumes the game"
+        elif action is HostAction.STAKES:
+            text = self._new_stakes(command.fields["small_blind"], command.fields["big_blind"])
+        else:
+            seat: int = command.fields["seat"]
+            occupant = self.occupants.get(seat)
+            if occupant is None:
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {seat + 1} is empty")
+            if action is HostAction.HOST:
+                if occupant.bot is not None:
+                    raise ProtocolError(
+                        ErrorCode.BAD_MESSAGE, f"seat {seat + 1} is a bot: a bot cannot host"
+                    )
+                self.host_id = occupant.player_id
+                text = f"{occupant.name} is now the host"
+            else:
+                occupant.removed = True
+                later = " at the end of the hand" if self._in_hand(seat) else ""
+                text = f"The host removes {occupant.name}{later}"
+        self._announce(text, {"action": action.value, "by": str(player.id)})
+        if action is HostAction.REMOVE and not self._in_hand(command.fields["seat"]):
+            await self._leave(command.fields["seat"])
+        elif action is HostAction.STAKES and self.table.hand is None:
+            self._apply_stakes()
+
+    def _new_stakes(self, small_blind: int, big_blind: int) -> str:
+        """Check the host's new blinds (a ``SettingsError`` names what does not fit) and
+        keep them for the next hand."""
+        settings = replace(self.settings, small_blind=small_blind, big_blind=big_blind)
+        stakes = settings.config().betting.stakes
+        self.next_settings = settings
+        return f"The host sets the stakes to {stakes} from the next hand"
+
+    def _apply_stakes(self) -> None:
+        if self.next_settings is not None:
+            self.settings, self.next_settings = self.next_settings, None
+            self.table.config = self.settings.config()
 
     # ------------------------------------------------------------ the game
 
@@ -369,7 +396,7 @@ class TableActor:
         if not self._can_deal():
             return
         snapshot = self.table.snapshot()
-        deck, draw = Deck(), Deck()
+        deck, draw = Deck(self.room.seed()), Deck(self.room.seed())
         events = self.table.deal(deck.cards, draw=draw.cards)
         current = self.table.hand or self.table.history[-1]
         setup = {
@@ -394,8 +421,9 @@ class TableActor:
             await self._after_hand()
 
     async def _between_hands(self) -> None:
-        """Before a deal: bots that went broke buy in again; players sitting out too long
-        lose their seat (``sit_out_hands``)."""
+        """Before a deal: the host's new stakes; bots that went broke buy in again;
+        players sitting out too long lose their seat (``sit_out_hands``)."""
+        self._apply_stakes()
         for seat, occupant in list(self.occupants.items()):
             player = self.table.seats[seat]
             if player is None:
@@ -403,7 +431,11 @@ class TableActor:
             if occupant.bot is not None and player.stack == 0:
                 await self._top_up(seat, self.table.config.max_buy_in)
             elif player.sitting_out and occupant.hands_out >= self.settings.sit_out_hands:
-                self._announce(f"{occupant.name} has sat out {occupant.hands_out} hands")
+                self._announce(
+                    f"{occupant.name} has sat out {occupant.hands_out} hands and leaves",
+                    {"seat": seat + 1},
+                    kind="removed",
+                )
                 await self._leave(seat)
 
     async def _finish_hand(self) -> None:
@@ -412,10 +444,11 @@ class TableActor:
         hand = played.hand
         assert hand.result is not None and self.hand_id is not None
         record = to_json(record_of(played, self.hand_id), hand)
+        ids = [self.occupants[seat].player_id for seat in played.seats]
+        record[PLAYER_IDS] = ids  # whose cards each viewer may see in the history
         results: dict[int, int] = {}
-        for index, seat in enumerate(played.seats):
-            net = hand.result.stacks[index] - hand.starting_stacks[index]
-            results[self.occupants[seat].player_id] = net
+        for index, player_id in enumerate(ids):
+            results[player_id] = hand.result.stacks[index] - hand.starting_stacks[index]
         await self.room.db(
             self.room.store.finish_hand, self.hand_id, record, results, hand.result.rake
         )
@@ -457,7 +490,10 @@ class TableActor:
             await self._save_status(seat, SeatStatus.SITTING_OUT)
 
     async def _top_up(self, seat: int, amount: int) -> None:
-        events = self.table.add_chips(seat, amount)  # refused here changes nothing
+        try:
+            events = self.table.add_chips(seat, amount)  # refused here changes nothing
+        except TableError as error:
+            raise ProtocolError(ErrorCode.BUY_IN, str(error)) from error
         try:
             await self.room.db(
                 self.room.store.top_up, self.id, self.occupants[seat].player_id, amount
@@ -473,7 +509,9 @@ class TableActor:
         """Leave now between hands (cash out), or when the hand ends (folding in turn)."""
         occupant = self.occupants[seat]
         if self._in_hand(seat):
-            occupant.leaving = True
+            if not occupant.leaving:
+                occupant.leaving = True
+                await self._save_status(seat, SeatStatus.LEAVING)
             return
         events = self.table.leave(seat)
         await self.room.db(self.room.store.leave, self.id, occupant.player_id)
@@ -509,10 +547,10 @@ class TableActor:
             if isinstance(event, HandFinished):
                 self.turn = None
 
-    def _announce(self, text: str, kind: str = "host") -> None:
+    def _announce(self, text: str, fields: JsonObject, kind: str = "host") -> None:
         """A line in the table's chat from the room itself (host actions are logged)."""
         self.seq += 1
-        frame = frames.notice(self, kind, text, self.seq)
+        frame = frames.notice(self, kind, text, fields, self.seq)
         for connection in list(self.watchers):
             connection.send(frame)
 
@@ -580,11 +618,6 @@ class TableActor:
         if seat is None:
             raise ProtocolError(ErrorCode.FORBIDDEN, f"{player.name} does not sit at this table")
         return seat
-
-    def _host(self, command: Command) -> None:
-        player = self._player(command)
-        if player.id != self.host_id:
-            raise ProtocolError(ErrorCode.FORBIDDEN, "only the host may do that")
 
     def add_bot(self, seat: int, player: Player, seed: int | None = None) -> None:
         """A seat played by the sensible bot (labelled as a bot to everyone)."""

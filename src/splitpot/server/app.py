@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -18,6 +19,8 @@ from splitpot.server.errors import refusal
 from splitpot.server.room import Room, RoomOptions
 from splitpot.server.settings import TableSettings
 from splitpot.store import LoginFailed, NameTaken, Store, StoreError
+
+log = logging.getLogger("splitpot.room")
 
 STATUS = {
     ErrorCode.FORBIDDEN: 403,
@@ -76,6 +79,12 @@ def create_app(store: Store, options: RoomOptions | None = None, *, bots: int = 
             where = ".".join(str(part) for part in problem["loc"] if part != "body")
             problems.append(f"{where}: {problem['msg']}" if where else problem["msg"])
         return error_response(ErrorCode.BAD_MESSAGE, "; ".join(problems))
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, error: Exception) -> JSONResponse:
+        """A bug: the client gets a plain error, never a traceback (the log has it)."""
+        log.error("%s %s failed", request.method, request.url.path, exc_info=error)
+        return error_response(ErrorCode.SERVER_ERROR, "the room could not do that; try again")
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> JSONResponse:

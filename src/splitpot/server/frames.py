@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from splitpot.dealer import Scene
 from splitpot.engine import LegalActions
 from splitpot.protocol import (
+    JsonObject,
     TableInfo,
     chat_message,
     encode_event,
@@ -68,9 +69,10 @@ def event(actor: TableActor, seen: TableEvent, scene: Scene, seq: int) -> str:
     return frame(event_message(actor.id, seq, encoded))
 
 
-def notice(actor: TableActor, kind: str, text: str, seq: int) -> str:
-    """A room event the core does not know (a host's action, a player connecting)."""
-    return frame(event_message(actor.id, seq, {"kind": kind, "hand": None, "text": text}))
+def notice(actor: TableActor, kind: str, text: str, fields: JsonObject, seq: int) -> str:
+    """A room event the core does not know (a host's action, a player sat out too long)."""
+    event: JsonObject = {"kind": kind, "hand": None, **fields, "text": text}
+    return frame(event_message(actor.id, seq, event))
 
 
 def turn(actor: TableActor, hand: str, seat: int, legal: LegalActions, clock: Turn) -> str:

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
+from splitpot.history import HistoryError
 from splitpot.protocol import ErrorCode, ProtocolError
 from splitpot.server.actor import TableActor
 from splitpot.server.hands import hand_document
@@ -44,10 +45,10 @@ async def caller(request: Request) -> Player | None:
     if not header:
         return None
     if scheme.lower() != "bearer" or not token.strip():
-        raise ProtocolError(ErrorCode.FORBIDDEN, "Authorization must be 'Bearer TOKEN'")
+        raise ProtocolError(ErrorCode.UNAUTHORIZED, "Authorization must be 'Bearer TOKEN'")
     player = await room_of(request).db(room_of(request).store.player_for_token, token.strip())
     if player is None:
-        raise ProtocolError(ErrorCode.FORBIDDEN, "the token is unknown or logged out")
+        raise ProtocolError(ErrorCode.UNAUTHORIZED, "the token is unknown or logged out")
     return player
 
 
@@ -57,7 +58,7 @@ Caller = Annotated[Player | None, Depends(caller)]
 def needs(player: Player | None) -> Player:
     if player is None:
         raise ProtocolError(
-            ErrorCode.FORBIDDEN, "this needs a session: Authorization: Bearer TOKEN"
+            ErrorCode.UNAUTHORIZED, "this needs a session: Authorization: Bearer TOKEN"
         )
     return player
 
@@ -168,9 +169,13 @@ async def hand(
     if stored.record is None:
         raise ProtocolError(ErrorCode.UNKNOWN_HAND, f"hand {hand_id} is still being played")
     viewer = None if player is None else player.id
-    if format == "json":
-        return hand_document(hand_id, stored.record, viewer)
-    return PlainTextResponse(hand_document(hand_id, stored.record, viewer, format)["text"])
+    try:
+        document = hand_document(hand_id, stored.record, viewer, format)
+    except HistoryError as error:
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"hand {hand_id} cannot be written as {format}: {error}"
+        ) from error
+    return document if format == "json" else PlainTextResponse(document["text"])
 
 
 @router.get("/me/ledger")

@@ -40,6 +40,8 @@ class RoomOptions:
     bot_delay: float = 0.8  # seconds a bot "thinks"
     db_retry: float = 0.5  # seconds between tries while the database is away
     origins: tuple[str, ...] = ()  # pages on other origins allowed to open the WebSocket
+    closing_wait: float = 30.0  # seconds a stopping room lets hands in play finish
+    seed: int | None = None  # tests only: the decks' shuffles from this seed (None: secret)
 
 
 class Room:
@@ -51,6 +53,7 @@ class Room:
         self.tables: dict[str, TableActor] = {}
         self.connections: set[Connection] = set()
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+        self._shuffles = None if self.options.seed is None else random.Random(self.options.seed)
         self.closing = False
         self._logins: dict[tuple[str, str], list[float]] = {}
 
@@ -65,6 +68,11 @@ class Room:
                     raise
                 log.warning("database unavailable (%s); retrying", error.orig)
                 await asyncio.sleep(self.options.db_retry)
+
+    def seed(self) -> int | None:
+        """A seed for a deck's shuffle or a bot: None (secret randomness), unless the
+        options give the room a seed (tests that need the same deals every run)."""
+        return None if self._shuffles is None else self._shuffles.getrandbits(64)
 
     # ------------------------------------------------------------ tables
 
@@ -93,7 +101,7 @@ class Room:
             buy_in = actor.table.config.max_buy_in
             await self.db(self.store.sit, record.id, seat + 1, bot.player.id, buy_in)
             actor.table.sit(seat, bot.player.name, buy_in)
-            actor.add_bot(seat, bot.player)
+            actor.add_bot(seat, bot.player, self.seed())
         actor.start()
         return actor, invite
 
@@ -116,7 +124,7 @@ class Room:
         self.closing = True
         for actor in self.tables.values():
             actor.paused = True
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + self.options.closing_wait
         while any(a.table.hand is not None for a in self.tables.values()):
             if time.monotonic() > deadline:
                 break  # what is left resumes from the log on the next start

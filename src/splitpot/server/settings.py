@@ -85,7 +85,7 @@ _FIELDS: dict[str, tuple[type, int, int]] = {
     "min_buy_in": (int, 0, MAX_CHIPS),
     "max_buy_in": (int, 0, MAX_CHIPS),
     "private": (bool, 0, 1),
-    "action_seconds": (int, 5, 600),
+    "action_seconds": (int, 1, 600),
     "time_bank_seconds": (int, 0, 3600),
     "bots": (int, 0, MAX_SEATS - 1),
     "sit_out_hands": (int, 1, 1000),

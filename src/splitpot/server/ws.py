@@ -22,6 +22,7 @@ from splitpot.protocol import (
     Commit,
     ErrorCode,
     Hello,
+    Host,
     Leave,
     ProtocolError,
     Reveal,
@@ -176,7 +177,11 @@ class Client:
             )
         elif isinstance(command, Act):
             await self._submit(
-                self._table(command.table), "act", hand=command.hand, action=command.action
+                self._table(command.table),
+                "act",
+                hand=command.hand,
+                action=command.action,
+                seat=command.seat,
             )
         elif isinstance(command, SitOut):
             await self._submit(self._table(command.table), "sit_out")
@@ -187,7 +192,17 @@ class Client:
         elif isinstance(command, TopUp):
             await self._submit(self._table(command.table), "top_up", amount=command.amount)
         elif isinstance(command, Chat):
-            await self._submit(self._table(command.table), "chat", text=command.text)
+            actor = self.watching.get(command.table) or self._table(command.table)
+            await self._submit(actor, "chat", text=command.text)
+        elif isinstance(command, Host):
+            await self._submit(
+                self.room.actor(command.table),
+                "host",
+                action=command.action,
+                seat=command.seat,
+                small_blind=command.small_blind,
+                big_blind=command.big_blind,
+            )
         elif isinstance(command, Commit | Reveal):
             raise ProtocolError(
                 ErrorCode.NOT_NOW, "this room does not take deal commitments yet", command.ref
@@ -206,7 +221,9 @@ class Client:
         actor = self.room.actor(table)
         assert self.connection is not None and self.connection.player is not None
         if actor.seat_of(self.connection.player.id) is None:
-            raise ProtocolError(ErrorCode.NOT_SEATED, f"you do not sit at table {table}")
+            raise ProtocolError(
+                ErrorCode.NOT_SEATED, f"{self.connection.player.name} does not sit at table {table}"
+            )
         return actor
 
     async def _submit(self, actor: TableActor, name: str, **fields: Any) -> None:
