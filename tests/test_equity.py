@@ -9,7 +9,7 @@ import pytest
 
 from splitpot.cards import Card, CardError, DuplicateCardError, parse_cards
 from splitpot.cli import main
-from splitpot.equity import RangeError, calculate, parse_range
+from splitpot.equity import EquityError, NoDealError, RangeError, calculate, parse_range
 from splitpot.evaluate import Variant, best_high, best_low
 
 
@@ -191,6 +191,90 @@ def test_conflicts_are_named() -> None:
         calculate(["AsKs2d3d", "QhQcJhTc"], board="7c8c")
     with pytest.raises(ValueError, match="equity needs 2 to 10 players, not 1"):
         calculate(["AsKs2d3d"])
+
+
+@pytest.mark.parametrize(
+    ("hands", "board", "names"),
+    [
+        (["AsAd2d3d", "AhAcKd*", "AhAc**"], "", "players 2 and 3 (AhAcKd*, AhAc**)"),
+        (["AhAcKd*", "KsQs2d3d", "AhAc**"], "7c8c9d", "players 1 and 3 (AhAcKd*, AhAc**)"),
+        # Player 1's As is part of it: without it AcAd.. and AhAs.. would fit.
+        (
+            ["AsKs2d3d", "AAKK:$ds", "AAQQ:$ds"],
+            "",
+            "players 1, 2 and 3 (AsKs2d3d, AAKK:$ds, AAQQ:$ds)",
+        ),
+        (["AsKs2d3d", "AA**", "*", "AA**"], "", "players 1, 2 and 4 (AsKs2d3d, AA**, AA**)"),
+    ],
+)
+def test_hands_that_cannot_be_dealt_together_are_named(
+    hands: list[str], board: str, names: str
+) -> None:
+    with pytest.raises(NoDealError) as raised:
+        calculate(hands, board=board)
+    assert str(raised.value) == (
+        f"{names} cannot be dealt together: every deal of their hands has a card twice"
+    )
+
+
+def test_ranges_that_fit_too_rarely_stop_the_sampling() -> None:
+    """Three hands of two aces never fit, and the search gives up before it can prove it:
+    sampling stops once fewer than 1 deal in 1,000 fits, and says so."""
+    with pytest.raises(NoDealError) as raised:
+        calculate(["AA**", "*", "AA**", "AA**"], seed=1)
+    assert str(raised.value) == (
+        "players 1, 3 and 4 (AA**, AA**, AA**) fit together in 0 of 2,000,000 random deals, "
+        "fewer than 1 in 1,000: too rare to sample"
+    )
+
+
+def test_known_hands_that_make_ranges_fit_tightly_still_work() -> None:
+    """QsQh leave QcQd: the double-suited aces and queens must be AcAdQcQd, the aces and
+    kings AhAsKhKs."""
+    result = calculate(["QsQh2d3d", "AAKK:$ds", "AAQQ:$ds"], board="7c8c9d", method="exact")
+    assert sum(p.equity for p in result.players) == 1
+    assert result.samples == 666  # one deal: the 37 cards left make 666 turns and rivers
+
+
+def test_sampled_ranges_that_clash_agree_with_exact() -> None:
+    """Deals where range hands share a card are drawn again, which is the same as
+    enumerating only the deals without a card twice."""
+    hands = ["AsAhKsKh,AsAhQsQh", "QsJs**", "7h7s6d6c"]
+    exact = calculate(hands, board="2c3c4d5h", method="exact")
+    sampled = calculate(hands, board="2c3c4d5h", method="monte-carlo", samples=100_000, seed=2)
+    for mine, truth in zip(sampled.players, exact.players, strict=True):
+        assert abs(float(mine.equity) - float(truth.equity)) <= 4 * mine.errors["equity"]
+
+
+def test_samples_over_several_kernel_calls_count_every_deal() -> None:
+    """Sampling runs in calls of a million player-hands (Ctrl-C is heard between them);
+    the shares of every deal made add up to exactly the deals asked for."""
+    result = calculate(["*"] * 5, method="monte-carlo", samples=200_001, seed=4)
+    assert result.samples == 200_001
+    assert sum(p.equity for p in result.players) == 1
+
+
+@pytest.mark.parametrize("samples", [0, -5])
+def test_samples_must_be_positive(samples: int) -> None:
+    with pytest.raises(
+        EquityError, match=f"samples must be a positive number of deals, not {samples}"
+    ):
+        calculate(["AsKs2d3d", "QhQcJhTc"], samples=samples)
+
+
+def test_cards_may_be_written_10h_and_with_suit_symbols() -> None:
+    """README: card text may be written 10h or A♦; ranges take it too."""
+    written = calculate(["10hA♠2d3d", "A♦K♦2s3s"], board="7c8c9d")
+    plain = calculate(["ThAs2d3d", "AdKd2s3s"], board="7c8c9d")
+    assert written == plain
+    assert [p.hand for p in written.players] == ["ThAs2d3d", "AdKd2s3s"]
+    assert (parse_range("A♦A♠**").hands == parse_range("AdAs**").hands).all()
+    assert (parse_range("10h10c**").hands == parse_range("ThTc**").hands).all()
+
+
+def test_there_must_be_cards_enough_for_every_hand_and_the_board() -> None:
+    with pytest.raises(EquityError, match="9 hands of 5 cards and a board need 50 cards; 49"):
+        calculate(["*"] * 9, variant="bigo", dead="2c3c4c")
 
 
 def test_equity_cli_json_and_table(capsys: pytest.CaptureFixture[str]) -> None:
