@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +30,7 @@ from splitpot.simulation import simulate
 
 VARIANT_IDS = tuple(variant.value for variant in Variant)
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 
 def _share_text(share: Fraction) -> str:
@@ -175,6 +176,28 @@ def _replay_hand(record: HandRecord, check: bool) -> tuple[dict[str, Any], list[
     return entry, lines
 
 
+def _stops_on_ctrl_c(
+    handler: Callable[[argparse.Namespace], int],
+) -> Callable[[argparse.Namespace], int]:
+    """The command, ended by Ctrl-C with one line and status 130 rather than a traceback."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except KeyboardInterrupt:
+            print(f"splitpot {args.command}: interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
+
+    return run
+
+
+def _progress_bar() -> Progress:
+    """A progress bar on stderr that leaves no trace, and shows nothing off a terminal."""
+    console = Console(stderr=True)
+    return Progress(transient=True, console=console, disable=not console.is_terminal)
+
+
+@_stops_on_ctrl_c
 def _cmd_replay(args: argparse.Namespace) -> int:
     entries: list[dict[str, Any]] = []
     status = 0
@@ -183,6 +206,14 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             history = read_history(path)
         except (OSError, HistoryError) as error:
             print(f"splitpot replay: {path}: {error}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        if not history.hands and not any(problem.skipped for problem in history.unreadable):
+            reasons = "".join(
+                f"; hand {problem.hand_id} (line {problem.line}): {problem.reason}"
+                for problem in history.unreadable
+            )
+            print(f"splitpot replay: {path}: no hand to replay{reasons}", file=sys.stderr)
             status = EXIT_BAD_INPUT
             continue
         if not args.json:
@@ -200,9 +231,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                 print(f"Hand {problem.hand_id} (line {problem.line}) {what}: {problem.reason}")
     if args.json:
         print(json.dumps({"hands": entries}))
-    elif args.check:
+    elif args.check and entries:
         differing = sum(entry["agrees"] is False for entry in entries)
         print(f"{len(entries) - differing} of {len(entries)} hands agree with their files")
+    if not entries and status == 0:
+        print("splitpot replay: no hand of a game splitpot plays to replay", file=sys.stderr)
+        return EXIT_BAD_INPUT
     return status
 
 
@@ -239,16 +273,19 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_lines(session, (line.rstrip("\n") for line in sys.stdin))
 
 
+@_stops_on_ctrl_c
 def _cmd_simulate(args: argparse.Namespace) -> int:
     config = table_config(args.variant, args.structure, args.stakes, args.seats)
     kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
+    if not kinds:
+        raise ValueError(f"--bots {args.bots!r} names no bot; give kinds like sensible,random")
     kinds = [kinds[i % len(kinds)] for i in range(args.seats)]
     seed = args.seed
     bots = [
         make_bot(kind, f"Seat {i + 1} ({kind})", None if seed is None else seed + i)
         for i, kind in enumerate(kinds)
     ]
-    with Progress(transient=True, console=Console(stderr=True)) as progress:
+    with _progress_bar() as progress:
         task = progress.add_task("playing", total=args.hands)
         result = simulate(
             config,
@@ -260,9 +297,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             progress=lambda done: progress.update(task, completed=done),
         )
     if args.history_out is not None:
-        with open(args.history_out, "w", encoding="utf-8") as out:
-            for played in result.kept:
-                out.write(write_pokerstars(record_of(played), played.hand, hero=0))
+        try:
+            with open(args.history_out, "w", encoding="utf-8") as out:
+                for played in result.kept:
+                    out.write(write_pokerstars(record_of(played), played.hand, hero=0))
+        except (OSError, HistoryError) as error:
+            raise ValueError(f"--history-out {args.history_out}: {error}") from error
     if args.json:
         report = {
             "hands": result.hands,
@@ -284,9 +324,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0 if result.chips_before == result.chips_after else 1
 
 
+@_stops_on_ctrl_c
 def _cmd_equity(args: argparse.Namespace) -> int:
-    method = "exact" if args.exact else ("monte-carlo" if args.samples else "auto")
-    with Progress(transient=True, console=Console(stderr=True)) as progress:
+    method = "exact" if args.exact else ("monte-carlo" if args.samples is not None else "auto")
+    with _progress_bar() as progress:
         task = progress.add_task("equity", total=None)
         result = calculate(
             args.hands,
@@ -377,6 +418,22 @@ def _hand_count(text: str) -> int:
     return _whole(text, "the number of hands")
 
 
+def _sample_count(text: str) -> int:
+    return _whole(text, "the number of samples")
+
+
+def _history_path(path: str) -> str:
+    """A file to write: not a folder, in a folder that exists and may be written to."""
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        raise argparse.ArgumentTypeError(f"{path} is a folder, not a file")
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"there is no folder {folder} to write {path} in")
+    if not os.access(folder, os.W_OK):
+        raise argparse.ArgumentTypeError(f"the folder {folder} cannot be written to")
+    return path
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from splitpot.server.main import serve  # the server's packages load only to serve
 
@@ -438,7 +495,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="replay hand histories through the rules engine",
         description="Replay every hand of the files (splitpot JSON, PHH or PokerStars text, "
         "told apart by content) and print its pots and who won what with which hand. "
-        "Exit status: 1 where a checked hand differs, 2 where a file cannot be read.",
+        "Exit status: 1 where a checked hand differs, 2 where a file cannot be read or "
+        "holds no hand, or where no hand of a game splitpot plays was replayed.",
     )
     replay.add_argument("files", nargs="+", metavar="FILE")
     replay.add_argument("--check", action="store_true", help="compare with what the files record")
@@ -470,10 +528,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Bots play N hands at one table (a bot that goes broke buys in again); "
         "prints each seat's result, hands per second, and the chips before and after.",
     )
-    sim.add_argument("--hands", type=int, required=True)
+    sim.add_argument("--hands", type=_hand_count, required=True, help="how many hands")
     _add_table_options(sim, 6)
     sim.add_argument("--bots", default="sensible,random", help="bot kinds in seat order, repeated")
-    sim.add_argument("--history-out", metavar="FILE", help="write the hands as PokerStars text")
+    sim.add_argument(
+        "--history-out",
+        type=_history_path,
+        metavar="FILE",
+        help="write the hands as PokerStars text",
+    )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(handler=_cmd_simulate)
 
@@ -491,7 +554,7 @@ def build_parser() -> argparse.ArgumentParser:
     eq.add_argument("--variant", default="o8", choices=VARIANT_IDS, help="game (default o8)")
     how = eq.add_mutually_exclusive_group()
     how.add_argument("--exact", action="store_true", help="enumerate every board")
-    how.add_argument("--samples", type=int, help="Monte Carlo with this many deals")
+    how.add_argument("--samples", type=_sample_count, help="Monte Carlo with this many deals")
     eq.add_argument("--seed", type=int, help="Monte Carlo seed")
     eq.add_argument("--json", action="store_true", help="print one JSON object")
     eq.set_defaults(handler=_cmd_equity)
