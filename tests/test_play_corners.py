@@ -121,26 +121,30 @@ def test_a_hand_over_before_anyone_acts_is_reported_like_any_other(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Heads-up, a bot with one chip is all in by posting the small blind: the hand runs
-    out at once (RULES.md 4), is reported whole, and the next hand is dealt."""
+    out at once (RULES.md 4), is reported whole in the dealer's words (the draw for the
+    button first, RULES.md 4.1), the bot buys in again, and the next hand is dealt."""
     session = GameSession(table_config("o8", "pot-limit", None, 2), seed=0, max_hands=2)
     bot = session.table.seats[1]
     assert bot is not None
     bot.stack = 1
     out = _lines(session, "fold\n", capsys)
     first = out[: out.index("*** Hand 2")].splitlines()
-    assert first[:3] == [
+    assert first[:4] == [
         "*** Hand 1: Omaha Hi/Lo, Pot Limit 1/2 ***",
-        "Bot 1 posts the small blind, 1",
+        "Draw for the button: Hero 3s, Bot 1 4c",
+        "Bot 1 posts the small blind, 1 and is all in",
         "Hero posts the big blind, 2",
     ]
     assert "Uncalled bet of 1 returned to Hero" in first
-    assert first[-2:] == [
+    assert first[-3:] == [
         "Hero wins the pot, 2, with a full house, Eights full of Sixes",
         "No low hand qualified for the pot",
+        "Bot 1 adds 200 and has 200",
     ]
     assert not any(line.startswith("Your move") for line in first)
     assert session.table.history[0].hand.result is not None
-    assert "*** Hand 2: Omaha Hi/Lo, Pot Limit 1/2 ***" in out  # the bot bought in again
+    assert "*** Hand 2: Omaha Hi/Lo, Pot Limit 1/2 ***" in out
+    assert "Seat 1: Hero (button): 200 bet 1\nSeat 2: Bot 1: 198 bet 2\n" in out
     assert out.rstrip().endswith("Hero: 200 chips, +0 on the buy-in of 200.")
 
 
@@ -178,6 +182,7 @@ def test_quit_between_hands_and_quit_with_nothing_in_leave_at_once(
 ) -> None:
     session = GameSession(table_config("o8", "limit", None, 3), seed=3)
     assert session.quit().lines == (
+        "Hero leaves the table with 200",
         "Session over: 0 hands played.",
         "Hero: 200 chips, +0 on the buy-in of 200.",
     )
@@ -252,16 +257,16 @@ def test_a_mixed_game_announces_its_turns(capsys: pytest.CaptureFixture[str]) ->
     out = _lines(session, "fold\n" * 20, capsys)
     headers = [line for line in out.splitlines() if line.startswith(("***", "The game"))]
     limit, pot = "Omaha Hi/Lo, Fixed Limit 4/8", "Omaha Hi/Lo, Pot Limit 1/2"
-    assert headers == [
+    assert headers == [  # the dealer announces the turn before the hand (dealer.py)
         f"*** Hand 1: {limit} ***",
         f"*** Hand 2: {limit} ***",
         f"*** Hand 3: {limit} ***",
+        "The game turns to Pot Limit 1/2",
         f"*** Hand 4: {pot} ***",
-        "The game changes to Pot Limit 1/2",
         f"*** Hand 5: {pot} ***",
         f"*** Hand 6: {pot} ***",
+        "The game turns to Fixed Limit 4/8",
         f"*** Hand 7: {limit} ***",
-        "The game changes to Fixed Limit 4/8",
     ]
     assert session.title() == f"{limit} (Mixed Limit / Pot Limit)"
 

@@ -1,5 +1,9 @@
 """The full-screen terminal game (Textual): the table, your cards, your legal actions
-with their amounts, and the dealer's chat."""
+with their amounts, and the chat (the dealer's lines and the players').
+
+It drives a ``client.game.Game``: offline (``GameSession``) it deals the next hand itself
+after a pause; at the room (``RemoteGame``) a worker thread reads the room's frames and
+hands each to the game on the screen's own thread, and a lobby lists the tables."""
 
 from __future__ import annotations
 
@@ -12,12 +16,14 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, Input, RichLog, Static
+from textual.widgets import Button, Footer, Header, Input, OptionList, RichLog, Static
 
+from splitpot.client.game import Game, Reply
+from splitpot.client.state import Frame
 from splitpot.engine import LegalActions
 from splitpot.rules import Structure
-from splitpot.session import GameSession, Reply
 
 CARD = re.compile(r"\b([2-9TJQKA])([shdc])\b")
 SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -46,10 +52,27 @@ def coloured(line: str, two_colour: bool = False) -> Text:
     return text
 
 
+class LobbyScreen(Screen[int]):
+    """The room's tables: pick one with the arrows and enter (q leaves)."""
+
+    def __init__(self, tables: Sequence[str]) -> None:
+        super().__init__()
+        self.tables = tables
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("Pick a table (arrows, enter); q leaves.", id="lobby-help")
+        yield OptionList(*self.tables, id="tables")
+        yield Footer()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option_index)
+
+
 class PokerApp(App[list[str]]):
-    """You against the bots. Keys: f fold (or muck), c check or call (or show), r the
+    """A game at one table. Keys: f fold (or muck), c check or call (or show), r the
     smallest raise, p the largest (the pot in pot limit), a all in, l the last hands,
-    / type a command, ? help, q quit (asked once in a hand)."""
+    / type a command (say TEXT chats), ? help, q quit (asked once in a hand)."""
 
     CSS = """
     #table { height: auto; padding: 0 1; background: $boost; }
@@ -58,6 +81,7 @@ class PokerApp(App[list[str]]):
     #actions Button { width: auto; min-width: 8; margin: 0 1 0 0; }
     #command { width: 1fr; }
     #chat { height: 1fr; min-height: 10; border: round $secondary; }
+    #lobby-help { padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "fold_muck", "Fold/Muck"),
@@ -73,9 +97,7 @@ class PokerApp(App[list[str]]):
     ]
     AUTO_FOCUS = None  # keys act at once; "/" moves to the command line
 
-    def __init__(
-        self, session: GameSession, deal_delay: float = 2.0, two_colour: bool = False
-    ) -> None:
+    def __init__(self, session: Game, deal_delay: float = 2.0, two_colour: bool = False) -> None:
         super().__init__()
         self.session = session
         self.deal_delay = deal_delay
@@ -85,23 +107,49 @@ class PokerApp(App[list[str]]):
         self.sub_title = session.title()
         self._back = 0  # how far back the "l" key has gone since the last deal
         self._deal: Timer | None = None
+        self._choosing = False  # the lobby is open
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="table")
         yield Static(id="cards")
         with Horizontal(id="actions"):
+            yield Button("Sit", id="sit", variant="success", compact=True)
             yield Button("Fold", id="fold", variant="error", compact=True)
             yield Button("Check", id="check_call", variant="primary", compact=True)
             yield Button("Raise", id="raise_min", compact=True)
             yield Button("Max", id="raise_max", compact=True)
             yield Button("All in", id="allin", variant="warning", compact=True)
-            yield Input(placeholder="/ to type: raise 12, last 3, help", id="command", compact=True)
+            yield Input(
+                placeholder="/ to type: raise 12, say hi, last 3", id="command", compact=True
+            )
         yield RichLog(id="chat", wrap=True, markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
-        self._answer(self.session.next_hand())
+        self._answer(self.session.start())
+        self.run_worker(self._listen, thread=True, exit_on_error=False)
+
+    def on_unmount(self) -> None:
+        self.session.close()
+
+    # ------------------------------------------------------------ the room
+
+    def _listen(self) -> None:
+        """A worker thread: the room's frames, each handed to the game on the screen's
+        thread (the game is only ever touched there)."""
+        for frame in self.session.listen():
+            if not self.is_running:
+                return
+            self.call_from_thread(self._take, frame)
+
+    def _take(self, frame: Frame) -> None:
+        self._answer(self.session.take(frame))
+
+    def _chose(self, index: int | None) -> None:
+        self._choosing = False
+        if index is not None:
+            self.action_act(str(index + 1))
 
     # ------------------------------------------------------------ actions
 
@@ -142,7 +190,7 @@ class PokerApp(App[list[str]]):
     def action_last_hand(self) -> None:
         """The last hand; pressed again, one hand further back (RULES.md 6: the last 50),
         and past the oldest hand kept, the last one again."""
-        kept = len(self.session.table.history)
+        kept = self.session.hands_kept()
         self._back = self._back % kept + 1 if kept else 1
         self._show(self.session.last_hand(self._back))
 
@@ -150,7 +198,9 @@ class PokerApp(App[list[str]]):
         self.action_act("quit")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "fold":
+        if event.button.id == "sit":
+            self.action_act("sit")
+        elif event.button.id == "fold":
             self.action_fold_muck()
         elif event.button.id == "allin":
             self.action_act("allin")
@@ -170,18 +220,23 @@ class PokerApp(App[list[str]]):
     # ------------------------------------------------------------ the game
 
     def _answer(self, reply: Reply) -> None:
-        """Show a reply; leave when the session is over, deal again when a hand is."""
+        """Show a reply; leave when the session is over; offline, deal again when a hand
+        is over; at the room, open the lobby while the game waits for a table."""
         self._show(reply.lines)
+        session = self.session
         if reply.over:
             self.exit(list(reply.lines))
-        elif self.session.table.hand is None and self._deal is None:
+        elif session.paced and session.client.hand is None and self._deal is None:
             self._deal = self.set_timer(self.deal_delay, self._next_hand)
+        elif session.lobby() and not self._choosing:
+            self._choosing = True
+            self.push_screen(LobbyScreen(session.lobby()), self._chose)
 
     def _next_hand(self) -> None:
         self._deal = None
-        if self.session.table.hand is None:
+        if self.session.client.hand is None:
             self._back = 0
-            self._answer(self.session.next_hand())
+            self._answer(self.session.advance())
 
     # ------------------------------------------------------------ display
 
@@ -196,9 +251,9 @@ class PokerApp(App[list[str]]):
         self._refresh_table()
 
     def _refresh_table(self) -> None:
-        session = self.session
-        self.sub_title = session.title()
-        seats = session.seat_lines()
+        client = self.session.client
+        self.sub_title = client.title()
+        seats = client.seat_lines()
         grid = Grid.grid(expand=True)
         grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
         grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
@@ -206,14 +261,16 @@ class PokerApp(App[list[str]]):
         for row in range(rows):
             right = seats[row + rows] if row + rows < len(seats) else ""
             grid.add_row(self._text([seats[row]]), self._text([right]))
-        board = session.board_line()
+        board = client.board_line()
         if board:
             grid.add_row(self._text([board]), "")
         self.query_one("#table", Static).update(grid)
         # The result of a hand stays until the next hand is dealt.
-        lines = session.result_lines() or [session.cards_line(), session.move_line()]
+        lines = client.result_lines() or [client.cards_line(), client.move_line()]
         self.query_one("#cards", Static).update(self._text(line for line in lines if line))
-        self._refresh_buttons(session.legal())
+        self._refresh_buttons(client.legal)
+        # At the room, a watcher may sit down.
+        self.query_one("#sit", Button).display = client.viewer is None and bool(client.summary)
 
     def _refresh_buttons(self, legal: LegalActions | None) -> None:
         """Label the buttons with their amounts and hide those not legal now."""
@@ -234,10 +291,8 @@ class PokerApp(App[list[str]]):
             if kind is not None:
                 buttons["raise_min"].label = f"{kind.value.capitalize()} {legal.min_to}"
                 # Pot limit: the largest raise is the pot (RULES.md 3), offered as such.
-                playing = self.session.table.hand
-                pot = playing is not None and (
-                    playing.hand.config.betting.structure is Structure.POT_LIMIT
-                )
+                betting = self.session.client.betting()
+                pot = betting is not None and betting.structure is Structure.POT_LIMIT
                 buttons["raise_max"].label = f"{'Pot' if pot else 'Max'} {legal.max_to}"
                 shown["raise_min"] = True
                 # The largest is offered when it differs from the smallest and from all in.
@@ -247,9 +302,12 @@ class PokerApp(App[list[str]]):
             button.display = shown[name]
 
 
-def run(session: GameSession, two_colour: bool = False) -> int:
+def run(session: Game, two_colour: bool = False) -> int:
     """Play in the terminal; print the session's summary at the end (leaving another way
     than with q, such as ctrl+q, gives up a hand in play as q does)."""
-    summary = PokerApp(session, two_colour=two_colour).run()
-    print("\n".join(summary or session.quit().lines))
+    try:
+        summary = PokerApp(session, two_colour=two_colour).run()
+        print("\n".join(summary or session.quit().lines))
+    finally:
+        session.close()
     return 0

@@ -1,0 +1,224 @@
+"""A game that the terminal front ends drive (the line game, the full-screen game): a
+table seen through a ``TableClient``, the person's words in, lines to show out.
+
+What the front ends share lives here: the commands that are not the room's (``help``,
+``last``, ``quit`` asked once in a hand), the table's picture, and the session's summary.
+``splitpot.session.GameSession`` plays offline against bots, ``client.remote.RemoteGame``
+at a table of the room.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from splitpot.client.state import Command, Frame, TableClient
+from splitpot.engine import LegalActions
+from splitpot.table import HISTORY_SIZE
+
+HELP = (
+    "Commands:",
+    "  fold, check, call   as the words say",
+    "  bet N               the first bet of a round, to a total of N",
+    "  raise N             raise a bet, to a total of N this round",
+    "  allin               all your chips",
+    "  show, muck          at the showdown: show your hand or give it up unseen",
+    f"  last, last N        the last hand, or the hand N back (up to {HISTORY_SIZE}), whole",
+    "  say TEXT            a line in the table's chat",
+    "  help                this list",
+    "  quit                leave the table (in a hand: asks once, then folds it)",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to a command: the lines to show, and whether the session is over."""
+
+    lines: tuple[str, ...]
+    over: bool = False
+
+
+class Game(ABC):
+    """One person at one table, as the front ends drive it.
+
+    ``start`` opens the game; while ``waiting`` is true the game waits for the person's
+    next line (``command``), else ``advance`` moves it on (the offline game deals the
+    next hand, the network game takes the room's next frame). Every reply may end the
+    session (``Reply.over``).
+    """
+
+    help_lines: tuple[str, ...] = HELP
+    paced = False  # True: the front end deals the next hand when it likes (offline)
+
+    def __init__(self, client: TableClient, name: str) -> None:
+        self.client = client
+        self.name = name
+        self.buy_in: int | None = None  # the chips the person sat down with
+        self._quitting = False  # "quit" was typed once in a hand: the next one leaves
+        self._folded: tuple[int, int] | None = None  # (hand, chips in) given up to leave
+
+    # ------------------------------------------------------------ to implement
+
+    @abstractmethod
+    def start(self) -> Reply:
+        """Open the game: the first hand, or the table's lobby."""
+
+    @abstractmethod
+    def waiting(self) -> bool:
+        """Whether the game waits for the person's next line."""
+
+    @abstractmethod
+    def advance(self) -> Reply:
+        """Move the game on while it does not wait for the person."""
+
+    @abstractmethod
+    def send(self, command: Command) -> list[str]:
+        """Give the room a command; the lines its answer adds now."""
+
+    @abstractmethod
+    def hand_back(self, back: int) -> list[str]:
+        """The hand ``back`` hands ago (1 to ``hands_kept``), whole, as the person may
+        see it (RULES.md 6)."""
+
+    @abstractmethod
+    def hands_kept(self) -> int:
+        """How many finished hands ``last_hand`` can reach back over."""
+
+    def listen(self) -> Iterator[Frame]:
+        """Frames the room sends unasked, as they come (the network game's)."""
+        return iter(())
+
+    def lobby(self) -> list[str]:
+        """The tables to choose from, in words, while the game waits for a choice (the
+        person answers with a table's number)."""
+        return []
+
+    def close(self) -> None:
+        """Let go of what the game holds open (the network game's connection)."""
+        return None
+
+    # ------------------------------------------------------------ the picture
+
+    @property
+    def quitting(self) -> bool:
+        """Whether "quit" was given once in a hand and waits to be given again."""
+        return self._quitting
+
+    @property
+    def stack(self) -> int:
+        me = self.client.me()
+        if me is not None:
+            return me.stack
+        return self.client.left_with or 0
+
+    def legal(self) -> LegalActions | None:
+        return self.client.legal
+
+    def in_hand(self) -> bool:
+        return self.client.in_hand()
+
+    def title(self) -> str:
+        return self.client.title()
+
+    def table_lines(self) -> list[str]:
+        return self.client.table_lines()
+
+    def result_lines(self) -> list[str]:
+        """How the hand just over ended: the person's result and who won which pot
+        (nothing while a hand is being played)."""
+        return self.client.result_lines()
+
+    # ------------------------------------------------------------ commands
+
+    def command(self, text: str) -> Reply:
+        """One line from the person: an action, ``say``, ``last [N]``, ``help``, ``quit``."""
+        words = text.lower().split()
+        word = words[0] if words else ""
+        confirmed, self._quitting = self._quitting, False
+        if word in ("quit", "exit") and len(words) == 1:
+            if self.in_hand() and not confirmed:
+                self._quitting = True
+                lost = _lost(self.client.put_in(), "have")
+                return Reply((f"Quitting now folds your hand{lost}. Quit again to leave.",))
+            return self.quit()
+        if word == "help" and len(words) == 1:
+            return Reply(self.help_lines)
+        if word == "last":
+            return Reply(tuple(self._last_command(words[1:])))
+        outcome = self.client.command(text)
+        lines = list(outcome.lines)
+        if outcome.send is not None:
+            lines += self.send(outcome.send)
+        return self._reply(lines)
+
+    def quit(self) -> Reply:
+        """Leave the table: a hand in play is given up (folded in turn; mucked at the
+        showdown) and the chips go with the person when it is over."""
+        hand = self.client.hand
+        if hand is not None and self.in_hand():
+            self._folded = (hand.number, self.client.put_in())
+        if self.client.viewer is None:
+            return Reply(tuple(self.goodbye()), over=True)
+        return self._reply(self.send({"type": "leave", "table": self.client.table}))
+
+    def take(self, frame: Frame) -> Reply:
+        """A frame the room sent unasked, folded in: the lines it adds."""
+        return self._reply(self.client.receive(frame))
+
+    def _reply(self, lines: list[str]) -> Reply:
+        """Lines to show; once the person has left their seat, the session's end."""
+        if self.client.left_with is not None and self.client.viewer is None:
+            return Reply((*lines, *self.goodbye()), over=True)
+        return Reply(tuple(lines))
+
+    def _last_command(self, words: list[str]) -> list[str]:
+        if len(words) > 1 or (words and not words[0].isdecimal()):
+            return [f"last takes how many hands back, like 'last 3', not {' '.join(words)!r}"]
+        return self.last_hand(int(words[0]) if words else 1)
+
+    def last_hand(self, back: int = 1) -> list[str]:
+        """The last hand, or the hand ``back`` hands ago, or why there is none."""
+        kept = self.hands_kept()
+        if not kept:
+            return ["No finished hand to show yet."]
+        if not 1 <= back <= kept:
+            return [
+                f"No hand {back} back: {counted(kept, 'finished hand')} kept, 'last 1' to "
+                f"'last {kept}' (the table keeps the last {HISTORY_SIZE})."
+            ]
+        return self.hand_back(back)
+
+    # ------------------------------------------------------------ the end
+
+    def goodbye(self) -> list[str]:
+        """The hand given up to leave, if any, and the summary."""
+        lines = []
+        if self._folded is not None:
+            number, put = self._folded
+            lines.append(f"You folded hand {number} to leave{_lost(put, 'had')}.")
+        return lines + self.summary()
+
+    def summary(self) -> list[str]:
+        lines = [f"Session over: {counted(self.client.hands_played, 'hand')} played."]
+        if self.buy_in is not None:
+            net = self.stack - self.buy_in
+            lines.append(
+                f"{self.name}: {self.stack} chips, {net:+d} on the buy-in of {self.buy_in}."
+            )
+        return lines
+
+
+def counted(number: int, noun: str) -> str:
+    """A number of things in words: \"1 hand\", \"3 hands\"."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _lost(chips: int, have: str) -> str:
+    """The chips a fold loses, in words: ": the 6 chips you have put in are lost"."""
+    if chips == 0:
+        return f" (you {have} put no chips in)"
+    return f": the {counted(chips, 'chip')} you {have} put in {'is' if chips == 1 else 'are'} lost"
+
+
+__all__ = ["HELP", "Game", "Reply", "counted"]

@@ -1,0 +1,553 @@
+"""What a screen shows of one table, folded from the room's frames (PROTOCOL.md,
+docs/protocol.md): seats, stacks, bets, the button, the board, the pot, your cards, your
+legal actions, and the lines of the chat; and a person's words as the commands the room
+takes.
+
+Pure: frames in, a picture and lines out, no I/O. The offline game feeds it frames made
+in process (``client.local``), the network game the room's own (``client.remote``); the
+dealer's words are the events' ``text`` (``splitpot.dealer``), never worked out here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from splitpot.engine import Action, ActionKind, LegalActions
+from splitpot.evaluate import best_high, best_low
+from splitpot.rules import Betting, FixedLimit, Mixed, NoLimit, PotLimit, Structure, Variant
+
+Frame = Mapping[str, Any]  # one message of the room, decoded
+Command = dict[str, Any]  # one message to the room
+
+GAME_NAMES = {
+    Variant.O8: "Omaha Hi/Lo",
+    Variant.OMAHA: "Omaha",
+    Variant.BIGO: "Big O",
+    Variant.HILO_NO_QUALIFIER: "Omaha Hi/Lo without a qualifier",
+}
+IN_HAND = ("playing", "all_in")  # seat statuses of a player holding live cards
+NOT_NOW = ("illegal_action", "not_your_turn", "wrong_hand")  # refusals of an action
+
+
+def game_title(variant: Variant, betting: Betting) -> str:
+    """The game as a hand's first line names it: "Omaha Hi/Lo, Pot Limit 1/2"."""
+    return f"{GAME_NAMES[variant]}, {betting.name} {betting.stakes}"
+
+
+def betting_from_json(fields: Frame) -> Betting | Mixed:
+    """A structure and its stakes from the protocol's structure fields (a summary, a hand,
+    ``hand_started``): the same values the table plays, so names and stakes read alike."""
+    structure = Structure(fields["structure"])
+    small, big = int(fields["small_blind"]), int(fields["big_blind"])
+    if structure is Structure.FIXED_LIMIT:
+        return FixedLimit(
+            int(fields["small_bet"]), int(fields["big_bet"]), small_blind=small, big_blind=big
+        )
+    if structure is Structure.POT_LIMIT:
+        return PotLimit(small, big)
+    if structure is Structure.NO_LIMIT:
+        return NoLimit(small, big)
+    limit, pot_limit = betting_from_json(fields["limit"]), betting_from_json(fields["pot_limit"])
+    assert isinstance(limit, FixedLimit) and isinstance(pot_limit, PotLimit)
+    return Mixed(limit, pot_limit, fields.get("period"))
+
+
+def legal_from_json(seat: int, legal: Iterable[Frame]) -> LegalActions:
+    """A ``turn``'s ``legal`` list as the engine's value, which words it ("fold, call 2,
+    raise 4") and sizes the buttons exactly as at the table."""
+    by_name = {str(entry["action"]): entry for entry in legal}
+    kind = next((k for k in (ActionKind.BET, ActionKind.RAISE) if k.value in by_name), None)
+    sized = by_name[kind.value] if kind is not None else {}
+    return LegalActions(
+        player=seat,
+        fold="fold" in by_name,
+        check="check" in by_name,
+        call=by_name["call"]["amount"] if "call" in by_name else None,
+        bet_or_raise=kind,
+        min_to=sized.get("min"),
+        max_to=sized.get("max"),
+        all_in_to=by_name["allin"]["amount"] if "allin" in by_name else None,
+        all_in="allin" in by_name,
+        show="show" in by_name,
+        muck="muck" in by_name,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPicture:
+    """One occupied seat as the screen shows it; ``seat`` counts from 1, as the wire."""
+
+    seat: int
+    name: str
+    stack: int  # chips behind
+    bet: int = 0  # in front of the seat this betting round
+    status: str = "waiting"  # the protocol's seat status
+    cards: tuple[str, ...] | None = None  # the viewer's own, or shown
+    last_action: str | None = None
+    player: str | None = None  # the room's player id
+
+
+@dataclass(frozen=True, slots=True)
+class HandPicture:
+    """The hand in play (or the one just over, until the next deal)."""
+
+    id: str
+    number: int
+    street: str
+    board: tuple[str, ...]
+    total: int  # every chip in the middle, this round's bets included
+    betting: Betting
+    dealt: tuple[tuple[int, int], ...] = ()  # (seat, stack before the posts) of each seat dealt
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The viewer is to act in ``hand``: what they may do, and by when (null: no clock)."""
+
+    hand: str
+    legal: LegalActions
+    deadline: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a person's words come to: a command for the room, and lines to show now."""
+
+    send: Command | None = None
+    lines: tuple[str, ...] = ()
+
+
+class TableClient:
+    """One table as its viewer sees it, kept up to date frame by frame (``receive``).
+
+    A ``table`` frame replaces everything (a snapshot: after ``watch``, ``sit`` or a
+    reconnect); each ``event`` is folded in; an event the snapshot already holds (``seq``
+    not above the snapshot's) is skipped. A ``turn`` gives the viewer's legal actions until
+    the viewer acts or the hand ends.
+    """
+
+    def __init__(self, table: str | None = None) -> None:
+        self.table = table  # None: the first snapshot's table
+        self.summary: dict[str, Any] = {}
+        self.seats: list[SeatPicture | None] = []
+        self.viewer: int | None = None  # the viewer's seat (from 1); None: watching
+        self.button: int | None = None
+        self.hand: HandPicture | None = None
+        self.last: HandPicture | None = None  # the hand just over, shown until the next deal
+        self.turn: Turn | None = None
+        self.result: tuple[str, ...] = ()  # how the hand just over ended
+        self.seq = 0
+        self.hands_played = 0  # hands the viewer was dealt that ended
+        self.left_with: int | None = None  # the stack the viewer cashed out, once left
+        self._awards: list[str] = []
+
+    # ------------------------------------------------------------ frames
+
+    def receive(self, frame: Frame) -> list[str]:
+        """Fold one frame in; return the lines it adds to the chat."""
+        kind = frame.get("type")
+        if kind in ("table", "event", "turn", "chat") and not self._ours(frame):
+            return []
+        if kind == "table":
+            self._snapshot(frame)
+            return []
+        if kind == "event":
+            if frame["seq"] <= self.seq:
+                return []  # already in the snapshot
+            self.seq = frame["seq"]
+            return self._event(frame["event"])
+        if kind == "turn":
+            self.turn = Turn(
+                frame["hand"], legal_from_json(frame["seat"], frame["legal"]), frame.get("deadline")
+            )
+            return []
+        if kind == "chat":
+            return [f"{frame['from']['name']}: {frame['text']}"]
+        if kind == "error":
+            return self.refused(str(frame["message"]), str(frame["code"]))
+        return []
+
+    def receive_all(self, frames: Iterable[Frame]) -> list[str]:
+        return [line for frame in frames for line in self.receive(frame)]
+
+    def refused(self, message: str, code: str = "illegal_action") -> list[str]:
+        """A refusal in words; for an action, with what the viewer may do instead."""
+        if code not in NOT_NOW:
+            return [f"Refused: {message}."]
+        lines = [f"Not now: {message}."]
+        return lines + ([f"You may: {self.moves()}"] if self.turn is not None else [])
+
+    def _ours(self, frame: Frame) -> bool:
+        if self.table is None and frame.get("type") == "table":
+            self.table = str(frame["table"])
+        return frame.get("table") == self.table
+
+    def _snapshot(self, frame: Frame) -> None:
+        state = frame["state"]
+        self.seq = int(frame["seq"])
+        self.summary = dict(state["table"])
+        self.viewer = state.get("viewer")
+        self.button = state.get("button")
+        self.seats = [_seat(seat) for seat in state["seats"]]
+        hand = state.get("hand")
+        self.hand = None if hand is None else self._hand_from(hand)
+        self.turn = None  # a turn follows when it is the viewer's
+
+    def _hand_from(self, hand: Frame) -> HandPicture:
+        """The hand of a snapshot. Its starting stacks are those this client saw dealt
+        (a reconnect within the hand), else the chips behind and in front of each seat
+        dealt in (what earlier rounds took is not in a snapshot)."""
+        if self.hand is not None and self.hand.id == hand["id"]:
+            dealt = self.hand.dealt
+        else:
+            dealt = tuple(
+                (s.seat, s.stack + s.bet)
+                for s in self.occupied()
+                if s.status in (*IN_HAND, "folded")
+            )
+        board = tuple(hand["board"])
+        betting = _one_betting(hand)
+        return HandPicture(
+            hand["id"], hand["number"], hand["street"], board, hand["total"], betting, dealt
+        )
+
+    def _event(self, event: Frame) -> list[str]:
+        kind = event["kind"]
+        text = event.get("text")
+        lines = text.split("\n") if text else []
+        fold = getattr(self, f"_on_{kind}", None)
+        if fold is not None:
+            header = fold(event)
+            if header is not None:  # a hand's start: the header stands for its first line
+                lines = [header, *lines[1:]]
+        return lines
+
+    # ------------------------------------------------------------ events
+
+    def _seat_at(self, seat: int) -> SeatPicture:
+        picture = self.seats[seat - 1]
+        assert picture is not None, f"an event names the empty seat {seat}"
+        return picture
+
+    def _change(self, seat: int, **fields: Any) -> None:
+        self.seats[seat - 1] = replace(self._seat_at(seat), **fields)
+
+    def _add_to_pot(self, chips: int) -> None:
+        if self.hand is not None:
+            self.hand = replace(self.hand, total=self.hand.total + chips)
+
+    def _on_player_sat(self, event: Frame) -> None:
+        seat = event["seat"]
+        if len(self.seats) < seat:
+            self.seats += [None] * (seat - len(self.seats))
+        self.seats[seat - 1] = SeatPicture(
+            seat, event["name"], event["stack"], player=event.get("player")
+        )
+
+    def _on_player_left(self, event: Frame) -> None:
+        seat = event["seat"]
+        self.seats[seat - 1] = None
+        if seat == self.viewer:
+            self.viewer, self.left_with, self.turn = None, event["stack"], None
+
+    def _on_sat_out(self, event: Frame) -> None:
+        self._change(event["seat"], status="sitting_out")
+
+    def _on_sat_in(self, event: Frame) -> None:
+        self._change(event["seat"], status="waiting")
+
+    def _on_chips_added(self, event: Frame) -> None:
+        self._change(event["seat"], stack=event["stack"])
+
+    def _on_hand_started(self, event: Frame) -> str:
+        betting = _one_betting(event)
+        dealt = tuple((s["seat"], s["stack"]) for s in event["seats"])
+        self.hand = HandPicture(event["hand"], event["number"], "preflop", (), 0, betting, dealt)
+        self.last, self.result, self._awards, self.turn = None, (), [], None
+        self.button = event["button"]
+        in_hand = dict(dealt)
+        for picture in self.occupied():
+            if picture.seat in in_hand:
+                self._change(
+                    picture.seat,
+                    stack=in_hand[picture.seat],
+                    bet=0,
+                    status="playing",
+                    cards=None,
+                    last_action=None,
+                )
+            elif picture.status != "sitting_out":
+                self._change(picture.seat, status="waiting", bet=0, cards=None, last_action=None)
+        title = game_title(Variant.parse(event["variant"]), betting)
+        return f"*** Hand {event['number']}: {title} ***"
+
+    def _on_posted(self, event: Frame) -> None:
+        picture, amount = self._seat_at(event["seat"]), event["amount"]
+        in_front = event["post"] not in ("dead", "ante")  # those go to the pot, not the bet
+        self._change(
+            picture.seat,
+            stack=picture.stack - amount,
+            bet=picture.bet + (amount if in_front else 0),
+            status="all_in" if event["all_in"] else picture.status,
+        )
+        self._add_to_pot(amount)
+
+    def _on_dealt(self, event: Frame) -> None:
+        if event.get("cards"):
+            self._change(event["seat"], cards=tuple(event["cards"]))
+
+    def _on_board(self, event: Frame) -> None:
+        if self.hand is not None:
+            self.hand = replace(self.hand, street=event["street"], board=tuple(event["board"]))
+
+    def _on_acted(self, event: Frame) -> None:
+        picture, added = self._seat_at(event["seat"]), event["added"]
+        action = event["action"]
+        status = "folded" if action == "fold" else "all_in" if event["all_in"] else picture.status
+        amount = {"call": f" {added}", "bet": f" {event['to']}", "raise": f" {event['to']}"}
+        words = action + amount.get(action, "") + (" (all in)" if event["all_in"] else "")
+        self._change(
+            picture.seat,
+            stack=picture.stack - added,
+            bet=event["to"],
+            status=status,
+            last_action=words,
+        )
+        self._add_to_pot(added)
+        if event["seat"] == self.viewer:
+            self.turn = None
+
+    def _on_round_ended(self, event: Frame) -> None:
+        for picture in self.occupied():
+            if picture.bet:
+                self._change(picture.seat, bet=0)
+
+    def _on_uncalled(self, event: Frame) -> None:
+        picture, amount = self._seat_at(event["seat"]), event["amount"]
+        self._change(picture.seat, stack=picture.stack + amount, bet=picture.bet - amount)
+        self._add_to_pot(-amount)
+
+    def _on_shown(self, event: Frame) -> None:
+        self._change(event["seat"], cards=tuple(event["cards"]))
+
+    def _on_rake(self, event: Frame) -> None:
+        self._add_to_pot(-event["amount"])
+
+    def _on_pot_awarded(self, event: Frame) -> None:
+        picture = self._seat_at(event["seat"])
+        self._change(picture.seat, stack=picture.stack + event["amount"])
+        self._add_to_pot(-event["amount"])
+        if event.get("text"):
+            self._awards += event["text"].split("\n")
+
+    def _on_hand_ended(self, event: Frame) -> None:
+        stacks = {entry["seat"]: entry["stack"] for entry in event["stacks"]}
+        for seat, stack in stacks.items():
+            if self.seats[seat - 1] is not None:
+                status = "ready" if stack else "waiting"
+                self._change(seat, stack=stack, bet=0, status=status)
+        hand = self.hand
+        self.hand, self.last, self.turn = None, hand, None
+        if hand is None:
+            return
+        lines = [f"Hand {hand.number} is over."]
+        start = dict(hand.dealt)
+        if self.viewer in start and self.viewer in stacks:
+            self.hands_played += 1
+            net = stacks[self.viewer] - start[self.viewer]
+            result = f"win {net}" if net > 0 else f"lose {-net}" if net else "break even"
+            lines = [f"Hand {hand.number} is over: you {result}."]
+        self.result = (*lines, *self._awards)
+
+    # ------------------------------------------------------------ what it shows
+
+    def occupied(self) -> list[SeatPicture]:
+        return [seat for seat in self.seats if seat is not None]
+
+    def me(self) -> SeatPicture | None:
+        return None if self.viewer is None else self.seats[self.viewer - 1]
+
+    @property
+    def legal(self) -> LegalActions | None:
+        return None if self.turn is None else self.turn.legal
+
+    @property
+    def variant(self) -> Variant:
+        return Variant.parse(self.summary["variant"])
+
+    def in_hand(self) -> bool:
+        """Whether the viewer holds live cards in a hand being played."""
+        me = self.me()
+        return self.hand is not None and me is not None and me.status in IN_HAND
+
+    def put_in(self) -> int:
+        """The chips the viewer has put into the hand in play."""
+        me, hand = self.me(), self.hand
+        if me is None or hand is None or me.seat not in dict(hand.dealt):
+            return 0
+        return dict(hand.dealt)[me.seat] - me.stack
+
+    def betting(self) -> Betting | None:
+        """The structure of the hand in play, or of the last hand, or the table's first."""
+        shown = self.hand or self.last
+        if shown is not None:
+            return shown.betting
+        if not self.summary:
+            return None
+        return _one_betting(self.summary)
+
+    def title(self) -> str:
+        """The game for a header: the structure being played and, in a mixed game, that
+        it is mixed ("Omaha Hi/Lo, Pot Limit 1/2 (Mixed Limit / Pot Limit)")."""
+        betting = self.betting()
+        if betting is None:
+            return ""
+        title = game_title(self.variant, betting)
+        mixed = self.summary.get("structure") == Structure.MIXED.value
+        return f"{title} (Mixed Limit / Pot Limit)" if mixed else title
+
+    def free_seats(self) -> list[int]:
+        return [n for n, seat in enumerate(self.seats, start=1) if seat is None]
+
+    def seat_lines(self) -> list[str]:
+        """Each seat: name, the button, stack, and bet, fold or sitting out."""
+        lines = []
+        for seat in self.occupied():
+            mark = " (button)" if seat.seat == self.button else ""
+            status = {"folded": " folded", "sitting_out": " sits out"}.get(seat.status, "")
+            if not status and seat.bet:
+                status = f" bet {seat.bet}"
+            lines.append(f"Seat {seat.seat}: {seat.name}{mark}: {seat.stack}{status}")
+        return lines
+
+    def board_line(self) -> str:
+        shown = self.hand or self.last
+        if shown is None:
+            return ""
+        return f"Board: {' '.join(shown.board) or '(none yet)'}   Pot: {shown.total}"
+
+    def cards_line(self) -> str:
+        """The viewer's hole cards with their best high and low as a hint."""
+        me = self.me()
+        if me is None or not me.cards or (self.hand or self.last) is None:
+            return ""
+        hint = self.hint()
+        return f"Your cards: {' '.join(me.cards)}" + (f"   ({hint})" if hint else "")
+
+    def hint(self) -> str:
+        """The viewer's best high and low on the board so far."""
+        me, shown = self.me(), self.hand or self.last
+        if me is None or not me.cards or shown is None or len(shown.board) < 3:
+            return ""
+        hole, board, variant = " ".join(me.cards), " ".join(shown.board), self.variant
+        words = f"high: {best_high(hole, board).name}"
+        if variant.has_low:
+            low = best_low(hole, board, variant.low_qualifier)
+            words += f"; low: {low.name if low else 'none yet'}"
+        return words
+
+    def moves(self) -> str:
+        legal = self.legal
+        return "" if legal is None else ", ".join(legal.describe())
+
+    def move_line(self) -> str:
+        return f"Your move: {self.moves()}" if self.turn is not None else ""
+
+    def result_lines(self) -> list[str]:
+        """How the hand just over ended (nothing while a hand is being played)."""
+        return [] if self.hand is not None else list(self.result)
+
+    def table_lines(self) -> list[str]:
+        """The table as text: seats, stacks, bets, the button, the pot, the board, your
+        cards and your legal actions."""
+        extra = (self.board_line(), self.cards_line(), self.move_line())
+        return self.seat_lines() + [line for line in extra if line]
+
+    # ------------------------------------------------------------ words
+
+    def command(self, text: str) -> Outcome:
+        """A person's words as a command for the room: an action (``call``, ``raise 12``),
+        ``say TEXT``, ``sit [SEAT [BUYIN]]``, ``sit out``, ``sit in``; or the lines that
+        say why not."""
+        words = text.split()
+        word = words[0].lower() if words else ""
+        if word in ("say", "chat"):
+            said = text.strip()[len(word) :].strip()
+            if not said:
+                return Outcome(lines=(f"{word} what? Like '{word} good luck'.",))
+            return Outcome({"type": "chat", "table": self.table, "text": said})
+        if word == "sit":
+            return self._sit(words[1:])
+        turn = self.turn
+        if turn is None:
+            return Outcome(lines=("It is not your turn.",))
+        try:
+            action = Action.parse(text)
+        except ValueError as error:
+            return Outcome(lines=tuple(self.refused(str(error))))
+        command: Command = {
+            "type": "act",
+            "table": self.table,
+            "hand": turn.hand,
+            "action": action.kind.value,
+        }
+        if action.amount is not None:
+            command["amount"] = action.amount
+        return Outcome(command)
+
+    def _sit(self, words: list[str]) -> Outcome:
+        """``sit out``, ``sit in``, or ``sit [SEAT [BUYIN]]``: by default the first free
+        seat and the table's maximum buy-in."""
+        if [w.lower() for w in words] in (["out"], ["in"]):
+            return Outcome({"type": f"sit_{words[0].lower()}", "table": self.table})
+        me = self.me()
+        if me is not None:
+            return Outcome(lines=(f"You sit in seat {me.seat} already.",))
+        free = self.free_seats()
+        if not all(word.isdecimal() for word in words) or len(words) > 2:
+            return Outcome(lines=(f"sit takes a seat and a buy-in, like 'sit 3 200', not "
+                                  f"{' '.join(words)!r}",))  # fmt: skip
+        if not free:
+            return Outcome(lines=("Every seat is taken.",))
+        seat = int(words[0]) if words else free[0]
+        buy_in = int(words[1]) if len(words) == 2 else int(self.summary["max_buy_in"])
+        return Outcome({"type": "sit", "table": self.table, "seat": seat, "buy_in": buy_in})
+
+
+def _seat(seat: Frame) -> SeatPicture | None:
+    if seat.get("player") is None:
+        return None
+    cards = seat.get("cards")
+    return SeatPicture(
+        seat["seat"],
+        seat["name"],
+        seat["stack"],
+        seat.get("bet", 0),
+        seat.get("status", "waiting"),
+        None if cards is None else tuple(cards),
+        seat.get("last_action"),
+        seat["player"],
+    )
+
+
+def _one_betting(fields: Frame) -> Betting:
+    """The structure of one hand: a mixed table's first round before any hand."""
+    betting = betting_from_json(fields)
+    return betting.betting_for(0) if isinstance(betting, Mixed) else betting
+
+
+__all__ = [
+    "GAME_NAMES",
+    "Command",
+    "Frame",
+    "HandPicture",
+    "Outcome",
+    "SeatPicture",
+    "TableClient",
+    "Turn",
+    "betting_from_json",
+    "game_title",
+    "legal_from_json",
+]
