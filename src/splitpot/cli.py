@@ -16,6 +16,7 @@ from rich.progress import Progress
 from splitpot import __version__
 from splitpot.bots import make_bot
 from splitpot.cards import CardError, format_cards
+from splitpot.client.game import Game
 from splitpot.equity import EquityResult, calculate
 from splitpot.equity.calculator import FIELDS as FIGURES
 from splitpot.evaluate import HighHand, LowHand, Showdown, Variant, showdown
@@ -240,21 +241,23 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return status
 
 
-def play_lines(session: GameSession, lines: Iterator[str]) -> int:
+def play_lines(game: Game, lines: Iterator[str]) -> int:
     """The line-by-line game: print the table and the legal actions, read one command a
-    line; an illegal one is answered with the reason, and the game waits for the next."""
-    reply = session.next_hand()
+    line when the game waits for one (your turn; at the room also the table and the
+    seat); an illegal one is answered with the reason, and the game waits for the next."""
+    reply = game.start()
     while True:
-        print("\n".join(reply.lines))
+        if reply.lines:
+            print("\n".join(reply.lines), flush=True)
         if reply.over:
             return 0
-        if session.table.hand is None:
-            reply = session.next_hand()
+        if not game.waiting():
+            reply = game.advance()
             continue
-        print("\n".join(session.table_lines()))
+        print("\n".join(game.table_lines()), flush=True)
         line = next(lines, None)
         # The end of input leaves at once, folding a hand in play (no one is left to ask).
-        reply = session.command(line) if line is not None else session.quit()
+        reply = game.command(line) if line is not None else game.quit()
 
 
 def _session(args: argparse.Namespace) -> GameSession:
