@@ -107,6 +107,7 @@ class Client:
         self.raw: list[str] = []
         self.cursor = 0  # where the next wait starts
         self.handled = 0  # frames the play loop has looked at
+        self.answered: set[tuple[str, int]] = set()  # the turns it answered: (table, seq)
         self.seat: int | None = None  # the wire seat, once seated by ``sit``
         self.closed = threading.Event()
         self._arrived = threading.Condition()
@@ -228,9 +229,13 @@ def play(
                 client.handled += 1
                 idle = False
                 assert frame["type"] != "error", frame
-                if frame["type"] == "turn" and frame["table"] == table and not until():
-                    act = {"type": "act", "table": table, "hand": frame["hand"]}
-                    client.send(act | choose(client, frame))
+                if frame["type"] != "turn" or frame["table"] != table or until():
+                    continue
+                if (table, frame["seq"]) in client.answered:
+                    continue  # the same turn again, after a watch
+                client.answered.add((table, frame["seq"]))
+                act = {"type": "act", "table": table, "hand": frame["hand"]}
+                client.send(act | choose(client, frame))
         if idle:
             time.sleep(0.002)
 

@@ -14,11 +14,12 @@ from splitpot.protocol import (
     TableInfo,
     chat_message,
     encode_event,
-    encode_legal,
     encode_state,
     event_message,
     frame,
     table_message,
+    turn_message,
+    utc_text,
 )
 from splitpot.server.clock import Turn
 from splitpot.store import Player
@@ -59,7 +60,7 @@ def table(actor: TableActor, view: TableView) -> str:
             seat_json["connected"] = actor.connected(seat)
             seat_json["time_bank"] = round(actor.clock.bank(seat))
     turn = actor.turn
-    state["deadline"] = None if turn is None else wall_time(turn.deadline)
+    state["deadline"] = None if turn is None else utc_text(wall_time(turn.deadline))
     return frame(table_message(actor.id, actor.seq, state))
 
 
@@ -76,16 +77,11 @@ def notice(actor: TableActor, kind: str, text: str, fields: JsonObject, seq: int
 
 
 def turn(actor: TableActor, hand: str, seat: int, legal: LegalActions, clock: Turn) -> str:
-    message = {
-        "type": "turn",
-        "table": actor.id,
-        "hand": hand,
-        "seat": seat + 1,
-        "legal": encode_legal(legal),
-        "deadline": wall_time(clock.deadline),
-        "time_bank": round(clock.expires - clock.deadline),
-    }
-    return frame(message)  # type: ignore[arg-type]
+    """The ``turn`` message, with ``seq``, the table's last event when it was sent (a
+    ``turn`` sent again after a ``watch`` has the same), and the seconds of time bank
+    that follow the deadline."""
+    message = turn_message(actor.id, hand, seat, legal, wall_time(clock.deadline))
+    return frame(message | {"seq": actor.seq, "time_bank": round(clock.expires - clock.deadline)})
 
 
 def chat(actor: TableActor, player: Player, text: str) -> str:
@@ -93,7 +89,6 @@ def chat(actor: TableActor, player: Player, text: str) -> str:
     return frame(chat_message(actor.id, str(player.id), player.name, seat, text))
 
 
-def wall_time(moment: float) -> str:
-    """A monotonic moment as UTC ISO 8601 text."""
-    when = datetime.now(UTC) + timedelta(seconds=moment - monotonic())
-    return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+def wall_time(moment: float) -> datetime:
+    """A monotonic moment as a UTC time."""
+    return datetime.now(UTC) + timedelta(seconds=moment - monotonic())
