@@ -279,3 +279,19 @@ def seated(state: Frame, seat: int) -> Frame:
     found: Frame = state["seats"][seat - 1]
     assert found["seat"] == seat
     return found
+
+
+def paused_table(room: RoomServer, token: str, **settings: Any) -> tuple[str, Client]:
+    """A new table whose host (``token``) watches it and has paused it: hands are then
+    dealt one at a time by ``one_hand``. The table's id and the host's client."""
+    table: str = room.create_table(token, **settings)["table"]["id"]
+    host = Client(room, token)
+    host.state(table)
+    host.send({"type": "host", "table": table, "action": "pause"})
+    host.wait(lambda f: is_event("host")(f) and f["event"]["action"] == "pause")
+    return table, host
+
+
+def big_blind(client: Client, hand: str) -> int:
+    """The seat that posted the big blind in ``hand``."""
+    return next(seat for seat, posted in posts(client, hand).items() if "big_blind" in posted)
