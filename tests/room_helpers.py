@@ -295,3 +295,12 @@ def paused_table(room: RoomServer, token: str, **settings: Any) -> tuple[str, Cl
 def big_blind(client: Client, hand: str) -> int:
     """The seat that posted the big blind in ``hand``."""
     return next(seat for seat, posted in posts(client, hand).items() if "big_blind" in posted)
+
+
+def ledger(room: RoomServer, token: str) -> dict[str, Any]:
+    """``GET /api/me/ledger`` for the player of ``token``."""
+    with room.http(token) as http:
+        answer = http.get("/api/me/ledger")
+    assert answer.status_code == 200, answer.text
+    body: dict[str, Any] = answer.json()
+    return body

@@ -13,6 +13,7 @@ from room_helpers import (
     RoomServer,
     big_blind,
     is_event,
+    ledger,
     one_hand,
     paused_table,
     play,
@@ -32,14 +33,6 @@ RANGE = {"min_buy_in": 50, "max_buy_in": 300}  # blinds 1/2
 def room(store: Store) -> Iterator[RoomServer]:
     with running_room(store) as server:
         yield server
-
-
-def ledger(room: RoomServer, token: str) -> dict[str, object]:
-    with room.http(token) as http:
-        answer = http.get("/api/me/ledger")
-    assert answer.status_code == 200
-    body: dict[str, object] = answer.json()
-    return body
 
 
 def test_a_seat_and_a_buy_in_within_the_range(room: RoomServer, store: Store) -> None:
@@ -195,7 +188,7 @@ def test_leave_between_hands_and_during_one(room: RoomServer, store: Store) -> N
     assert not [e for e in ann.events("player_left") if e["seat"] == 2], "not before the end"
     play([ann], table, lambda: bool([e for e in ann.events("player_left") if e["seat"] == 2]))
     assert [e["hand"] for e in ann.events("hand_ended")][-1] == hand
-    gone = [e for e in ann.events("player_left") if e["seat"] == 2][0]
+    gone = next(e for e in ann.events("player_left") if e["seat"] == 2)
     assert ledger(room, tokens[1])["balance"] == gone["stack"] - 100
     assert seated(ann.state(table), 2)["player"] is None
     totals = store.check_invariant()

@@ -49,7 +49,7 @@ from splitpot.table import (
     TableView,
 )
 
-Json = None | bool | int | str | list["Json"] | dict[str, "Json"]
+Json = None | bool | int | float | str | list["Json"] | dict[str, "Json"]
 JsonObject = dict[str, Json]
 
 

@@ -26,7 +26,7 @@ from splitpot.history.splitpot_json import to_json
 from splitpot.history.table_log import record_of
 from splitpot.protocol import ErrorCode, HostAction, JsonObject, ProtocolError
 from splitpot.server import frames
-from splitpot.server.clock import ActionClock, Turn
+from splitpot.server.clock import REFILL_PER_HAND, ActionClock, Turn
 from splitpot.server.connection import Connection
 from splitpot.server.errors import refusal
 from splitpot.server.hands import PLAYER_IDS
@@ -95,7 +95,12 @@ class TableActor:
         self.paused = False
         self.closed = False
         self.next_settings: TableSettings | None = None  # the host's stakes, from next hand
-        self.clock = ActionClock(settings.action_seconds, settings.time_bank_seconds)
+        scale = room.options.clock_scale
+        self.clock = ActionClock(
+            settings.action_seconds * scale,
+            settings.time_bank_seconds * scale,
+            REFILL_PER_HAND * scale,
+        )
         self.turn: Turn | None = None
         self._queue: asyncio.Queue[Command] = asyncio.Queue()
         self._deal_at: float | None = None

@@ -23,6 +23,7 @@ class Turn:
 class ActionClock:
     action_seconds: float
     bank_seconds: float
+    refill: float = REFILL_PER_HAND  # seconds of bank back for each hand dealt
     banks: dict[int, float] = field(default_factory=dict)
 
     def start(self, seat: int, now: float) -> Turn:
@@ -39,7 +40,7 @@ class ActionClock:
 
     def hand_dealt(self, seats: tuple[int, ...]) -> None:
         for seat in seats:
-            self.banks[seat] = min(self.bank_seconds, self.bank(seat) + REFILL_PER_HAND)
+            self.banks[seat] = min(self.bank_seconds, self.bank(seat) + self.refill)
 
     def forget(self, seat: int) -> None:
         """A new player in the seat starts with a full bank."""

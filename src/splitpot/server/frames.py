@@ -58,7 +58,7 @@ def table(actor: TableActor, view: TableView) -> str:
         if occupant is not None:
             seat_json["bot"] = occupant.bot is not None
             seat_json["connected"] = actor.connected(seat)
-            seat_json["time_bank"] = round(actor.clock.bank(seat))
+            seat_json["time_bank"] = seconds(actor.clock.bank(seat))
     turn = actor.turn
     state["deadline"] = None if turn is None else utc_text(wall_time(turn.deadline))
     return frame(table_message(actor.id, actor.seq, state))
@@ -81,12 +81,17 @@ def turn(actor: TableActor, hand: str, seat: int, legal: LegalActions, clock: Tu
     ``turn`` sent again after a ``watch`` has the same), and the seconds of time bank
     that follow the deadline."""
     message = turn_message(actor.id, hand, seat, legal, wall_time(clock.deadline))
-    return frame(message | {"seq": actor.seq, "time_bank": round(clock.expires - clock.deadline)})
+    return frame(message | {"seq": actor.seq, "time_bank": seconds(clock.expires - clock.deadline)})
 
 
 def chat(actor: TableActor, player: Player, text: str) -> str:
     seat = actor.seat_of(player.id)
     return frame(chat_message(actor.id, str(player.id), player.name, seat, text))
+
+
+def seconds(span: float) -> float:
+    """A span of time as the wire gives it: seconds, to a tenth."""
+    return round(span, 1)
 
 
 def wall_time(moment: float) -> datetime:

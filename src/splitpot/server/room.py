@@ -42,6 +42,7 @@ class RoomOptions:
     origins: tuple[str, ...] = ()  # pages on other origins allowed to open the WebSocket
     closing_wait: float = 30.0  # seconds a stopping room lets hands in play finish
     seed: int | None = None  # tests only: the decks' shuffles from this seed (None: secret)
+    clock_scale: float = 1.0  # tests only: every table's clock runs this much faster
 
 
 class Room:
