@@ -15,7 +15,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from splitpot.bots import Bot, make_bot
@@ -30,7 +30,7 @@ from splitpot.server.clock import REFILL_PER_HAND, ActionClock, Turn
 from splitpot.server.connection import Connection
 from splitpot.server.errors import refusal
 from splitpot.server.hands import PLAYER_IDS
-from splitpot.server.settings import TableSettings
+from splitpot.server.settings import TableSettings, parse_settings
 from splitpot.store import Player, SeatStatus
 from splitpot.table import (
     HandFinished,
@@ -362,10 +362,11 @@ class TableActor:
     def _new_stakes(self, small_blind: int, big_blind: int) -> str:
         """Check the host's new blinds (a ``SettingsError`` names what does not fit) and
         keep them for the next hand."""
-        settings = replace(self.settings, small_blind=small_blind, big_blind=big_blind)
-        stakes = settings.config().betting.stakes
+        blinds = {"small_blind": small_blind, "big_blind": big_blind}
+        settings = parse_settings(self.settings.to_json() | blinds)
         self.next_settings = settings
-        return f"The host sets the stakes to {stakes} from the next hand"
+        later = " from the next hand" if self.table.hand is not None else ""
+        return f"The host sets the stakes to {settings.config().betting.stakes}{later}"
 
     def _apply_stakes(self) -> None:
         if self.next_settings is not None:
@@ -426,9 +427,8 @@ class TableActor:
             await self._after_hand()
 
     async def _between_hands(self) -> None:
-        """Before a deal: the host's new stakes; bots that went broke buy in again;
-        players sitting out too long lose their seat (``sit_out_hands``)."""
-        self._apply_stakes()
+        """Before a deal: bots that went broke buy in again; players sitting out too long
+        lose their seat (``sit_out_hands``)."""
         for seat, occupant in list(self.occupants.items()):
             player = self.table.seats[seat]
             if player is None:
@@ -461,7 +461,9 @@ class TableActor:
         self.hand_id = None
 
     async def _after_hand(self) -> None:
-        """Players who asked to leave, or whom the host removed, go with their chips."""
+        """The host's new stakes take effect; players who asked to leave, or whom the
+        host removed, go with their chips."""
+        self._apply_stakes()
         for seat, occupant in list(self.occupants.items()):
             if occupant.leaving or occupant.removed:
                 await self._leave(seat)
