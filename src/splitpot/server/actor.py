@@ -102,6 +102,7 @@ class TableActor:
             REFILL_PER_HAND * scale,
         )
         self.turn: Turn | None = None
+        self.turn_seq = 0  # the seq of the last event when the turn began: names the turn
         self._queue: asyncio.Queue[Command] = asyncio.Queue()
         self._deal_at: float | None = None
         self._bot_at: float | None = None
@@ -202,7 +203,7 @@ class TableActor:
             self.turn = None
             self._bot_at = now + self.room.options.bot_delay
         elif self.turn is None or self.turn.seat != seat:
-            self.turn = self.clock.start(seat, now)
+            self.turn, self.turn_seq = self.clock.start(seat, now), self.seq
             self._send_turn()
 
     def _can_deal(self) -> bool:

@@ -77,11 +77,12 @@ def notice(actor: TableActor, kind: str, text: str, fields: JsonObject, seq: int
 
 
 def turn(actor: TableActor, hand: str, seat: int, legal: LegalActions, clock: Turn) -> str:
-    """The ``turn`` message, with ``seq``, the table's last event when it was sent (a
-    ``turn`` sent again after a ``watch`` has the same), and the seconds of time bank
-    that follow the deadline."""
+    """The ``turn`` message, with ``seq``, the seq of the table's last event when the
+    turn began (the same turn sent again, after a ``watch`` or a ``hello``, has the same),
+    and the seconds of time bank that follow the deadline."""
     message = turn_message(actor.id, hand, seat, legal, wall_time(clock.deadline))
-    return frame(message | {"seq": actor.seq, "time_bank": seconds(clock.expires - clock.deadline)})
+    bank = seconds(clock.expires - clock.deadline)
+    return frame(message | {"seq": actor.turn_seq, "time_bank": bank})
 
 
 def chat(actor: TableActor, player: Player, text: str) -> str:
