@@ -241,7 +241,7 @@ WAIT = 20.0  # seconds any one thing may take before the test gives up
 
 class Serve:
     """``splitpot serve --bots 3`` in a child process, restarted on the same database and
-    port; each run's output goes to a file beside the test's database."""
+    port; each run's output goes to a file in the test's temporary folder."""
 
     def __init__(self, database_url: str, logs: Path) -> None:
         self.database_url = database_url
@@ -370,6 +370,19 @@ class Players:
         end = time.monotonic() + seconds
         play(self.clients(), self.table, lambda: time.monotonic() >= end, self.choose, WAIT)
 
+    def play_to_a_turn(self) -> None:
+        """Play until a player gets a turn, and leave it unanswered: a hand is in play."""
+        clients = self.clients()
+        marks = [client.handled for client in clients]
+
+        def to_act() -> bool:
+            return any(
+                client.handled > mark and client.frames[client.handled - 1]["type"] == "turn"
+                for client, mark in zip(clients, marks, strict=True)
+            )
+
+        play(clients, self.table, to_act, self.choose, WAIT)
+
 
 def check_chips(store: Store) -> None:
     """The ledger's invariant, and every chip somewhere: balances, tables, the house."""
@@ -488,17 +501,22 @@ def test_kill_9_at_random_moments_loses_no_chip(
         humans[-1].connect(room).sit(table["id"], seat, table["max_buy_in"])
     players = Players(humans, table["id"], chooser(rng))
     crashes = Crashes(store)
-    started = time.monotonic()
+    started, early = time.monotonic(), 0
     try:
-        for _ in range(KILLS):
+        for kill in range(KILLS):
             crashes.play_on(players)
-            players.play_for(rng.uniform(0.0, 0.6))
+            if kill == 0:
+                players.play_to_a_turn()  # one kill surely in a hand
+            else:
+                players.play_for(rng.uniform(0.0, 0.6))
             room.kill()
             for human in humans:
                 human.disconnect()
             crashes.killed()
+            in_play = len(crashes.pending)
             room.start()
-            crashes.settle()  # a hand cancelled, or finished, at the restart
+            crashes.settle()  # cancelled, or finished before the players are back
+            early += len(crashes.pending) < in_play
             running = {listed["id"] for listed in room.tables()}
             assert {hand.table_id for hand in store.unfinished_hands()} <= running
             for human in humans:
@@ -514,7 +532,8 @@ def test_kill_9_at_random_moments_loses_no_chip(
         replay(hand)
     report = (
         f"seed {seed}: {KILLS} kills in {time.monotonic() - started:.1f} s, "
-        f"{crashes.mid_hand} in a hand; resumed {len(crashes.resumed)}, "
+        f"{crashes.mid_hand} in a hand; resumed {len(crashes.resumed)} "
+        f"({early} ended before the players were back), "
         f"cancelled {len(crashes.cancelled)}; {finished} hands finished"
     )
     print(report)
