@@ -178,6 +178,10 @@ def test_simulate_history_out_is_checked_before_any_hand_is_played(
     assert captured.err.endswith(
         f"splitpot simulate: error: argument --history-out: {tmp_path} is a folder, not a file\n"
     )
+    assert _exit_status(["simulate", "--hands", "5", "--history-out", ""]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.endswith("error: argument --history-out: a file name is needed\n")
 
 
 def test_simulate_history_of_a_game_without_pokerstars_name_does_not_traceback(
