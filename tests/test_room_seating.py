@@ -193,3 +193,30 @@ def test_leave_between_hands_and_during_one(room: RoomServer, store: Store) -> N
     assert seated(ann.state(table), 2)["player"] is None
     totals = store.check_invariant()
     assert totals.balances + totals.on_tables + totals.house == 0
+
+
+def test_leaving_at_the_showdown_mucks_or_shows(room: RoomServer, store: Store) -> None:
+    """Bob asks to leave when his turn at the showdown comes: nothing is left to fold, so
+    his hand is mucked if it cannot win, else shown (/work/notes/server-rules.md), and
+    he goes with what he has when the hand ends."""
+    ann_token, bob_token = room.guest("Ann")[1], room.guest("Bob")[1]
+    table = room.create_table(ann_token, name="Showdown", seats=2, **RANGE)["table"]["id"]
+    ann, bob = Client(room, ann_token), Client(room, bob_token)
+    ann.sit(table, 1, 100)
+    bob.sit(table, 2, 100)
+
+    def bob_at_the_showdown() -> bool:
+        turn = bob.frames[-1] if bob.frames else {}
+        return turn.get("type") == "turn" and "show" in [e["action"] for e in turn["legal"]]
+
+    play([ann, bob], table, bob_at_the_showdown)
+    hand = bob.frames[-1]["hand"]
+    bob.send({"type": "leave", "table": table})
+    play([ann], table, lambda: bool(ann.events("player_left")))
+    shown = [e for e in ann.events("shown") if e["hand"] == hand and e["seat"] == 2]
+    mucked = [e for e in ann.events("mucked") if e["hand"] == hand and e["seat"] == 2]
+    assert len(shown) + len(mucked) == 1
+    end = next(e for e in ann.events("hand_ended") if e["hand"] == hand)
+    left = ann.events("player_left")[0]
+    assert left["stack"] == next(s["stack"] for s in end["stacks"] if s["seat"] == 2)
+    assert ledger(room, bob_token)["balance"] == left["stack"] - 100

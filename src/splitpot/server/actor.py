@@ -34,6 +34,7 @@ from splitpot.server.settings import TableSettings, parse_settings
 from splitpot.store import Player, SeatStatus
 from splitpot.table import (
     HandFinished,
+    SatOut,
     Table,
     TableError,
     TableEvent,
@@ -58,6 +59,7 @@ class Occupant:
     leaving: bool = False  # cash out when the hand ends
     removed: bool = False  # the host removes the player at the end of the hand
     hands_out: int = 0  # hands dealt while sitting out
+    timed_out: bool = False  # out of time in this hand: its later decisions are made at once
 
 
 @dataclass
@@ -196,9 +198,9 @@ class TableActor:
         if seat is None:
             return
         occupant = self.occupants.get(seat)
-        if occupant is not None and occupant.leaving:
+        if occupant is not None and (occupant.leaving or occupant.timed_out):
             self.turn = None
-            self._bot_at = now  # PROTOCOL.md: leave folds the hand at the player's turn
+            self._bot_at = now  # decided at once: leave folds, a time-out checks or folds
         elif occupant is not None and occupant.bot is not None:
             self.turn = None
             self._bot_at = now + self.room.options.bot_delay
@@ -289,6 +291,7 @@ class TableActor:
     async def _cmd_sit_in(self, command: Command) -> None:
         seat = self._own_seat(self._player(command))
         self.occupants[seat].hands_out = 0
+        self.occupants[seat].timed_out = False
         self._publish(self.table.sit_in(seat, post_now=bool(command.fields.get("post_now"))))
         await self._save_status(seat, SeatStatus.WAITING)
 
@@ -466,6 +469,7 @@ class TableActor:
         host removed, go with their chips."""
         self._apply_stakes()
         for seat, occupant in list(self.occupants.items()):
+            occupant.timed_out = False
             if occupant.leaving or occupant.removed:
                 await self._leave(seat)
 
@@ -477,9 +481,15 @@ class TableActor:
         occupant = self.occupants.get(seat)
         hand = current.hand
         assert hand.to_act is not None
-        if occupant is not None and occupant.leaving:
+        if occupant is not None and occupant.timed_out:
+            await self._time_out(seat)
+            return
+        if occupant is not None and occupant.leaving:  # fold; at the showdown muck or show
             legal = hand.legal_actions()
-            action = Action.muck() if legal.muck else Action.fold()
+            if legal.muck or legal.show:
+                action = Action.muck() if legal.muck else Action.show()
+            else:
+                action = Action.fold()
         elif occupant is not None and occupant.bot is not None:
             action = occupant.bot.decide(hand.view(hand.to_act), self.table.config.variant)
         else:
@@ -487,15 +497,24 @@ class TableActor:
         await self._apply(seat, action)
 
     async def _time_out(self, seat: int) -> None:
-        """RULES.md 6: check if possible, else fold; then the player sits out."""
+        """RULES.md 6: check if possible, else fold; then the player sits out. The rest
+        of the hand's decisions of a player out of time are made at once, the same way,
+        until they sit in (/work/notes/server-rules.md)."""
         current = self.table.hand
-        if current is None or self.table.seat_to_act != seat:
+        player = self.table.seats[seat]
+        if current is None or player is None or self.table.seat_to_act != seat:
             return
         self.turn = None
+        already_out = player.sitting_out
         events = self.table.time_out(seat)
+        if already_out:  # told once: the seat sits out already
+            events = [e for e in events if not isinstance(e, SatOut)]
         await self._record(current.hand.actions[-1], seat, events)
-        if seat in self.occupants:
-            await self._save_status(seat, SeatStatus.SITTING_OUT)
+        occupant = self.occupants.get(seat)
+        if occupant is not None:
+            occupant.timed_out = self._in_hand(seat)
+            if not already_out:
+                await self._save_status(seat, SeatStatus.SITTING_OUT)
 
     async def _top_up(self, seat: int, amount: int) -> None:
         try:
