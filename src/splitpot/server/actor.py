@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from splitpot.bots import Bot, make_bot
 from splitpot.cards import Deck
 from splitpot.dealer import Scene, scenes
-from splitpot.engine import Action
+from splitpot.engine import Action, IllegalActionError
 from splitpot.history.splitpot_json import to_json
 from splitpot.history.table_log import record_of
 from splitpot.protocol import ErrorCode, HostAction, JsonObject, ProtocolError
@@ -107,7 +107,7 @@ class TableActor:
         self.turn_seq = 0  # the seq of the last event when the turn began: names the turn
         self._queue: asyncio.Queue[Command] = asyncio.Queue()
         self._deal_at: float | None = None
-        self._bot_at: float | None = None
+        self._act_for_at: float | None = None
         self._chat: dict[int, deque[float]] = {}
         self._task: asyncio.Task[None] | None = None
         self.scene = Scene(self.table.config.variant)
@@ -160,7 +160,7 @@ class TableActor:
     # ------------------------------------------------------------ timers
 
     def _next_timer(self) -> float | None:
-        moments = [m for m in (self._deal_at, self._bot_at) if m is not None]
+        moments = [m for m in (self._deal_at, self._act_for_at) if m is not None]
         if self.turn is not None:
             moments.append(self.turn.expires)
         if not moments:
@@ -173,9 +173,9 @@ class TableActor:
             if self._deal_at is not None and now >= self._deal_at:
                 self._deal_at = None
                 await self._deal()
-            elif self._bot_at is not None and now >= self._bot_at:
-                self._bot_at = None
-                await self._bot_acts()
+            elif self._act_for_at is not None and now >= self._act_for_at:
+                self._act_for_at = None
+                await self._act_for()
             elif self.turn is not None and now >= self.turn.expires:
                 await self._time_out(self.turn.seat)
         except Exception:
@@ -185,7 +185,7 @@ class TableActor:
     def _schedule(self) -> None:
         """After every change: who acts next, and when the next hand is dealt."""
         now = time.monotonic()
-        self._bot_at = None
+        self._act_for_at = None
         current = self.table.hand
         if current is None:
             self.turn = None
@@ -200,10 +200,10 @@ class TableActor:
         occupant = self.occupants.get(seat)
         if occupant is not None and (occupant.leaving or occupant.timed_out):
             self.turn = None
-            self._bot_at = now  # decided at once: leave folds, a time-out checks or folds
+            self._act_for_at = now  # decided at once: leave folds, a time-out checks or folds
         elif occupant is not None and occupant.bot is not None:
             self.turn = None
-            self._bot_at = now + self.room.options.bot_delay
+            self._act_for_at = now + self.room.options.bot_delay
         elif self.turn is None or self.turn.seat != seat:
             self.turn, self.turn_seq = self.clock.start(seat, now), self.seq
             self._send_turn()
@@ -473,7 +473,10 @@ class TableActor:
             if occupant.leaving or occupant.removed:
                 await self._leave(seat)
 
-    async def _bot_acts(self) -> None:
+    async def _act_for(self) -> None:
+        """The decisions the room makes for a seat: a bot's, a leaving player's, the rest
+        of the hand of a player out of time. One the table refuses (a bot's bug) is taken
+        as a time-out, so that the table never waits on it."""
         seat = self.table.seat_to_act
         current = self.table.hand
         if seat is None or current is None:
@@ -494,7 +497,11 @@ class TableActor:
             action = occupant.bot.decide(hand.view(hand.to_act), self.table.config.variant)
         else:
             return
-        await self._apply(seat, action)
+        try:
+            await self._apply(seat, action)
+        except (IllegalActionError, TableError):
+            log.exception("table %s: seat %d cannot %s", self.id, seat + 1, action)
+            await self._time_out(seat)
 
     async def _time_out(self, seat: int) -> None:
         """RULES.md 6: check if possible, else fold; then the player sits out. The rest
