@@ -31,6 +31,7 @@ def test_health_and_a_guest(room: RoomServer) -> None:
     assert answer.status_code == 201
     body = answer.json()
     assert body["player"]["name"] == "Ann" and len(body["token"]) >= 40
+    assert isinstance(body["player"]["id"], str), "player ids are text"
 
 
 def test_two_players_play_hands_to_the_showdown(room: RoomServer, store: Store) -> None:
@@ -51,6 +52,11 @@ def test_two_players_play_hands_to_the_showdown(room: RoomServer, store: Store) 
         assert sum(s["stack"] for s in end["stacks"]) == 400
         assert sum(a["amount"] for a in end["awards"]) > 0
     chips_kept(store)
+    with room.http(ann_token) as http:
+        last = http.get(f"/api/tables/{table_id}/hands", params={"limit": 2}).json()["hands"]
+    numbers = [int(hand["id"].rsplit("-", 1)[1]) for hand in last]
+    assert len(numbers) == 2 and numbers[0] == numbers[1] + 1, "the last two, newest first"
+    assert all(hand["result"] for hand in last)
     ann.close()
     bob.close()
 

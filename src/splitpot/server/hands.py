@@ -5,6 +5,7 @@ deck. The room keeps every hand whole; this is the one place that cuts it for a 
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 from splitpot.engine import arrange_deck
@@ -18,10 +19,17 @@ PLAYER_IDS = "player_ids"  # the stored record's room player id of each player
 
 
 def hand_document(
-    hand_id: str, stored: dict[str, Any], viewer: int | None, format: str = "json"
+    hand_id: str,
+    stored: dict[str, Any],
+    viewer: int | None,
+    format: str = "json",
+    *,
+    table: str = "splitpot",
+    started: datetime | None = None,
 ) -> dict[str, Any]:
     """The hand for the player ``viewer`` (a room player id; None: a watcher): the
-    splitpot JSON document, or ``{"id", "format", "text"}`` for PokerStars and PHH."""
+    splitpot JSON document, or ``{"id", "format", "text"}`` for PokerStars and PHH
+    (PokerStars names the ``table`` and the time the hand ``started``, in UTC)."""
     record = from_json(stored)
     hand = replay_record(record).hand
     ids = stored.get(PLAYER_IDS, [])
@@ -32,7 +40,12 @@ def hand_document(
     deck = arrange_deck(holes, record.board, record.button, hole_cards)
     public = replace(record, holes=holes, deck=tuple(deck))
     if format == "pokerstars":
-        return {"id": hand_id, "format": format, "text": write_pokerstars(record, hand, hero=index)}
+        moment = started or datetime.now(UTC)
+        if moment.tzinfo is None:  # the store's times are UTC
+            moment = moment.replace(tzinfo=UTC)
+        when = moment.astimezone(UTC).strftime("%Y/%m/%d %H:%M:%S")
+        text = write_pokerstars(record, hand, table=table, when=when, hero=index)
+        return {"id": hand_id, "format": format, "text": text}
     if format == "phh":
         return {"id": hand_id, "format": format, "text": write_phh(public, hand.stacks)}
     document = to_json(public, hand)

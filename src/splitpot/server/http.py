@@ -64,7 +64,8 @@ def needs(player: Player | None) -> Player:
 
 
 def identity(found: Identity) -> dict[str, Any]:
-    return {"player": {"id": found.player.id, "name": found.player.name}, "token": found.token}
+    player = {"id": str(found.player.id), "name": found.player.name}  # ids are text
+    return {"player": player, "token": found.token}
 
 
 @router.get("/health")
@@ -144,13 +145,11 @@ async def table_hands(
     limit: Annotated[int, Query(ge=1, le=50)] = 50,
 ) -> dict[str, Any]:
     actor = await visible_table(room, table_id, invite, player)
-    hands = await room.db(room.store.table_hands, actor.id, limit)
+    # newest first; one more, for the hand in play (it has no record until it ends)
+    hands = await room.db(room.store.table_hands, actor.id, limit + 1)
+    finished = [(hand.id, hand.record) for hand in hands if hand.record is not None]
     viewer = None if player is None else player.id
-    return {
-        "hands": [
-            hand_document(hand.id, hand.record, viewer) for hand in hands if hand.record is not None
-        ]
-    }
+    return {"hands": [hand_document(id, record, viewer) for id, record in finished[:limit]]}
 
 
 @router.get("/hands/{hand_id}")
@@ -170,7 +169,9 @@ async def hand(
         raise ProtocolError(ErrorCode.UNKNOWN_HAND, f"hand {hand_id} is still being played")
     viewer = None if player is None else player.id
     try:
-        document = hand_document(hand_id, stored.record, viewer, format)
+        document = hand_document(
+            hand_id, stored.record, viewer, format, table=stored.table_id, started=stored.started_at
+        )
     except HistoryError as error:
         raise ProtocolError(
             ErrorCode.BAD_MESSAGE, f"hand {hand_id} cannot be written as {format}: {error}"

@@ -34,6 +34,6 @@ def summary(actor: TableActor) -> dict[str, Any]:
         "time_bank_seconds": settings.time_bank_seconds,
         "average_pot": sum(actor.pots) // len(actor.pots) if actor.pots else 0,
         "hands_per_hour": sum(1 for t in actor.hand_times if t >= hour_ago),
-        "host": actor.host_id,
+        "host": str(actor.host_id),
         "paused": actor.paused,
     }
