@@ -56,6 +56,12 @@ def test_a_seat_and_a_buy_in_within_the_range(room: RoomServer, store: Store) ->
         assert (error["code"], error["message"]) == (code, message)
     error = ann.error({"type": "sit", "table": table, "seat": 2, "buy_in": 100})
     assert (error["code"], error["message"]) == ("already_seated", "Ann already sits in seat 1")
+    other_ann = Client(room, room.guest("Ann")[1])  # a guest's name may be shared
+    error = other_ann.error({"type": "sit", "table": table, "seat": 2, "buy_in": 100})
+    assert (error["code"], error["message"]) == (
+        "name_taken",
+        "a player named Ann sits at this table",
+    )
     assert bob.state(table) == before
     assert ledger(room, bob_token) == {"balance": 0, "entries": []}
     ann.sit(other, 2, 60)  # a second table

@@ -247,6 +247,10 @@ class TableActor:
             )
         if self.table.seats[seat] is not None:
             raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat + 1} is taken")
+        if any(o.name == player.name for o in self.occupants.values()):
+            raise ProtocolError(
+                ErrorCode.NAME_TAKEN, f"a player named {player.name} sits at this table"
+            )
         low, high = config.min_buy_in, config.max_buy_in
         if not low <= buy_in <= high:
             raise ProtocolError(ErrorCode.BUY_IN, f"the buy-in is {low} to {high}, not {buy_in}")
