@@ -26,7 +26,7 @@ from splitpot.history.pokerstars import write_pokerstars
 from splitpot.history.replay import replay_record
 from splitpot.history.report import award_lines
 from splitpot.history.table_log import record_of
-from splitpot.session import STRUCTURES, GameSession, table_config
+from splitpot.session import STRUCTURES, GameSession, player_name, table_config
 from splitpot.simulation import simulate
 
 VARIANT_IDS = tuple(variant.value for variant in Variant)
@@ -254,7 +254,9 @@ def play_lines(game: Game, lines: Iterator[str]) -> int:
         if not game.waiting():
             reply = game.advance()
             continue
-        print("\n".join(game.table_lines()), flush=True)
+        table = game.table_lines()
+        if table:
+            print("\n".join(table), flush=True)
         line = next(lines, None)
         # The end of input leaves at once, folding a hand in play (no one is left to ask).
         reply = game.command(line) if line is not None else game.quit()
@@ -267,13 +269,31 @@ def _session(args: argparse.Namespace) -> GameSession:
     )
 
 
-def _cmd_play(args: argparse.Namespace) -> int:
-    session = _session(args)
-    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
-        from splitpot.tui import run
+def _game(args: argparse.Namespace) -> Game:
+    """The offline game against bots, or with ``--server`` a table of the room."""
+    if args.server is None:
+        if args.table is not None:
+            raise ValueError("--table ID needs --server URL (offline there is one table)")
+        return _session(args)
+    from splitpot.client.remote import RemoteGame  # the network packages load only to connect
 
-        return run(session, two_colour=args.two_colour)
-    return play_lines(session, (line.rstrip("\n") for line in sys.stdin))
+    name = player_name(args.name)
+    return RemoteGame(args.server, name, table=args.table, max_hands=args.hands)
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    game = _game(args)
+    try:
+        if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
+            from splitpot.tui import run
+
+            return run(game, two_colour=args.two_colour)
+        return play_lines(game, (line.rstrip("\n") for line in sys.stdin))
+    except ConnectionError as error:  # the room is out of reach, or refused the client
+        print(f"splitpot play: {error}", file=sys.stderr)
+        return 1
+    finally:
+        game.close()
 
 
 @_stops_on_ctrl_c
@@ -510,17 +530,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser(
         "play",
-        help="play Omaha Hi/Lo against bots in the terminal",
-        description="You against bots at one table. In a terminal: a full-screen table. "
-        "Otherwise (or with --plain) a line-by-line game a script can drive: it prints the "
-        "table and your legal actions and reads one command a line: fold, check, call, "
-        "bet N (the first bet of a round), raise N (to a total of N), allin, show, muck, "
-        "last [N] (the last hand, or N hands back), help, quit (in a hand: asked twice, "
-        "it folds). A bad setting exits with status 2.",
+        help="play Omaha Hi/Lo in the terminal, against bots or at a room",
+        description="You against bots at one table, or with --server at a table of a room "
+        "(splitpot serve): a guest there, you pick a table from the lobby (or --table), sit "
+        "down and play with the others. In a terminal: a full-screen table. Otherwise (or "
+        "with --lines) a line-by-line game a script can drive: it prints the table and your "
+        "legal actions and reads one command a line when the game waits for you: fold, "
+        "check, call, bet N (the first bet of a round), raise N (to a total of N), allin, "
+        "show, muck, say TEXT, last [N] (the last hand, or N hands back), help, quit (in a "
+        "hand: asked twice, it folds); at a room also the table's number, sit [SEAT "
+        "[BUYIN]], sit out, sit in. A bad setting exits with status 2, a room out of reach "
+        "with 1.",
     )
     _add_table_options(play, 6)
     play.add_argument("--name", default="Hero", help="your name at the table (default Hero)")
-    play.add_argument("--plain", action="store_true", help="the line-by-line game")
+    play.add_argument(
+        "--server", metavar="URL", help="play at the room at URL (http://127.0.0.1:8000)"
+    )
+    play.add_argument("--table", metavar="ID", help="with --server: this table, not the lobby")
+    play.add_argument(
+        "--lines", "--plain", dest="plain", action="store_true", help="the line-by-line game"
+    )
     play.add_argument("--hands", type=_hand_count, help="stop after this many hands")
     play.add_argument(
         "--two-colour", action="store_true", help="cards in two colours (default: four)"

@@ -98,13 +98,7 @@ class GameSession(Game):
     ) -> None:
         if max_hands is not None and max_hands < 1:
             raise SettingError(f"the number of hands must be 1 or more, not {max_hands}")
-        if not 0 < len(name.strip()) <= MAX_NAME or not name.isprintable():
-            raise SettingError(
-                f"a player's name is 1 to {MAX_NAME} printable characters, not {name!r}"
-            )
-        name = name.strip()
-        if any(_is_card(word) for word in name.split()):
-            raise SettingError(f"the name {name!r} reads as a card: choose another")
+        name = player_name(name)
         low, high = config.min_buy_in, config.max_buy_in
         if buy_in is not None and not low <= buy_in <= high:
             raise SettingError(f"the buy-in at this table is {low} to {high} chips, not {buy_in}")
@@ -170,6 +164,17 @@ class GameSession(Game):
         return hand_summary(played.hand, played.names, viewer, title)
 
 
+def player_name(name: str) -> str:
+    """A name to play under, trimmed: 1 to 20 printable characters, no word of which reads
+    as a card (the chat shows cards as symbols)."""
+    if not 0 < len(name.strip()) <= MAX_NAME or not name.isprintable():
+        raise SettingError(f"a player's name is 1 to {MAX_NAME} printable characters, not {name!r}")
+    name = name.strip()
+    if any(_is_card(word) for word in name.split()):
+        raise SettingError(f"the name {name!r} reads as a card: choose another")
+    return name
+
+
 def _is_card(word: str) -> bool:
     """Whether a word of a name would read as a card in the dealer's chat ("As")."""
     try:
@@ -186,5 +191,6 @@ __all__ = [
     "Reply",
     "SettingError",
     "parse_stakes",
+    "player_name",
     "table_config",
 ]

@@ -65,6 +65,9 @@ class LobbyScreen(Screen[int]):
         yield OptionList(*self.tables, id="tables")
         yield Footer()
 
+    def on_mount(self) -> None:
+        self.query_one("#tables", OptionList).focus()
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option_index)
 
@@ -139,9 +142,10 @@ class PokerApp(App[list[str]]):
         """A worker thread: the room's frames, each handed to the game on the screen's
         thread (the game is only ever touched there)."""
         for frame in self.session.listen():
-            if not self.is_running:
+            try:
+                self.call_from_thread(self._take, frame)
+            except RuntimeError:  # the screen has closed: the frames are no one's now
                 return
-            self.call_from_thread(self._take, frame)
 
     def _take(self, frame: Frame) -> None:
         self._answer(self.session.take(frame))
@@ -198,6 +202,7 @@ class PokerApp(App[list[str]]):
         self.action_act("quit")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.set_focus(None)  # the keys act at once again
         if event.button.id == "sit":
             self.action_act("sit")
         elif event.button.id == "fold":
@@ -212,10 +217,12 @@ class PokerApp(App[list[str]]):
             self.action_raise_max()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """A typed command; a leading slash is allowed, as in chat programs (/say hi)."""
         event.input.value = ""
         self.set_focus(None)
-        if event.value.strip():
-            self.action_act(event.value)
+        text = event.value.strip().removeprefix("/")
+        if text:
+            self.action_act(text)
 
     # ------------------------------------------------------------ the game
 

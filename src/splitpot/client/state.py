@@ -259,7 +259,13 @@ class TableClient:
         self._change(event["seat"], status="waiting")
 
     def _on_chips_added(self, event: Frame) -> None:
-        self._change(event["seat"], stack=event["stack"])
+        """Chips for an empty stack between hands: the player is dealt in again (one who
+        missed blinds meanwhile still owes them; the next deal says so)."""
+        picture = self._seat_at(event["seat"])
+        busted = picture.stack == 0 and picture.status == "waiting" and self.hand is None
+        self._change(
+            picture.seat, stack=event["stack"], status="ready" if busted else picture.status
+        )
 
     def _on_hand_started(self, event: Frame) -> str:
         betting = _one_betting(event)

@@ -1,0 +1,370 @@
+"""The terminal game at the room, over the network (PROTOCOL.md): a guest identity and
+the lobby over HTTP (httpx), the table over the WebSocket (websockets), and a connection
+that comes back by itself after a drop (``hello`` again with the same token; the room then
+sends the whole table, and the turn when it is the player's).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+from websockets.exceptions import ConnectionClosed, WebSocketException
+from websockets.sync.client import ClientConnection, connect
+
+from splitpot.client.game import HELP, Game, Reply, counted
+from splitpot.client.state import Command, Frame, TableClient
+
+RECONNECTED = "reconnected"  # the connection's own frame: it dropped and is open again
+AWAITED = ("act", "sit", "sit_out", "sit_in", "leave")  # commands whose answer is awaited
+SEATED_HELP = (
+    "  sit [SEAT [BUYIN]]  sit down (the first free seat, the most chips, by default)",
+    "  sit out, sit in     miss the next hands, or come back",
+)
+
+
+class RemoteError(ConnectionError):
+    """The room could not be reached, or refused the client; the message says which."""
+
+
+def socket_url(url: str) -> str:
+    """The room's WebSocket for its web address: http://host:8000 -> ws://host:8000/ws."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise RemoteError(f"the room's address is http://HOST:PORT or https://..., not {url!r}")
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return urlunsplit((scheme, parts.netloc, parts.path.rstrip("/") + "/ws", "", ""))
+
+
+class Lobby:
+    """The room's HTTP API as the terminal game uses it: a guest identity, the public
+    tables, and the last hands of a table as the player may see them."""
+
+    def __init__(self, url: str, timeout: float = 10.0) -> None:
+        self.url = url.rstrip("/")
+        self.token: str | None = None
+        self._http = httpx.Client(base_url=self.url, timeout=timeout)
+
+    def _call(self, method: str, path: str, **options: Any) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        try:
+            answer = self._http.request(method, path, headers=headers, **options)
+        except httpx.HTTPError as error:
+            raise RemoteError(f"cannot reach the room at {self.url}: {error}") from error
+        if answer.is_error:
+            try:
+                message = answer.json()["error"]["message"]
+            except (ValueError, KeyError, TypeError):
+                message = answer.text[:200]
+            raise RemoteError(f"the room refused {method} {path}: {message}")
+        return answer
+
+    def guest(self, name: str) -> dict[str, Any]:
+        """A new guest named ``name``: the player ``{id, name}``; the token is kept."""
+        body: dict[str, Any] = self._call("POST", "/api/guests", json={"name": name}).json()
+        self.token = str(body["token"])
+        player: dict[str, Any] = body["player"]
+        return player
+
+    def tables(self) -> list[dict[str, Any]]:
+        tables: list[dict[str, Any]] = self._call("GET", "/api/tables").json()["tables"]
+        return tables
+
+    def hands(self, table: str) -> list[str]:
+        """The ids of the table's last hands, newest first (RULES.md 6: the last 50)."""
+        answer = self._call("GET", f"/api/tables/{table}/hands", params={"limit": 50})
+        return [str(hand["id"]) for hand in answer.json()["hands"]]
+
+    def hand_text(self, hand: str) -> list[str]:
+        """One hand as PokerStars text, as the player may see it."""
+        answer = self._call("GET", f"/api/hands/{hand}", params={"format": "pokerstars"})
+        return answer.text.strip().splitlines()
+
+    def close(self) -> None:
+        self._http.close()
+
+
+class Connection:
+    """The room's WebSocket for one player. ``receive`` gives the room's frames; when the
+    connection drops it is opened again (``hello`` with the same token, and the last
+    ``watch`` again), and ``receive`` gives ``{"type": "reconnected"}``; after
+    ``patience`` seconds of failed tries it raises ``RemoteError``."""
+
+    def __init__(self, url: str, token: str, patience: float = 60.0) -> None:
+        self.url = url
+        self.token = token
+        self.patience = patience
+        self.socket: ClientConnection | None = None  # the live connection
+        self.closed = False  # closed by this side: no reconnecting
+        self._watch: Command | None = None
+        self._lock = threading.Lock()
+        self._sockets = ExitStack()  # every connection opened, each closed at the end
+
+    def open(self) -> Frame:
+        """Connect and say hello; the room's ``welcome``."""
+        try:
+            socket = self._sockets.enter_context(connect(self.url, open_timeout=10, max_size=2**22))
+        except (OSError, TimeoutError, WebSocketException) as error:
+            raise RemoteError(f"cannot reach the room at {self.url}: {error}") from error
+        try:
+            socket.send(json.dumps({"type": "hello", "token": self.token}))
+            welcome: dict[str, Any] = json.loads(socket.recv(timeout=10))
+            if welcome.get("type") != "welcome":
+                raise RemoteError(f"the room refused the hello: {welcome.get('message')}")
+            if self._watch is not None:
+                socket.send(json.dumps(self._watch))
+        except (OSError, TimeoutError, WebSocketException) as error:
+            socket.close()
+            raise RemoteError(f"the room at {self.url} did not answer: {error}") from error
+        with self._lock:
+            self.socket = socket
+        return welcome
+
+    def send(self, command: Command) -> bool:
+        """Send a command; False when the connection is down (it is being opened again,
+        and the command is not sent: the room will say where the game stands)."""
+        if command.get("type") == "watch":
+            self._watch = command
+        with self._lock:
+            socket = self.socket
+        if socket is None:
+            return False
+        try:
+            socket.send(json.dumps(command))
+        except (OSError, WebSocketException):
+            return False
+        return True
+
+    def receive(self, timeout: float | None = None) -> Frame | None:
+        """The next frame (None: none within ``timeout``, or closed by this side)."""
+        socket = self.socket
+        if socket is None or self.closed:
+            return None
+        try:
+            text = socket.recv(timeout=timeout)
+        except TimeoutError:
+            return None
+        except (ConnectionClosed, OSError):
+            if self.closed:
+                return None
+            self._reopen()
+            return {"type": RECONNECTED}
+        frame: dict[str, Any] = json.loads(text)
+        return frame
+
+    def _reopen(self) -> None:
+        """Try again and again, a little longer between tries, for ``patience`` seconds."""
+        with self._lock:
+            self.socket = None
+        give_up, pause = time.monotonic() + self.patience, 0.05
+        while True:
+            try:
+                self.open()
+                return
+            except RemoteError:
+                if self.closed or time.monotonic() + pause > give_up:
+                    raise
+            time.sleep(pause)
+            pause = min(2 * pause, 2.0)
+
+    def close(self) -> None:
+        self.closed = True
+        self._sockets.close()
+
+
+class RemoteGame(Game):
+    """The person at a table of the room at ``url``, as a guest called ``name``: at
+    ``table``, or at the one they pick from the lobby; for ``max_hands`` hands at most.
+
+    The line game reads a line when the game waits for one: the table to watch, the seat
+    to take, each turn, and while the person sits out."""
+
+    help_lines = (*HELP[:-2], *SEATED_HELP, *HELP[-2:])
+
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        *,
+        table: str | None = None,
+        max_hands: int | None = None,
+        patience: float = 60.0,
+    ) -> None:
+        super().__init__(TableClient(table), name)
+        self.url = url
+        self.table_id = table
+        self.max_hands = max_hands
+        self.patience = patience
+        self.rooms = Lobby(url)
+        self.connection: Connection | None = None
+        self.player: dict[str, Any] = {}
+        self._tables: list[dict[str, Any]] | None = None  # the lobby, while choosing
+        self._asked: tuple[object, ...] | None = None  # where a command left the game
+        self._hands: list[str] = []  # the table's last hands (``last``), newest first
+        self.leaving = False  # the person asked to leave: the game ends when they have
+
+    # ------------------------------------------------------------ the game
+
+    def start(self) -> Reply:
+        """A guest identity, the WebSocket, then the table or the lobby."""
+        ws_url = socket_url(self.url)
+        self.player = self.rooms.guest(self.name)
+        assert self.rooms.token is not None
+        self.connection = Connection(ws_url, self.rooms.token, self.patience)
+        self.connection.open()
+        if self.table_id is not None:
+            return Reply(tuple(self._watch(self.table_id)))
+        tables = self.rooms.tables()
+        if not tables:
+            return Reply((f"The room at {self.url} has no public table yet.",), over=True)
+        self._tables = tables
+        lines = ["Tables:", *(f"  {line}" for line in self.lobby())]
+        return Reply((*lines, "Pick a table: its number (enter: the first)."))
+
+    def lobby(self) -> list[str]:
+        return [f"{n}. {_table_words(table)}" for n, table in enumerate(self._tables or (), 1)]
+
+    def waiting(self) -> bool:
+        """The lobby; a seat to take; a turn; or sitting out. Not while a command the
+        person gave is still on its way (the game waits for the room's answer)."""
+        if self._tables is not None:
+            return True
+        if not self.client.summary or self.leaving:
+            return False
+        if self._asked is not None and self._asked == self._prompt():
+            return False
+        me = self.client.me()
+        return me is None or self.client.turn is not None or me.status == "sitting_out"
+
+    def advance(self) -> Reply:
+        """The room's next frame (waiting at most a second for one)."""
+        assert self.connection is not None
+        frame = self.connection.receive(timeout=1.0)
+        if frame is None:
+            if self.connection.closed:
+                return Reply(("The connection to the room is closed.",), over=True)
+            return Reply(())
+        return self.take(frame)
+
+    def listen(self) -> Iterator[Frame]:
+        """The room's frames as they come, until the connection is closed; a connection
+        that cannot be opened again ends them with ``{"type": "lost", "message"}``."""
+        while self.connection is not None and not self.connection.closed:
+            try:
+                frame = self.connection.receive()
+            except RemoteError as error:
+                yield {"type": "lost", "message": str(error)}
+                return
+            if frame is not None:
+                yield frame
+
+    def take(self, frame: Frame) -> Reply:
+        kind = frame.get("type")
+        if kind == "lost":
+            return Reply((str(frame["message"]),), over=True)
+        if kind == RECONNECTED:
+            self._asked = None
+            return Reply(("The connection dropped; it is open again.",))
+        if kind in ("error", "table"):
+            self._asked = None  # the answer came: the game stands where the room says
+        watching = self.client.viewer is None and not self.client.summary
+        reply = super().take(frame)
+        lines = list(reply.lines)
+        if kind == "table" and watching and self.client.summary:
+            lines += self._welcome()
+        if self.buy_in is None and self.client.me() is not None:
+            me = self.client.me()
+            assert me is not None
+            self.buy_in = me.stack
+        if (
+            not reply.over
+            and self.max_hands is not None
+            and self.client.hands_played >= self.max_hands
+            and not self.leaving
+        ):
+            lines.append(f"That was the last of your {counted(self.max_hands, 'hand')}.")
+            return self._reply(lines + self.send({"type": "leave", "table": self.client.table}))
+        return Reply(tuple(lines), reply.over)
+
+    def command(self, text: str) -> Reply:
+        """In the lobby: a table's number or id (``quit`` and ``help`` as ever)."""
+        word = text.strip().lower()
+        if self._tables is None or word in ("quit", "exit", "help"):
+            return super().command(text)
+        tables = self._tables
+        chosen = tables[0] if not word else None
+        for number, table in enumerate(tables, start=1):
+            if word in (str(number), str(table["id"]).lower()):
+                chosen = table
+        if chosen is None:
+            return Reply((f"Pick a table by its number, 1 to {len(tables)}, not {text!r}.",))
+        self._tables = None
+        return Reply(tuple(self._watch(str(chosen["id"]))))
+
+    def send(self, command: Command) -> list[str]:
+        assert self.connection is not None
+        if command["type"] == "leave":
+            self.leaving = True
+        if command["type"] in AWAITED:
+            self._asked = self._prompt()
+        if not self.connection.send(command):
+            # Wait for the connection to come back (the room then says where the game
+            # stands) rather than read more lines that cannot be sent.
+            self._asked, self.leaving = self._prompt(), False
+            return ["Not sent: the connection dropped (it is being opened again)."]
+        return []
+
+    def hands_kept(self) -> int:
+        if self.client.table is None:
+            return 0
+        self._hands = self.rooms.hands(self.client.table)
+        return len(self._hands)
+
+    def hand_back(self, back: int) -> list[str]:
+        return self.rooms.hand_text(self._hands[back - 1])
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+        self.rooms.close()
+
+    # ------------------------------------------------------------ helpers
+
+    def _watch(self, table: str) -> list[str]:
+        self.client.table = table
+        return self.send({"type": "watch", "table": table})
+
+    def _welcome(self) -> list[str]:
+        """What a watcher is told once the table arrives: the game and how to sit."""
+        summary, free = self.client.summary, self.client.free_seats()
+        where = f"{summary['name']}: {self.client.title()}"
+        if not free:
+            return [f"You watch {where}. Every seat is taken: wait, or quit."]
+        low, high = summary["min_buy_in"], summary["max_buy_in"]
+        seats = ", ".join(map(str, free))
+        return [
+            f"You watch {where}. Free seats: {seats}; buy-in {low} to {high}.",
+            f"Sit down with 'sit' (seat {free[0]}, {high} chips) or 'sit SEAT BUYIN'.",
+        ]
+
+    def _prompt(self) -> tuple[object, ...]:
+        """What the person's waiting depends on: the turn, the seat, sitting out."""
+        me = self.client.me()
+        return (self.client.turn, self.client.viewer, None if me is None else me.status)
+
+
+def _table_words(table: dict[str, Any]) -> str:
+    """A table of the lobby in one line: name, game, stakes, players."""
+    game = table.get("game") or table.get("variant_name") or table.get("variant", "")
+    stakes = f"{table.get('structure', '')} {table.get('stakes', '')}".strip()
+    players = f"{table.get('players', 0)}/{table.get('seats', '?')} players"
+    return f"{table['name']} ({table['id']}): {game}, {stakes}, {players}"
+
+
+__all__ = ["Connection", "Lobby", "RemoteError", "RemoteGame", "socket_url"]

@@ -1,0 +1,370 @@
+"""The terminal game as a client of the room's protocol: the TableClient folds real frames
+(made by the protocol layer from a real table) into the picture a snapshot gives; the
+person's words become the room's commands; and the network game plays hands at a real
+room in process (uvicorn on a free port), through the line game, across a dropped
+connection."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from room_helpers import RoomServer, running_room
+
+from splitpot.bots import make_bot
+from splitpot.cards import Deck
+from splitpot.cli import main, play_lines
+from splitpot.client.local import LocalTable
+from splitpot.client.remote import RemoteError, RemoteGame, socket_url
+from splitpot.client.state import TableClient, legal_from_json
+from splitpot.dealer import Scene, scenes
+from splitpot.protocol import (
+    TableInfo,
+    encode_event,
+    encode_legal,
+    encode_state,
+    event_message,
+    table_message,
+    turn_message,
+)
+from splitpot.session import table_config
+from splitpot.store import Store
+from splitpot.table import Table, TableEvent, seen_by
+
+pytest_plugins = ["store_fixtures"]
+
+Picture = tuple[Any, ...]
+
+
+def picture(client: TableClient, *, in_hand: bool) -> Picture:
+    """What a screen shows: between hands the stacks and who is dealt next; in a hand also
+    the bets, the cards seen, the last actions, the street, the board and the pot."""
+    seats = tuple(
+        (s.seat, s.name, s.stack, s.bet, s.status) + ((s.cards, s.last_action) if in_hand else ())
+        for s in client.occupied()
+    )
+    hand = client.hand
+    shown = None if hand is None else (hand.id, hand.street, hand.board, hand.total)
+    return client.viewer, client.button, seats, shown
+
+
+class Dealer:
+    """A real table of random bots, its events made into frames for the player in seat 1
+    by the protocol layer, one table call at a time, as the room makes them."""
+
+    def __init__(self, structure: str, seats: int, seed: int) -> None:
+        self.config = table_config("o8", structure, None, seats)
+        self.table = Table(self.config)
+        self.bots = [make_bot("random", f"Bot {i}", seed * 10 + i) for i in range(seats)]
+        for seat, bot in enumerate(self.bots):
+            self.table.sit(seat, bot.name, self.config.min_buy_in)
+        self.names = {seat: bot.name for seat, bot in enumerate(self.bots)}
+        self.players = {seat: str(seat + 1) for seat in self.names}
+        self.info = TableInfo("t1", "Test", self.config)
+        self.scene = Scene(self.config.variant)
+        self.seq = 0
+        self.shuffle = random.Random(seed)
+
+    def snapshot(self) -> dict[str, Any]:
+        state = encode_state(self.table.view(0), self.info, self.players)
+        return table_message("t1", self.seq, state)
+
+    def frames(self, events: list[TableEvent]) -> list[dict[str, Any]]:
+        before, self.scene = scenes(events, self.scene)
+        frames = []
+        for event, scene in zip(events, before, strict=True):
+            self.seq += 1
+            encoded = encode_event(seen_by(event, 0), "t1", scene, self.names, players=self.players)
+            frames.append(event_message("t1", self.seq, encoded))
+        current = self.table.hand
+        if current is not None and self.table.seat_to_act == 0:
+            legal = self.table.view(0).legal
+            assert legal is not None
+            frames.append(turn_message("t1", f"t1-{current.number}", 0, legal, None))
+        return frames
+
+    def steps(self, hands: int) -> Iterator[list[dict[str, Any]]]:
+        """The frames of each table call: a top-up, a deal, an action."""
+        for _ in range(hands):
+            for seat, player in enumerate(self.table.seats):
+                if player is not None and player.stack == 0:
+                    yield self.frames(self.table.add_chips(seat, self.config.min_buy_in))
+            deck, draw = (Deck(seed=self.shuffle.getrandbits(64)) for _ in range(2))
+            yield self.frames(self.table.deal(deck.cards, draw=draw.cards))
+            while (current := self.table.hand) is not None:
+                seat = self.table.seat_to_act
+                assert seat is not None and current.hand.to_act is not None
+                view = current.hand.view(current.hand.to_act)
+                action = self.bots[seat].decide(view, self.config.variant)
+                yield self.frames(self.table.act(seat, action))
+
+
+def snapshot_of(dealer: Dealer) -> TableClient:
+    fresh = TableClient()
+    fresh.receive(dealer.snapshot())
+    return fresh
+
+
+@pytest.mark.parametrize(
+    ("structure", "seats", "seed"),
+    [("no-limit", 6, 1), ("pot-limit", 4, 2), ("limit", 3, 3), ("mixed", 5, 4)],
+)
+def test_folded_frames_show_what_a_snapshot_shows_after_every_table_call(
+    structure: str, seats: int, seed: int
+) -> None:
+    """Random bots (all-ins, side pots, showdowns, uncalled bets, busted bots buying in
+    again): after the frames of each table call, the folded picture is the one a fresh
+    snapshot of the table gives, and the seat to act holds the turn the engine gives."""
+    dealer = Dealer(structure, seats, seed)
+    client = TableClient()
+    client.receive(dealer.snapshot())
+    kinds: set[str] = set()
+    for frames in dealer.steps(30):
+        lines = client.receive_all(frames)
+        kinds |= {f["event"]["kind"] for f in frames if f["type"] == "event"}
+        in_hand = dealer.table.hand is not None
+        assert picture(client, in_hand=in_hand) == picture(snapshot_of(dealer), in_hand=in_hand)
+        legal = dealer.table.view(0).legal
+        assert (client.legal is None) == (legal is None)
+        if legal is not None and client.legal is not None:
+            assert client.legal.describe() == legal.describe()
+        texts = [f["event"]["text"] for f in frames if f["type"] == "event"]
+        assert all(line in lines for text in texts if text for line in text.split("\n")[1:])
+    assert client.hands_played == 30
+    assert {"shown", "uncalled", "pot_awarded", "hand_ended"} <= kinds
+    assert structure != "mixed" or "stakes_changed" in kinds
+
+
+def test_a_turn_reads_back_as_the_engines_legal_actions() -> None:
+    config = table_config("o8", "pot-limit", None, 3)
+    local = LocalTable(config, "Hero", [make_bot("random", f"B{i}", i) for i in (1, 2)], 200, 5)
+    frames = local.deal()
+    turn = next(f for f in frames if f["type"] == "turn")
+    legal = local.table.view(0).legal
+    assert legal is not None
+    back = legal_from_json(turn["seat"], turn["legal"])
+    assert back.describe() == legal.describe()
+    assert encode_legal(back) == encode_legal(legal)
+
+
+def test_words_become_the_rooms_commands() -> None:
+    config = table_config("o8", "limit", None, 3)
+    local = LocalTable(config, "Hero", [make_bot("sensible", f"B{i}", i) for i in (1, 2)], 200, 3)
+    client = TableClient()
+    client.receive(local.snapshot())
+    assert client.command("call").lines == ("It is not your turn.",)
+    client.receive_all(local.deal())
+    turn = client.turn
+    assert turn is not None and client.moves() == "fold, call 2, raise 4"
+    act = {"type": "act", "table": "offline", "hand": turn.hand}
+    assert client.command("raise 4").send == act | {"action": "raise", "amount": 4}
+    assert client.command(" CALL ").send == act | {"action": "call"}
+    assert client.command("raise").lines == (
+        "Not now: raise needs one whole amount, e.g. 'raise 10'.",
+        "You may: fold, call 2, raise 4",
+    )
+    assert client.command("say  good luck ").send == {
+        "type": "chat", "table": "offline", "text": "good luck"
+    }  # fmt: skip
+    assert client.command("say").lines == ("say what? Like 'say good luck'.",)
+    assert client.command("sit").lines == ("You sit in seat 1 already.",)
+    assert client.command("sit out").send == {"type": "sit_out", "table": "offline"}
+    # A refusal from the table comes back as an error frame, in words, with the moves.
+    lines = client.receive_all(local.send(act | {"action": "check"}))
+    assert lines == ["Not now: cannot check: 2 to call.", "You may: fold, call 2, raise 4"]
+    lines = client.receive_all(local.send({"type": "sit", "table": "offline"}))
+    assert lines == ["Refused: sit.seat must be a whole number from 1 to 10, not null."]
+
+
+def test_a_watcher_sits_in_the_first_free_seat_with_the_most_chips() -> None:
+    config = table_config("o8", "pot-limit", None, 4)
+    local = LocalTable(config, "Hero", [make_bot("sensible", "B1", 1)], 120)
+    watcher = TableClient()
+    state = dict(local.snapshot())
+    state["state"] = dict(state["state"]) | {"viewer": None}  # as a watcher receives it
+    watcher.receive(state)
+    assert watcher.me() is None and watcher.free_seats() == [3, 4]
+    assert watcher.command("sit").send == {
+        "type": "sit", "table": "offline", "seat": 3, "buy_in": 200
+    }  # fmt: skip
+    assert watcher.command("sit 4 90").send == {
+        "type": "sit", "table": "offline", "seat": 4, "buy_in": 90
+    }  # fmt: skip
+    assert watcher.command("sit here").lines == (
+        "sit takes a seat and a buy-in, like 'sit 3 200', not 'here'",
+    )
+
+
+def test_an_event_the_snapshot_holds_is_not_folded_twice() -> None:
+    config = table_config("o8", "limit", None, 3)
+    local = LocalTable(config, "Hero", [make_bot("sensible", f"B{i}", i) for i in (1, 2)], 200, 3)
+    frames = local.deal()
+    client = TableClient()
+    client.receive(local.snapshot())  # after the deal: it holds every event so far
+    before = picture(client, in_hand=True)
+    assert client.receive_all(frames) == [] and picture(client, in_hand=True) == before
+    other = dict(frames[0]) | {"table": "elsewhere", "seq": 10**6}
+    assert client.receive(other) == []  # another table's frame is not this table's
+
+
+def test_a_room_address_gives_its_websocket() -> None:
+    assert socket_url("http://127.0.0.1:8000") == "ws://127.0.0.1:8000/ws"
+    assert socket_url("https://poker.example/room/") == "wss://poker.example/room/ws"
+    with pytest.raises(RemoteError, match="not 'ftp://x'"):
+        socket_url("ftp://x")
+
+
+# ------------------------------------------------------------------ at the room
+
+
+@pytest.fixture
+def room(store: Store) -> Iterator[RoomServer]:
+    with running_room(store) as server:
+        yield server
+
+
+def bots_table(room: RoomServer, **settings: Any) -> str:
+    _, token = room.guest("Host")
+    table = room.create_table(token, name="Bots", bots=2, seats=3, **settings)
+    return str(table["table"]["id"])
+
+
+def passive() -> Iterator[str]:
+    """Check when free, else call; show at the showdown (a refused word costs a line)."""
+    while True:
+        yield from ("check", "call", "show")
+
+
+def ledger_balance(room: RoomServer, game: RemoteGame) -> int:
+    with room.http(game.rooms.token) as http:
+        balance: int = http.get("/api/me/ledger").json()["balance"]
+    return balance
+
+
+def test_the_line_game_plays_hands_at_the_room_from_the_lobby(
+    room: RoomServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bots_table(room)
+    script = "\n".join(["1", "sit 1 150", "say hello, bots", *(["check", "call", "show"] * 40)])
+    monkeypatch.setattr("sys.stdin", io.StringIO(script + "\n"))
+    assert main(["play", "--server", room.url, "--lines", "--name", "Tess", "--hands", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "1. Bots (" in out and "Pick a table: its number (enter: the first)." in out
+    assert "Tess sits down in seat 1 with 150" in out
+    assert "Tess: hello, bots" in out
+    assert "*** Hand " in out and "Dealt to Tess: " in out and "Your move: " in out
+    assert out.count("Hand ") >= 2 and "That was the last of your 2 hands." in out
+    final = out.rstrip().splitlines()
+    assert final[-2] == "Session over: 2 hands played."
+    left = next(line for line in final if line.startswith("Tess leaves the table with "))
+    stack = int(left.rsplit(" ", 1)[1])
+    assert final[-1] == f"Tess: {stack} chips, {stack - 150:+d} on the buy-in of 150."
+
+
+def test_the_network_game_comes_back_after_a_dropped_connection(room: RoomServer) -> None:
+    """The connection drops at the person's turn: the client says hello again with the
+    same token, the room sends the table and the turn again, the hand goes on; the chips
+    the summary counts are the ledger's."""
+    table = bots_table(room)
+    game = RemoteGame(room.url, "Dora", table=table, max_hands=2, patience=10)
+
+    def lines() -> Iterator[str]:
+        yield "sit"
+        words = passive()
+        yield next(words)
+        assert game.connection is not None and game.connection.socket is not None
+        game.connection.socket.close()  # as a network would drop it
+        yield from words
+
+    printed = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stdout", printed)
+        try:
+            assert play_lines(game, lines()) == 0
+        finally:
+            game.close()
+    said = printed.getvalue().splitlines()
+    assert "The connection dropped; it is open again." in said
+    after = said[said.index("The connection dropped; it is open again.") :]
+    assert any(line.startswith("Your move: ") for line in after)  # the turn came back
+    assert said[-2] == "Session over: 2 hands played."
+    assert game.buy_in == 200 and game.client.left_with is not None
+    assert ledger_balance(room, game) == game.client.left_with - 200
+    assert said[-1] == f"Dora: {game.stack} chips, {game.stack - 200:+d} on the buy-in of 200."
+
+
+def test_a_room_out_of_reach_is_one_line_and_status_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from room_helpers import free_port
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    url = f"http://127.0.0.1:{free_port()}"
+    assert main(["play", "--server", url, "--lines"]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"splitpot play: cannot reach the room at {url}: ")
+    assert "Traceback" not in captured.err
+
+
+def test_table_without_server_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--lines", "--table", "t1"]) == 2
+    assert "--table ID needs --server URL" in capsys.readouterr().err
+
+
+def test_the_full_screen_game_picks_a_table_sits_plays_and_chats(room: RoomServer) -> None:
+    """The lobby lists the room's tables; enter picks one, the Sit button sits down, the
+    keys play the turns, a typed line chats, and q (twice in a hand) leaves."""
+    from textual.widgets import Button
+
+    from splitpot.tui import LobbyScreen, PokerApp
+
+    bots_table(room)
+    game = RemoteGame(room.url, "Tui", patience=10)
+
+    async def until(pilot: Any, done: Callable[[], bool], what: str) -> None:
+        for _ in range(400):
+            if done():
+                return
+            await pilot.pause(0.02)
+        raise AssertionError(f"no {what} in 8 s: {app.shown[-5:]}")
+
+    app = PokerApp(game, two_colour=True)
+
+    async def drive() -> list[str] | None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "lobby")
+            await pilot.press("enter")
+            await until(pilot, lambda: app.query_one("#sit", Button).display, "Sit button")
+            assert any("Free seats: 1; buy-in 80 to 200." in line for line in app.shown)
+            await pilot.click("#sit")
+            await until(pilot, lambda: game.client.me() is not None, "seat")
+            await pilot.press("slash", *"say hi all", "enter")
+            await until(pilot, lambda: "Tui: hi all" in app.shown, "chat line")
+            await until(pilot, lambda: game.legal() is not None, "turn")
+            assert app.query_one("#check_call", Button).display
+            await pilot.press("c")
+            await until(pilot, lambda: any(" Tui c" in f" {line}" for line in app.shown), "act")
+            for _ in range(400):  # c at each turn (check, call or show) to the hand's end
+                if game.client.hands_played >= 1:
+                    break
+                if game.legal() is not None:
+                    await pilot.press("c")
+                await pilot.pause(0.02)
+            assert game.client.hands_played >= 1, app.shown[-5:]
+            await pilot.press("q")
+            await pilot.pause(0.05)
+            if game.quitting:
+                await pilot.press("q")
+            await until(pilot, lambda: app.return_value is not None, "the end")
+        return app.return_value
+
+    summary = asyncio.run(drive())
+    assert summary is not None and summary[-2].startswith("Session over: ")
+    assert summary[-1].startswith("Tui: ") and summary[-1].endswith("on the buy-in of 200.")
