@@ -85,6 +85,9 @@ def test_three_players_and_a_watcher_see_the_same_hands(room: RoomServer, store:
     assert acted and all(e["text"] for e in acted), "the dealer tells every action"
     assert all(e["text"] for e in watcher.events("board"))
     assert watcher.events("shown") and watcher.events("pot_awarded")
+    for hand in {e["hand"] for e in watcher.events("pot_awarded")}:  # the dealer tells awards
+        awards = [e for e in watcher.events("pot_awarded") if e["hand"] == hand]
+        assert awards[0]["text"], awards
     for client in players:  # each player saw their own four cards, and only theirs
         dealt = [e for e in client.events("dealt") if e["cards"] is not None]
         assert {e["seat"] for e in dealt} == {client.seat}
