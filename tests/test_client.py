@@ -227,9 +227,10 @@ def room(store: Store) -> Iterator[RoomServer]:
         yield server
 
 
-def bots_table(room: RoomServer, **settings: Any) -> str:
+def bots_table(room: RoomServer, bots: int = 2) -> str:
+    """A public table where ``bots`` bots wait, with one seat free."""
     _, token = room.guest("Host")
-    table = room.create_table(token, name="Bots", bots=2, seats=3, **settings)
+    table = room.create_table(token, name="Bots", bots=bots, seats=bots + 1)
     return str(table["table"]["id"])
 
 
@@ -268,8 +269,9 @@ def test_the_line_game_plays_hands_at_the_room_from_the_lobby(
 def test_the_network_game_comes_back_after_a_dropped_connection(room: RoomServer) -> None:
     """The connection drops at the person's turn: the client says hello again with the
     same token, the room sends the table and the turn again, the hand goes on; the chips
-    the summary counts are the ledger's."""
-    table = bots_table(room)
+    the summary counts are the ledger's; the last hand is there, as the room keeps it (the
+    bot alone deals no hand after the person has gone)."""
+    table = bots_table(room, bots=1)
     game = RemoteGame(room.url, "Dora", table=table, max_hands=2, patience=10)
 
     def lines() -> Iterator[str]:
@@ -285,6 +287,7 @@ def test_the_network_game_comes_back_after_a_dropped_connection(room: RoomServer
         patch.setattr("sys.stdout", printed)
         try:
             assert play_lines(game, lines()) == 0
+            last = game.command("last").lines  # the room's history of the last hand
         finally:
             game.close()
     said = printed.getvalue().splitlines()
@@ -294,6 +297,7 @@ def test_the_network_game_comes_back_after_a_dropped_connection(room: RoomServer
     assert said[-2] == "Session over: 2 hands played."
     assert game.buy_in == 200 and game.client.left_with is not None
     assert ledger_balance(room, game) == game.client.left_with - 200
+    assert last[0].startswith(f"PokerStars Hand #{table}-") and "Dealt to Dora [" in "\n".join(last)
     assert said[-1] == f"Dora: {game.stack} chips, {game.stack - 200:+d} on the buy-in of 200."
 
 

@@ -111,6 +111,7 @@ class PokerApp(App[list[str]]):
         self._back = 0  # how far back the "l" key has gone since the last deal
         self._deal: Timer | None = None
         self._choosing = False  # the lobby is open
+        self.farewell: list[str] = []  # the last lines, when the game ends without q
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -134,6 +135,10 @@ class PokerApp(App[list[str]]):
         self.run_worker(self._listen, thread=True, exit_on_error=False)
 
     def on_unmount(self) -> None:
+        """Leaving another way than with q (ctrl+q) gives up a hand in play as q does;
+        then the game lets go of the room (the worker thread's frames end)."""
+        if self.return_value is None:
+            self.farewell = list(self.session.quit().lines)
         self.session.close()
 
     # ------------------------------------------------------------ the room
@@ -310,11 +315,7 @@ class PokerApp(App[list[str]]):
 
 
 def run(session: Game, two_colour: bool = False) -> int:
-    """Play in the terminal; print the session's summary at the end (leaving another way
-    than with q, such as ctrl+q, gives up a hand in play as q does)."""
-    try:
-        summary = PokerApp(session, two_colour=two_colour).run()
-        print("\n".join(summary or session.quit().lines))
-    finally:
-        session.close()
+    """Play in the terminal; print the session's summary at the end."""
+    app = PokerApp(session, two_colour=two_colour)
+    print("\n".join(app.run() or app.farewell))
     return 0

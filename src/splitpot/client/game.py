@@ -160,7 +160,10 @@ class Game(ABC):
             self._folded = (hand.number, self.client.put_in())
         if self.client.viewer is None:
             return Reply(tuple(self.goodbye()), over=True)
-        return self._reply(self.send({"type": "leave", "table": self.client.table}))
+        reply = self._reply(self.send({"type": "leave", "table": self.client.table}))
+        if reply.over or self.client.hand is None:
+            return reply
+        return Reply((*reply.lines, "You leave the table when this hand is over."))
 
     def take(self, frame: Frame) -> Reply:
         """A frame the room sent unasked, folded in: the lines it adds."""

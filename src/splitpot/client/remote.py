@@ -65,12 +65,9 @@ class Lobby:
             raise RemoteError(f"the room refused {method} {path}: {message}")
         return answer
 
-    def guest(self, name: str) -> dict[str, Any]:
-        """A new guest named ``name``: the player ``{id, name}``; the token is kept."""
-        body: dict[str, Any] = self._call("POST", "/api/guests", json={"name": name}).json()
-        self.token = str(body["token"])
-        player: dict[str, Any] = body["player"]
-        return player
+    def guest(self, name: str) -> None:
+        """Become a new guest named ``name``: the token is kept for every later call."""
+        self.token = str(self._call("POST", "/api/guests", json={"name": name}).json()["token"])
 
     def tables(self) -> list[dict[str, Any]]:
         tables: list[dict[str, Any]] = self._call("GET", "/api/tables").json()["tables"]
@@ -203,7 +200,6 @@ class RemoteGame(Game):
         self.patience = patience
         self.rooms = Lobby(url)
         self.connection: Connection | None = None
-        self.player: dict[str, Any] = {}
         self._tables: list[dict[str, Any]] | None = None  # the lobby, while choosing
         self._asked: tuple[object, ...] | None = None  # where a command left the game
         self._hands: list[str] = []  # the table's last hands (``last``), newest first
@@ -214,7 +210,7 @@ class RemoteGame(Game):
     def start(self) -> Reply:
         """A guest identity, the WebSocket, then the table or the lobby."""
         ws_url = socket_url(self.url)
-        self.player = self.rooms.guest(self.name)
+        self.rooms.guest(self.name)
         assert self.rooms.token is not None
         self.connection = Connection(ws_url, self.rooms.token, self.patience)
         self.connection.open()

@@ -10,7 +10,7 @@ dealer's words are the events' ``text`` (``splitpot.dealer``), never worked out 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -148,8 +148,10 @@ class TableClient:
     def receive(self, frame: Frame) -> list[str]:
         """Fold one frame in; return the lines it adds to the chat."""
         kind = frame.get("type")
-        if kind in ("table", "event", "turn", "chat") and not self._ours(frame):
-            return []
+        if kind == "table" and self.table is None:
+            self.table = str(frame["table"])  # the first snapshot names the table
+        if kind in ("table", "event", "turn", "chat") and frame.get("table") != self.table:
+            return []  # another table's
         if kind == "table":
             self._snapshot(frame)
             return []
@@ -178,11 +180,6 @@ class TableClient:
             return [f"Refused: {message}."]
         lines = [f"Not now: {message}."]
         return lines + ([f"You may: {self.moves()}"] if self.turn is not None else [])
-
-    def _ours(self, frame: Frame) -> bool:
-        if self.table is None and frame.get("type") == "table":
-            self.table = str(frame["table"])
-        return frame.get("table") == self.table
 
     def _snapshot(self, frame: Frame) -> None:
         state = frame["state"]
@@ -214,15 +211,13 @@ class TableClient:
         )
 
     def _event(self, event: Frame) -> list[str]:
-        kind = event["kind"]
+        """Fold an event in (a kind this client does not know changes nothing); its lines
+        are the dealer's words, a hand's start headed as the terminal game heads it."""
         text = event.get("text")
         lines = text.split("\n") if text else []
-        fold = getattr(self, f"_on_{kind}", None)
-        if fold is not None:
-            header = fold(event)
-            if header is not None:  # a hand's start: the header stands for its first line
-                lines = [header, *lines[1:]]
-        return lines
+        fold = _FOLDS.get(str(event["kind"]))
+        header = None if fold is None else fold(self, event)
+        return lines if header is None else [header, *lines[1:]]
 
     # ------------------------------------------------------------ events
 
@@ -520,6 +515,26 @@ class TableClient:
         seat = int(words[0]) if words else free[0]
         buy_in = int(words[1]) if len(words) == 2 else int(self.summary["max_buy_in"])
         return Outcome({"type": "sit", "table": self.table, "seat": seat, "buy_in": buy_in})
+
+
+_FOLDS: dict[str, Callable[[TableClient, Frame], str | None]] = {
+    "player_sat": TableClient._on_player_sat,
+    "player_left": TableClient._on_player_left,
+    "sat_out": TableClient._on_sat_out,
+    "sat_in": TableClient._on_sat_in,
+    "chips_added": TableClient._on_chips_added,
+    "hand_started": TableClient._on_hand_started,
+    "posted": TableClient._on_posted,
+    "dealt": TableClient._on_dealt,
+    "board": TableClient._on_board,
+    "acted": TableClient._on_acted,
+    "round_ended": TableClient._on_round_ended,
+    "uncalled": TableClient._on_uncalled,
+    "shown": TableClient._on_shown,
+    "rake": TableClient._on_rake,
+    "pot_awarded": TableClient._on_pot_awarded,
+    "hand_ended": TableClient._on_hand_ended,
+}  # the kinds that change the picture (docs/protocol.md, "event"); others only speak
 
 
 def _seat(seat: Frame) -> SeatPicture | None:
