@@ -114,3 +114,13 @@ def test_bots_fill_the_seats_a_table_asks_for(room: RoomServer, store: Store) ->
     assert actors - {1}, "the bots act"
     ann.wait(is_event("hand_started"))
     chips_kept(store)
+
+
+def test_a_table_of_bots_plays_on_and_a_broke_bot_buys_in_again(room: RoomServer) -> None:
+    _, token = room.guest("Ann")
+    table = room.create_table(token, name="Bots only", seats=3, bots=2)["table"]["id"]
+    watcher = Client(room, None)
+    watcher.state(table)
+    rebuy = watcher.wait(is_event("chips_added"), timeout=30)["event"]
+    assert rebuy["stack"] == rebuy["amount"] == 200, "all in again with the maximum buy-in"
+    watcher.wait(is_event("hand_started"))

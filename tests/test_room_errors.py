@@ -59,7 +59,6 @@ def test_bad_commands_change_nothing_and_other_tables_never_notice(
     watcher.state(bots)
     watcher.wait(is_event("hand_ended"))
     ledgers = [ledger(room, token) for token in tokens]
-    totals = store.check_invariant()
 
     before = bob.state(table)
     ann.send_text("{not json")
@@ -179,7 +178,8 @@ def test_bad_commands_change_nothing_and_other_tables_never_notice(
 
     unchanged(waiting, table, before)
     assert [ledger(room, token) for token in tokens] == ledgers
-    assert store.check_invariant() == totals
+    totals = store.check_invariant()  # (the bots buy in again when they go broke)
+    assert totals.balances + totals.on_tables + totals.house == 0
     play([ann, bob], table, lambda: bool(ann.events("hand_ended")))
     ended = watcher.hands_ended()
     watcher.skip()

@@ -137,6 +137,11 @@ class TableActor:
         self._queue.put_nowait(command)
 
     async def _run(self) -> None:
+        try:
+            await self._rebuy_bots()  # a table restored with a broke bot
+        except Exception:
+            log.exception("table %s: a bot could not buy in", self.id)
+        self._schedule()
         while not self.closed:
             wait = self._next_timer()
             try:
@@ -435,15 +440,14 @@ class TableActor:
             await self._after_hand()
 
     async def _between_hands(self) -> None:
-        """Before a deal: bots that went broke buy in again; players sitting out too long
-        lose their seat (``sit_out_hands``)."""
+        """Before a deal: players sitting out too long lose their seat (``sit_out_hands``)."""
         for seat, occupant in list(self.occupants.items()):
             player = self.table.seats[seat]
-            if player is None:
-                continue
-            if occupant.bot is not None and player.stack == 0:
-                await self._top_up(seat, self.table.config.max_buy_in)
-            elif player.sitting_out and occupant.hands_out >= self.settings.sit_out_hands:
+            if (
+                player is not None
+                and player.sitting_out
+                and (occupant.hands_out >= self.settings.sit_out_hands)
+            ):
                 self._announce(
                     f"{occupant.name} has sat out {occupant.hands_out} hands and leaves",
                     {"seat": seat + 1},
@@ -470,12 +474,21 @@ class TableActor:
 
     async def _after_hand(self) -> None:
         """The host's new stakes take effect; players who asked to leave, or whom the
-        host removed, go with their chips."""
+        host removed, go with their chips; bots that went broke buy in again."""
         self._apply_stakes()
         for seat, occupant in list(self.occupants.items()):
             occupant.timed_out = False
             if occupant.leaving or occupant.removed:
                 await self._leave(seat)
+        await self._rebuy_bots()
+
+    async def _rebuy_bots(self) -> None:
+        """A broke bot buys in again at once: left broke, it would not be dealt in, and a
+        table of bots would stop."""
+        for seat, occupant in list(self.occupants.items()):
+            player = self.table.seats[seat]
+            if occupant.bot is not None and player is not None and player.stack == 0:
+                await self._top_up(seat, self.table.config.max_buy_in)
 
     async def _act_for(self) -> None:
         """The decisions the room makes for a seat: a bot's, a leaving player's, the rest
