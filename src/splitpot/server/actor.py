@@ -118,7 +118,6 @@ class TableActor:
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"table {self.id}")
-        self._schedule()
 
     async def stop(self) -> None:
         self.closed = True
@@ -240,9 +239,8 @@ class TableActor:
         player = self._player(command)
         seat, buy_in = command.fields["seat"], command.fields["buy_in"]
         config = self.table.config
-        if self.seat_of(player.id) is not None:
-            where = self.seat_of(player.id)
-            assert where is not None
+        where = self.seat_of(player.id)
+        if where is not None:
             raise ProtocolError(
                 ErrorCode.ALREADY_SEATED, f"{player.name} already sits in seat {where + 1}"
             )
