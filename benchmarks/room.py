@@ -173,6 +173,13 @@ async def sleep_until(moment: float) -> None:
     await asyncio.sleep(max(0.0, moment - time.perf_counter()))
 
 
+async def bounded(task: asyncio.Task[None], seconds: float, what: str) -> None:
+    try:
+        await asyncio.wait_for(task, seconds)
+    except TimeoutError as error:
+        raise RuntimeError(f"{what} took over {seconds:g} s") from error
+
+
 async def play_tables(room: Room, count: int, players: int, window: Window, tally: Tally) -> None:
     """Open the tables and play them until ``window.stop`` and every player has left."""
     places = [place for table in await open_tables(room.url, count, players) for place in table]
@@ -188,7 +195,7 @@ async def measure(
     warming = asyncio.create_task(play_tables(room, 1, 2, first, Tally()))
     await asyncio.sleep(1.5)
     first.stop.set()
-    await asyncio.wait_for(warming, 300)
+    await bounded(warming, 300, "the warm-up table")
     idle = room.rss()
 
     window, tally = Window(), Tally()
@@ -208,7 +215,7 @@ async def measure(
     room_after, client_after = room.cpu(), client_cpu()
     end_rss = room.rss()
     window.stop.set()
-    await asyncio.wait_for(players, 60)
+    await bounded(players, 60, "leaving the tables")
     if spy is not None:
         spy.wait(timeout=60)
     return Result(
@@ -256,16 +263,17 @@ def megabytes(amount: float) -> str:
 
 def print_results(results: list[Result]) -> None:
     print(
-        "| database | tables | hands/s | actions/s | p50 ms | p99 ms | room CPU | client CPU "
-        "| room RSS idle MB | MB per table | refusals | target |"
+        "| database | tables | hands/s | actions/s | p50 ms | p99 ms | room CPU | CPU ms/action "
+        "| client CPU | room RSS idle MB | MB per table | refusals | target |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
     for r in results:
         refusals = ", ".join(f"{code} {n}" for code, n in r.errors.most_common()) or "none"
         print(
             f"| {r.database} | {r.tables} | {r.hands / r.seconds:,.0f} "
             f"| {len(r.latencies) / r.seconds:,.0f} | {1000 * r.percentile(0.5):.1f} "
             f"| {1000 * r.percentile(0.99):.1f} | {r.room_cpu / r.seconds:.0%} "
+            f"| {1000 * r.room_cpu / max(1, len(r.latencies)):.2f} "
             f"| {r.client_cpu / r.seconds:.0%} | {megabytes(r.idle_rss)} "
             f"| {megabytes(r.per_table)} | {refusals} | {r.target()} |"
         )

@@ -111,9 +111,10 @@ async def play(ws_url: str, place: Seat, window: Window, tally: Tally) -> None:
             await socket.send(json.dumps(sit | {"buy_in": place.buy_in, "post_now": True}))
             await _expect(socket, "table", tally)
             tally.seated += 1
-            leaving = asyncio.create_task(_leave_on(socket, place.table, window.stop))
+            player = Player(socket, place, window, tally)
+            leaving = asyncio.create_task(player.leave_on_stop())
             try:
-                await Player(socket, place, window, tally).run()
+                await player.run()
             finally:
                 leaving.cancel()
     except (ConnectionClosed, OSError) as error:
@@ -130,13 +131,11 @@ async def _expect(socket: ClientConnection, kind: str, tally: Tally) -> Frame:
             raise RuntimeError(f"waiting for {kind!r}: {frame}")
 
 
-async def _leave_on(socket: ClientConnection, table: str, stop: asyncio.Event) -> None:
-    await stop.wait()
-    await socket.send(json.dumps({"type": "leave", "table": table}))
-
-
 class Player:
-    """One seat's reader: it acts on turns and matches each act to its event."""
+    """One seat's reader: it acts on turns and matches each act to its event. A command
+    waits until its event comes (``acted``, ``chips_added``, ``player_left``); one refused
+    as rate_limited is sent again (that refusal names no ``ref``, so every waiting command
+    is: a repeat is refused, harmlessly)."""
 
     def __init__(self, socket: ClientConnection, place: Seat, window: Window, tally: Tally):
         self.socket = socket
@@ -145,33 +144,51 @@ class Player:
         self.tally = tally
         self.rng = random.Random(f"{place.table}/{place.seat}")
         self.sent: float | None = None  # when the act waiting for its event was sent
-        self.act: str | None = None  # that act, to send again if it is rate limited
+        self.waiting: dict[str, str] = {}  # commands by ref ("act", "top_up", "leave")
 
     async def run(self) -> None:
         async for text in self.socket:
             frame: Frame = json.loads(text)
             kind = frame["type"]
             if kind == "turn":
-                command = choose(frame["legal"], self.rng)
-                self.act = json.dumps(
-                    {"type": "act", "table": self.place.table, "hand": frame["hand"]} | command
-                )
-                await self._send_act()
+                action = choose(frame["legal"], self.rng)
+                await self._send("act", {"hand": frame["hand"]} | action)
             elif kind == "event":
                 if await self._on_event(frame["event"]):
                     return
             elif kind == "error":
-                self.tally.errors[frame["code"]] += 1
-                if frame["code"] == "rate_limited" and self.act is not None:
-                    await asyncio.sleep(RETRY)
-                    await self._send_act()
-                else:
-                    self.sent = self.act = None
+                await self._on_error(frame)
 
-    async def _send_act(self) -> None:
-        assert self.act is not None
-        self.sent = time.perf_counter()
-        await self.socket.send(self.act)
+    async def leave_on_stop(self) -> None:
+        await self.window.stop.wait()
+        await self._send("leave", {})
+
+    async def _send(self, ref: str, fields: Frame) -> None:
+        self.waiting[ref] = json.dumps(
+            {"type": ref, "table": self.place.table, "ref": ref} | fields
+        )
+        await self._send_again(ref)
+
+    async def _send_again(self, ref: str) -> None:
+        if ref == "act":
+            self.sent = time.perf_counter()
+        await self.socket.send(self.waiting[ref])
+
+    async def _on_error(self, frame: Frame) -> None:
+        self.tally.errors[frame["code"]] += 1
+        ref = frame.get("ref")
+        if frame["code"] != "rate_limited":
+            self._done(ref)
+            return
+        await asyncio.sleep(RETRY)
+        for again in [ref] if ref in self.waiting else list(self.waiting):
+            await self._send_again(again)
+
+    def _done(self, ref: object) -> None:
+        if isinstance(ref, str):
+            self.waiting.pop(ref, None)
+        if ref == "act":
+            self.sent = None
 
     async def _on_event(self, event: Frame) -> bool:
         """Count and time the event; True once this player has left the table."""
@@ -180,15 +197,13 @@ class Player:
         if self.sent is not None and seat == self.place.seat and kind in REPORTED:
             if self.window.holds(self.sent):
                 self.tally.latencies.append(now - self.sent)
-            self.sent = self.act = None
+            self._done("act")
+        elif kind == "chips_added" and seat == self.place.seat:
+            self._done("top_up")
         elif kind == "hand_ended":
             if self.place.seat == 1 and self.window.holds(now):
                 self.tally.hands += 1
             stacks = {entry["seat"]: entry["stack"] for entry in event["stacks"]}
             if stacks.get(self.place.seat) == 0 and not self.window.stop.is_set():
-                await self.socket.send(
-                    json.dumps(
-                        {"type": "top_up", "table": self.place.table, "amount": self.place.buy_in}
-                    )
-                )
+                await self._send("top_up", {"amount": self.place.buy_in})
         return kind == "player_left" and seat == self.place.seat
