@@ -25,7 +25,3 @@ def refusal(error: Exception) -> ProtocolError:
     if isinstance(error, StoreError | ValueError):
         return ProtocolError(ErrorCode.BAD_MESSAGE, str(error))
     return ProtocolError(ErrorCode.SERVER_ERROR, "the room could not do that; try again")
-
-
-def refuse(code: ErrorCode, message: str) -> ProtocolError:
-    return ProtocolError(code, message)
