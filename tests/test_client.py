@@ -31,7 +31,7 @@ from splitpot.protocol import (
     table_message,
     turn_message,
 )
-from splitpot.session import table_config
+from splitpot.session import GameSession, table_config
 from splitpot.store import Store
 from splitpot.table import Table, TableEvent, seen_by
 
@@ -41,10 +41,12 @@ Picture = tuple[Any, ...]
 
 
 def picture(client: TableClient, *, in_hand: bool) -> Picture:
-    """What a screen shows: between hands the stacks and who is dealt next; in a hand also
-    the bets, the cards seen, the last actions, the street, the board and the pot."""
+    """What a screen shows: between hands the stacks and who sits out (whether a player
+    owes blinds no event says: the next deal shows it); in a hand also each seat's status,
+    bet, cards seen and last action, the street, the board and the pot."""
     seats = tuple(
-        (s.seat, s.name, s.stack, s.bet, s.status) + ((s.cards, s.last_action) if in_hand else ())
+        (s.seat, s.name, s.stack, s.bet)
+        + ((s.status, s.cards, s.last_action) if in_hand else (s.status == "sitting_out",))
         for s in client.occupied()
     )
     hand = client.hand
@@ -88,16 +90,27 @@ class Dealer:
         return frames
 
     def steps(self, hands: int) -> Iterator[list[dict[str, Any]]]:
-        """The frames of each table call: a top-up, a deal, an action."""
+        """The frames of each table call: a top-up, a player sitting out (between hands or
+        during one) or back in, a deal, an action."""
+        away: int | None = None  # one player at a time sits out now and then
         for _ in range(hands):
             for seat, player in enumerate(self.table.seats):
                 if player is not None and player.stack == 0:
                     yield self.frames(self.table.add_chips(seat, self.config.min_buy_in))
+            if away is not None:
+                yield self.frames(self.table.sit_in(away))
+                away = None
+            elif self.shuffle.random() < 0.2:
+                away = self.shuffle.randrange(len(self.bots))
+                yield self.frames(self.table.sit_out(away))
             deck, draw = (Deck(seed=self.shuffle.getrandbits(64)) for _ in range(2))
             yield self.frames(self.table.deal(deck.cards, draw=draw.cards))
             while (current := self.table.hand) is not None:
                 seat = self.table.seat_to_act
                 assert seat is not None and current.hand.to_act is not None
+                if away is None and self.shuffle.random() < 0.03:  # sits out after this hand
+                    away = seat
+                    yield self.frames(self.table.sit_out(seat))
                 view = current.hand.view(current.hand.to_act)
                 action = self.bots[seat].decide(view, self.config.variant)
                 yield self.frames(self.table.act(seat, action))
@@ -134,8 +147,8 @@ def test_folded_frames_show_what_a_snapshot_shows_after_every_table_call(
             assert client.legal.describe() == legal.describe()
         texts = [f["event"]["text"] for f in frames if f["type"] == "event"]
         assert all(line in lines for text in texts if text for line in text.split("\n")[1:])
-    assert client.hands_played == 30
-    assert {"shown", "uncalled", "pot_awarded", "hand_ended"} <= kinds
+    assert client.hands_played == sum(0 in played.seats for played in dealer.table.history)
+    assert {"shown", "uncalled", "pot_awarded", "hand_ended", "sat_out", "sat_in"} <= kinds
     assert structure != "mixed" or "stakes_changed" in kinds
 
 
@@ -347,7 +360,7 @@ def test_the_full_screen_game_picks_a_table_sits_plays_and_chats(room: RoomServe
             await pilot.press("enter")
             await until(pilot, lambda: app.query_one("#sit", Button).display, "Sit button")
             assert any("Free seats: 1; buy-in 80 to 200." in line for line in app.shown)
-            await pilot.click("#sit")
+            app.query_one("#sit", Button).press()  # (the table above it grows and shrinks)
             await until(pilot, lambda: game.client.me() is not None, "seat")
             await pilot.press("slash", *"say hi all", "enter")
             await until(pilot, lambda: "Tui: hi all" in app.shown, "chat line")
@@ -372,3 +385,19 @@ def test_the_full_screen_game_picks_a_table_sits_plays_and_chats(room: RoomServe
     summary = asyncio.run(drive())
     assert summary is not None and summary[-2].startswith("Session over: ")
     assert summary[-1].startswith("Tui: ") and summary[-1].endswith("on the buy-in of 200.")
+
+
+def test_the_offline_game_chats_and_helps_through_the_same_commands() -> None:
+    """Offline, a chat line comes back as the room would send it; the room's help adds
+    the seat commands."""
+    session = GameSession(table_config("o8", "limit", None, 3), seed=3)
+    session.next_hand()
+    assert session.command("say nice hand").lines == ("Hero: nice hand",)
+    assert session.command("sit").lines == ("You sit in seat 1 already.",)
+    assert session.legal() is not None  # still the person's turn
+    remote = RemoteGame("http://127.0.0.1:1", "Ann")
+    assert remote.command("help").lines == remote.help_lines
+    assert "  sit [SEAT [BUYIN]]  sit down (the first free seat, the most chips, by default)" in (
+        remote.help_lines
+    )
+    remote.close()

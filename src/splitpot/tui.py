@@ -273,9 +273,8 @@ class PokerApp(App[list[str]]):
         for row in range(rows):
             right = seats[row + rows] if row + rows < len(seats) else ""
             grid.add_row(self._text([seats[row]]), self._text([right]))
-        board = client.board_line()
-        if board:
-            grid.add_row(self._text([board]), "")
+        # The board's row is always there, so the buttons below never move under the mouse.
+        grid.add_row(self._text([client.board_line()]), "")
         self.query_one("#table", Static).update(grid)
         # The result of a hand stays until the next hand is dealt.
         lines = client.result_lines() or [client.cards_line(), client.move_line()]

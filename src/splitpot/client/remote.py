@@ -316,6 +316,12 @@ class RemoteGame(Game):
             return ["Not sent: the connection dropped (it is being opened again)."]
         return []
 
+    def table_lines(self) -> list[str]:
+        """The table, and for a player sitting out how to come back."""
+        me = self.client.me()
+        back = ["You sit out: 'sit in' to play again, or quit."]
+        return self.client.table_lines() + (back if me and me.status == "sitting_out" else [])
+
     def hands_kept(self) -> int:
         if self.client.table is None:
             return 0

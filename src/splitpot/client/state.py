@@ -87,6 +87,7 @@ class SeatPicture:
     cards: tuple[str, ...] | None = None  # the viewer's own, or shown
     last_action: str | None = None
     player: str | None = None  # the room's player id
+    away: bool = False  # sits out: from the end of the hand in play, if dealt in it
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,10 +249,15 @@ class TableClient:
             self.viewer, self.left_with, self.turn = None, event["stack"], None
 
     def _on_sat_out(self, event: Frame) -> None:
-        self._change(event["seat"], status="sitting_out")
+        """A player dealt in the hand in play plays it out, and sits out after it."""
+        seat = event["seat"]
+        dealt = self.hand is not None and seat in dict(self.hand.dealt)
+        self._change(seat, away=True, **({} if dealt else {"status": "sitting_out"}))
 
     def _on_sat_in(self, event: Frame) -> None:
-        self._change(event["seat"], status="waiting")
+        picture = self._seat_at(event["seat"])
+        back = "waiting" if picture.status == "sitting_out" else picture.status
+        self._change(picture.seat, away=False, status=back)
 
     def _on_chips_added(self, event: Frame) -> None:
         """Chips for an empty stack between hands: the player is dealt in again (one who
@@ -278,9 +284,11 @@ class TableClient:
                     status="playing",
                     cards=None,
                     last_action=None,
+                    away=False,
                 )
-            elif picture.status != "sitting_out":
-                self._change(picture.seat, status="waiting", bet=0, cards=None, last_action=None)
+            else:
+                status = "sitting_out" if picture.away else "waiting"
+                self._change(picture.seat, status=status, bet=0, cards=None, last_action=None)
         title = game_title(Variant.parse(event["variant"]), betting)
         return f"*** Hand {event['number']}: {title} ***"
 
@@ -346,8 +354,9 @@ class TableClient:
     def _on_hand_ended(self, event: Frame) -> None:
         stacks = {entry["seat"]: entry["stack"] for entry in event["stacks"]}
         for seat, stack in stacks.items():
-            if self.seats[seat - 1] is not None:
-                status = "ready" if stack else "waiting"
+            picture = self.seats[seat - 1]
+            if picture is not None:
+                status = "sitting_out" if picture.away else "ready" if stack else "waiting"
                 self._change(seat, stack=stack, bet=0, status=status)
         hand = self.hand
         self.hand, self.last, self.turn = None, hand, None
@@ -550,6 +559,7 @@ def _seat(seat: Frame) -> SeatPicture | None:
         None if cards is None else tuple(cards),
         seat.get("last_action"),
         seat["player"],
+        seat.get("status") == "sitting_out",
     )
 
 
