@@ -310,3 +310,10 @@ def ledger(room: RoomServer, token: str) -> dict[str, Any]:
     assert answer.status_code == 200, answer.text
     body: dict[str, Any] = answer.json()
     return body
+
+
+def chips_kept(store: Store) -> None:
+    """The ledger's invariant: every chip is in a balance, on a table or with the house,
+    and the three sum to zero (check_invariant raises if a transfer does not balance)."""
+    totals = store.check_invariant()
+    assert totals.balances + totals.on_tables + totals.house == 0, totals

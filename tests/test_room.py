@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from room_helpers import Client, RoomServer, is_event, play_hands, running_room, seated
+from room_helpers import (
+    Client,
+    RoomServer,
+    chips_kept,
+    is_event,
+    play_hands,
+    running_room,
+    seated,
+)
 
 from splitpot.store import Store
 
@@ -17,11 +25,6 @@ pytest_plugins = ["store_fixtures"]
 def room(store: Store) -> Iterator[RoomServer]:
     with running_room(store) as server:
         yield server
-
-
-def chips_kept(store: Store) -> None:
-    totals = store.check_invariant()
-    assert totals.balances + totals.on_tables + totals.house == 0
 
 
 def test_health_and_a_guest(room: RoomServer) -> None:
