@@ -100,9 +100,18 @@ class PokerApp(App[list[str]]):
     ]
     AUTO_FOCUS = None  # keys act at once; "/" moves to the command line
 
-    def __init__(self, session: Game, deal_delay: float = 2.0, two_colour: bool = False) -> None:
+    def __init__(
+        self,
+        session: Game,
+        deal_delay: float = 2.0,
+        two_colour: bool = False,
+        opening: Reply | None = None,
+    ) -> None:
+        """``opening`` is the answer of ``session.start()`` when the caller has started
+        the game already (to report a room out of reach before the screen opens)."""
         super().__init__()
         self.session = session
+        self._opening = opening
         self.deal_delay = deal_delay
         self.two_colour = two_colour
         self.shown: list[str] = []  # every line written to the chat, in order
@@ -131,7 +140,7 @@ class PokerApp(App[list[str]]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._answer(self.session.start())
+        self._answer(self._opening or self.session.start())
         self.run_worker(self._listen, thread=True, exit_on_error=False)
 
     def on_unmount(self) -> None:
@@ -314,7 +323,8 @@ class PokerApp(App[list[str]]):
 
 
 def run(session: Game, two_colour: bool = False) -> int:
-    """Play in the terminal; print the session's summary at the end."""
-    app = PokerApp(session, two_colour=two_colour)
+    """Play in the terminal; print the session's summary at the end. The game starts
+    before the screen opens: a room out of reach is a ``ConnectionError`` here."""
+    app = PokerApp(session, two_colour=two_colour, opening=session.start())
     print("\n".join(app.run() or app.farewell))
     return 0
