@@ -184,18 +184,25 @@ def test_simulate_history_out_is_checked_before_any_hand_is_played(
     assert captured.err.endswith("error: argument --history-out: a file name is needed\n")
 
 
-def test_simulate_history_of_a_game_without_pokerstars_name_does_not_traceback(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_simulate_refuses_a_pokerstars_history_of_o_hilo_noq_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The history writer decides whether o-hilo-noq is written; either way, no traceback."""
+    """PokerStars text has no name for the game (docs/rules.md): refused before a hand is
+    played, and no file is written."""
+
+    def played(*_: object, **__: object) -> None:
+        raise AssertionError("no hand may be played")
+
+    monkeypatch.setattr("splitpot.cli.simulate", played)
     out = tmp_path / "hands.txt"
     args = ["simulate", "--hands", "3", "--seed", "1", "--variant", "o-hilo-noq"]
-    status = main([*args, "--history-out", str(out)])
-    err = capsys.readouterr().err
-    if status == 2:
-        assert err.startswith(f"splitpot simulate: error: --history-out {out}: ")
-    else:
-        assert status == 0 and "PokerStars Hand #3" in out.read_text()
+    assert main([*args, "--history-out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"splitpot simulate: error: --history-out {out}: PokerStars text has no name for the "
+        "game o-hilo-noq (Omaha Hi/Lo without a qualifier): write its hands as splitpot JSON "
+        "or PHH\n"
+    )
+    assert not out.exists()
 
 
 def test_simulate_heads_up_hands_that_end_in_the_blinds(

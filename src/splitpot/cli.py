@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -22,7 +22,7 @@ from splitpot.equity.calculator import FIELDS as FIGURES
 from splitpot.evaluate import HighHand, LowHand, Showdown, Variant, showdown
 from splitpot.history import HandRecord, HistoryError
 from splitpot.history.files import read_history
-from splitpot.history.pokerstars import write_pokerstars
+from splitpot.history.pokerstars import game_name, write_pokerstars
 from splitpot.history.replay import replay_record
 from splitpot.history.report import award_lines
 from splitpot.history.table_log import record_of
@@ -177,28 +177,12 @@ def _replay_hand(record: HandRecord, check: bool) -> tuple[dict[str, Any], list[
     return entry, lines
 
 
-def _stops_on_ctrl_c(
-    handler: Callable[[argparse.Namespace], int],
-) -> Callable[[argparse.Namespace], int]:
-    """The command, ended by Ctrl-C with one line and status 130 rather than a traceback."""
-
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return handler(args)
-        except KeyboardInterrupt:
-            print(f"splitpot {args.command}: interrupted", file=sys.stderr)
-            return EXIT_INTERRUPTED
-
-    return run
-
-
 def _progress_bar() -> Progress:
     """A progress bar on stderr that leaves no trace, and shows nothing off a terminal."""
     console = Console(stderr=True)
     return Progress(transient=True, console=console, disable=not console.is_terminal)
 
 
-@_stops_on_ctrl_c
 def _cmd_replay(args: argparse.Namespace) -> int:
     entries: list[dict[str, Any]] = []
     status = 0
@@ -296,13 +280,17 @@ def _cmd_play(args: argparse.Namespace) -> int:
         game.close()
 
 
-@_stops_on_ctrl_c
 def _cmd_simulate(args: argparse.Namespace) -> int:
     config = table_config(args.variant, args.structure, args.stakes, args.seats)
     kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
     if not kinds:
         raise ValueError(f"--bots {args.bots!r} names no bot; give kinds like sensible,random")
     kinds = [kinds[i % len(kinds)] for i in range(args.seats)]
+    if args.history_out is not None:
+        try:
+            game_name(config.variant)  # refused before a hand is played, not after
+        except HistoryError as error:
+            raise ValueError(f"--history-out {args.history_out}: {error}") from error
     seed = args.seed
     bots = [
         make_bot(kind, f"Seat {i + 1} ({kind})", None if seed is None else seed + i)
@@ -347,7 +335,6 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0 if result.chips_before == result.chips_after else 1
 
 
-@_stops_on_ctrl_c
 def _cmd_equity(args: argparse.Namespace) -> int:
     method = "exact" if args.exact else ("monte-carlo" if args.samples is not None else "auto")
     with _progress_bar() as progress:
@@ -607,6 +594,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (| head): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: one line and status 130, never a traceback
+        print(f"splitpot {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except (CardError, ValueError) as error:
         print(f"splitpot {args.command}: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
