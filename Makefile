@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: test run bench clean
+.PHONY: test run play bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -24,7 +24,12 @@ test: $(TEST_STAMP)
 	$(BIN)/mypy src
 	$(BIN)/pytest
 
+# The room on 127.0.0.1:8000 (SQLite in your data folder) with five bots waiting.
 run: $(RUN_STAMP)
+	$(BIN)/splitpot serve --bots 5
+
+# The offline game in the terminal, against bots.
+play: $(RUN_STAMP)
 	$(BIN)/splitpot play
 
 bench: $(TEST_STAMP)
