@@ -394,6 +394,9 @@ def test_the_offline_game_chats_and_helps_through_the_same_commands() -> None:
     session.next_hand()
     assert session.command("say nice hand").lines == ("Hero: nice hand",)
     assert session.command("sit").lines == ("You sit in seat 1 already.",)
+    assert session.command("sit out").lines == (
+        "Refused: the offline table takes act, chat and leave, not sit_out.",
+    )
     assert session.legal() is not None  # still the person's turn
     remote = RemoteGame("http://127.0.0.1:1", "Ann")
     assert remote.command("help").lines == remote.help_lines

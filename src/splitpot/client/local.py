@@ -89,11 +89,11 @@ class LocalTable:
         """One command, as the room takes it (``act``, ``chat``, ``leave``): the frames it
         causes, or an ``error`` frame that says why it was refused (nothing changed)."""
         try:
-            return self._take(parse_command(message))
+            return self._take(parse_command(message), str(message["type"]))
         except ProtocolError as error:
             return [refused(error)]
 
-    def _take(self, command: Command) -> list[JsonObject]:
+    def _take(self, command: Command, kind: str) -> list[JsonObject]:
         try:
             if isinstance(command, Act):
                 return self._act(command)
@@ -105,7 +105,6 @@ class LocalTable:
                 return self._play()
         except (IllegalActionError, TableError) as error:
             raise ProtocolError(ErrorCode.ILLEGAL_ACTION, str(error), command.ref) from error
-        kind = type(command).__name__.lower()
         raise ProtocolError(
             ErrorCode.FORBIDDEN,
             f"the offline table takes act, chat and leave, not {kind}",

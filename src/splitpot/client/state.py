@@ -177,9 +177,10 @@ class TableClient:
 
     def refused(self, message: str, code: str = "illegal_action") -> list[str]:
         """A refusal in words; for an action, with what the viewer may do instead."""
+        said = message.rstrip(".")
         if code not in NOT_NOW:
-            return [f"Refused: {message}."]
-        lines = [f"Not now: {message}."]
+            return [f"Refused: {said}."]
+        lines = [f"Not now: {said}."]
         return lines + ([f"You may: {self.moves()}"] if self.turn is not None else [])
 
     def _snapshot(self, frame: Frame) -> None:
