@@ -1,9 +1,11 @@
 """The table (RULES.md 6): seats, buy-ins, the button, blinds, sitting out, time-outs."""
 
 import pytest
+from table_helpers import deal, finish, posts
+from table_helpers import table_of as seat_players
 
 from splitpot.cards import Deck, parse_cards
-from splitpot.engine import Action, Posted, PostKind
+from splitpot.engine import Posted, PostKind
 from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Structure, Variant
 from splitpot.table import HISTORY_SIZE, PlayerLeft, Table, TableConfig, TableError
 
@@ -11,38 +13,7 @@ LIMIT = TableConfig(Variant.O8, FixedLimit(2, 4), seats=6)
 
 
 def table_of(names: dict[int, str], config: TableConfig = LIMIT, chips: int = 100) -> Table:
-    table = Table(config)
-    for seat, name in names.items():
-        table.sit(seat, name, chips)
-    return table
-
-
-def posts(table: Table) -> list[tuple[str, str, int]]:
-    assert table.hand is not None
-    names = table.hand.names
-    return [
-        (names[e.player], e.kind.value, e.amount)
-        for e in table.hand.hand.events
-        if isinstance(e, Posted)
-    ]
-
-
-def finish(table: Table) -> None:
-    """Everyone folds or checks down; losing hands muck."""
-    while table.hand is not None:
-        seat = table.seat_to_act
-        assert seat is not None
-        legal = table.hand.hand.legal_actions()
-        if legal.muck:
-            table.act(seat, Action.muck())
-        else:
-            table.act(seat, Action.check() if legal.check else Action.fold())
-
-
-def deal(table: Table, seed: int = 0) -> None:
-    """Deal a hand from a seeded deck; a draw for the button, when one is needed, uses
-    cards of its own (RULES.md 4.1)."""
-    table.start_hand(Deck(seed=seed).cards, draw=Deck(seed=seed + 1000).cards)
+    return seat_players(names, config, chips)
 
 
 def test_first_button_goes_to_the_highest_card_suits_breaking_ties() -> None:

@@ -4,10 +4,13 @@ by players who were away or broke, short posts, mixed orbits and the button draw
 import re
 
 import pytest
+from table_helpers import deal as deal_with
+from table_helpers import deal_until_dealt, finish, posts, posts_of
+from table_helpers import table_of as seat_players
 
 from splitpot.bots import make_bot
 from splitpot.cards import Deck, parse_cards
-from splitpot.engine import Action, Posted
+from splitpot.engine import Action
 from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Structure, Variant
 from splitpot.simulation import simulate
 from splitpot.table import Table, TableConfig, TableError
@@ -17,36 +20,11 @@ ACE_FIRST = parse_cards("As 2c 2d 2h 3c 3d 3h 4c 4d 4h")  # the first seated pla
 
 
 def table_of(names: dict[int, str], config: TableConfig = LIMIT, chips: int = 100) -> Table:
-    table = Table(config)
-    for seat, name in names.items():
-        table.sit(seat, name, chips)
-    return table
+    return seat_players(names, config, chips)
 
 
 def deal(table: Table, seed: int = 0) -> None:
-    table.start_hand(Deck(seed=seed).cards, draw=ACE_FIRST)
-
-
-def posts(table: Table) -> list[tuple[str, str, int]]:
-    assert table.hand is not None
-    names = table.hand.names
-    return [
-        (names[e.player], e.kind.value, e.amount)
-        for e in table.hand.hand.events
-        if isinstance(e, Posted)
-    ]
-
-
-def finish(table: Table) -> None:
-    """Everyone checks or folds; losing hands muck."""
-    while table.hand is not None:
-        seat = table.seat_to_act
-        assert seat is not None
-        legal = table.hand.hand.legal_actions()
-        if legal.muck:
-            table.act(seat, Action.muck())
-        else:
-            table.act(seat, Action.check() if legal.check else Action.fold())
+    deal_with(table, seed, ACE_FIRST)
 
 
 # ------------------------------------------------------------ a hand over at once
@@ -128,8 +106,7 @@ def test_a_player_who_misses_only_the_small_blind_owes_it_dead() -> None:
     finish(table)
     table.sit_in(3, post_now=True)
     deal(table, 2)  # button Dee's seat (dead), small blind Ann, big blind Bob
-    dee_posts = [(kind, amount) for name, kind, amount in posts(table) if name == "Dee"]
-    assert dee_posts == [("dead small blind", 1)]
+    assert posts_of(table, "Dee") == [("dead small blind", 1)]
     assert not dee.missed_small
 
 
@@ -141,13 +118,8 @@ def test_a_player_who_waits_for_the_big_blind_owes_nothing_more() -> None:
     deal(table, 1)
     finish(table)
     table.sit_in(3)  # waits for the big blind
-    for seed in range(2, 6):
-        deal(table, seed)
-        if "Dee" in table.hand.names:  # type: ignore[union-attr]
-            break
-        finish(table)
-    dee_posts = [(kind, amount) for name, kind, amount in posts(table) if name == "Dee"]
-    assert dee_posts == [("big blind", 2)]
+    deal_until_dealt(table, "Dee", range(2, 6), ACE_FIRST)
+    assert posts_of(table, "Dee") == [("big blind", 2)]
     finish(table)
     dee = table.seats[3]
     assert dee is not None and not (dee.missed_small or dee.missed_big or dee.dead_owed)
@@ -172,8 +144,7 @@ def test_a_broke_player_is_passed_by_the_blinds_like_one_sitting_out() -> None:
     finish(table)
     table.sit_in(3, post_now=True)
     deal(table, 3)
-    dee_posts = [(kind, amount) for name, kind, amount in posts(table) if name == "Dee"]
-    assert dee_posts == [("live post", 2), ("dead small blind", 1)]
+    assert posts_of(table, "Dee") == [("live post", 2), ("dead small blind", 1)]
 
 
 def test_a_short_returning_player_posts_the_live_blind_first_and_owes_the_rest() -> None:
@@ -190,23 +161,13 @@ def test_a_short_returning_player_posts_the_live_blind_first_and_owes_the_rest()
     assert dee is not None and dee.missed_big
     dee.stack = 12  # she lost most of her chips elsewhere: 12 of the 15 owed
     table.sit_in(3, post_now=True)
-    for seed in range(2, 8):
-        deal(table, seed)
-        if "Dee" in table.hand.names:  # type: ignore[union-attr]
-            break
-        finish(table)
-    dee_posts = [(kind, amount) for name, kind, amount in posts(table) if name == "Dee"]
-    assert dee_posts == [("live post", 10), ("dead small blind", 2)]
+    deal_until_dealt(table, "Dee", range(2, 8), ACE_FIRST)
+    assert posts_of(table, "Dee") == [("live post", 10), ("dead small blind", 2)]
     assert dee.dead_owed == 3
     finish(table)
     dee.stack = max(dee.stack, 100)
-    for seed in range(8, 14):
-        deal(table, seed)
-        if "Dee" in table.hand.names:  # type: ignore[union-attr]
-            break
-        finish(table)
-    dee_posts = [(kind, amount) for name, kind, amount in posts(table) if name == "Dee"]
-    assert ("dead small blind", 3) in dee_posts
+    deal_until_dealt(table, "Dee", range(8, 14), ACE_FIRST)
+    assert ("dead small blind", 3) in posts_of(table, "Dee")
     assert dee.dead_owed == 0
 
 
