@@ -99,6 +99,7 @@ class Client:
     match moves on, so no frame is missed between a command and its wait."""
 
     def __init__(self, room: RoomServer, token: str | None, *, hello: bool = True) -> None:
+        self.token = token
         self._exit = ExitStack()
         self.socket: ClientConnection = self._exit.enter_context(
             connect(room.ws_url, max_size=2**22, open_timeout=10)
@@ -296,6 +297,19 @@ def paused_table(room: RoomServer, token: str, **settings: Any) -> tuple[str, Cl
     host.send({"type": "host", "table": table, "action": "pause"})
     host.wait(lambda f: is_event("host")(f) and f["event"]["action"] == "pause")
     return table, host
+
+
+def seated_game(
+    room: RoomServer, names: Sequence[str], buy_in: int, **settings: Any
+) -> tuple[str, list[Client]]:
+    """Guests of these names at a new paused table whose host is the first, sitting in
+    seats 1, 2, ... with ``buy_in`` each: the table's id and their clients, in order."""
+    tokens = [room.guest(name)[1] for name in names]
+    table, host = paused_table(room, tokens[0], **settings)
+    clients = [host, *(Client(room, token) for token in tokens[1:])]
+    for seat, client in enumerate(clients, start=1):
+        client.sit(table, seat, buy_in)
+    return table, clients
 
 
 def big_blind(client: Client, hand: str) -> int:

@@ -19,11 +19,11 @@ from room_helpers import (
     is_event,
     ledger,
     one_hand,
-    paused_table,
     play,
     play_hands,
     running_room,
     seated,
+    seated_game,
 )
 
 from splitpot.server.clock import ActionClock
@@ -62,12 +62,8 @@ def test_a_player_out_of_time_checks_or_folds_and_sits_out(room: RoomServer) -> 
     """Bob never answers. When his clock runs out he checks if he may, else folds, and
     sits out (told once); his later decisions in the hand are made at once the same way,
     with no clock (/work/notes/server-rules.md); no hand is dealt until he sits in."""
-    ann_token, bob_token = room.guest("Ann")[1], room.guest("Bob")[1]
     settings = {"seats": 2, "action_seconds": 1, "time_bank_seconds": 1}
-    table, ann = paused_table(room, ann_token, name="Clock", **settings)
-    bob = Client(room, bob_token)
-    ann.sit(table, 1, 100)
-    bob.sit(table, 2, 100)
+    table, (ann, bob) = seated_game(room, ("Ann", "Bob"), 100, name="Clock", **settings)
     timed_out: list[str] = []
     while not {"check", "fold"} <= set(timed_out):
         bob.skip()
@@ -101,12 +97,8 @@ def test_a_player_out_of_time_checks_or_folds_and_sits_out(room: RoomServer) -> 
 def test_the_time_bank_pays_for_a_late_action(room: RoomServer) -> None:
     """Past the deadline a player may still act while the time bank lasts; the time used
     comes off the bank, as the next turn shows."""
-    ann_token, bob_token = room.guest("Ann")[1], room.guest("Bob")[1]
     settings = {"seats": 2, "action_seconds": 1, "time_bank_seconds": 3}
-    table, ann = paused_table(room, ann_token, name="Bank", **settings)
-    bob = Client(room, bob_token)
-    ann.sit(table, 1, 100)
-    bob.sit(table, 2, 100)
+    table, (ann, bob) = seated_game(room, ("Ann", "Bob"), 100, name="Bank", **settings)
     ann.send({"type": "host", "table": table, "action": "resume"})
     play([ann], table, lambda: bool(bob.events("hand_started")), pushes)
     first = bob.wait(lambda f: f["type"] == "turn")

@@ -15,11 +15,11 @@ from room_helpers import (
     is_event,
     ledger,
     one_hand,
-    paused_table,
     play,
     posts,
     running_room,
     seated,
+    seated_game,
 )
 
 from splitpot.protocol import ErrorCode, Host, HostAction, ProtocolError, parse_command
@@ -88,12 +88,8 @@ def host_lines(client: Client) -> list[str]:
 
 
 def test_pause_resume_stakes_and_a_new_host(room: RoomServer) -> None:
-    ann_id, ann_token = room.guest("Ann")
-    bob_id, bob_token = room.guest("Bob")
-    table, ann = paused_table(room, ann_token, name="Home", seats=2)
-    bob = Client(room, bob_token)
-    ann.sit(table, 1, 200)
-    bob.sit(table, 2, 200)
+    table, (ann, bob) = seated_game(room, ("Ann", "Bob"), 200, name="Home", seats=2)
+    ann_id, bob_id = (client.welcome["player"]["id"] for client in (ann, bob))
     before = bob.state(table)
     refused = bob.error({"type": "host", "table": table, "action": "resume"})
     assert (refused["code"], refused["message"]) == (
@@ -140,12 +136,8 @@ def test_pause_resume_stakes_and_a_new_host(room: RoomServer) -> None:
 
 
 def test_the_host_removes_a_player_at_the_end_of_the_hand(room: RoomServer, store: Store) -> None:
-    tokens = [room.guest(name)[1] for name in ("Ann", "Bob", "Cy")]
-    table, ann = paused_table(room, tokens[0], name="Remove", seats=3)
-    bob, cy = Client(room, tokens[1]), Client(room, tokens[2])
-    for seat, client in enumerate((ann, bob, cy), start=1):
-        client.sit(table, seat, 100)
-    everyone = [ann, bob, cy]
+    table, everyone = seated_game(room, ("Ann", "Bob", "Cy"), 100, name="Remove", seats=3)
+    ann, _, cy = everyone
     ann.skip()
     ann.send({"type": "host", "table": table, "action": "resume"})
     hand = ann.wait(is_event("hand_started"))["event"]["hand"]
@@ -164,7 +156,7 @@ def test_the_host_removes_a_player_at_the_end_of_the_hand(room: RoomServer, stor
     assert ann.events("hand_ended")[-1]["hand"] == hand
     left = ann.events("player_left")[0]
     assert left["seat"] == 3
-    assert ledger(room, tokens[2])["balance"] == left["stack"] - 100
+    assert ledger(room, cy.token)["balance"] == left["stack"] - 100
     assert seated(ann.state(table), 3) == {"seat": 3, "player": None}
     empty = ann.error({"type": "host", "table": table, "action": "remove", "seat": 3})
     assert (empty["code"], empty["message"]) == ("bad_message", "seat 3 is empty")

@@ -21,6 +21,7 @@ from room_helpers import (
     posts,
     running_room,
     seated,
+    seated_game,
 )
 
 from splitpot.store import Store
@@ -94,25 +95,21 @@ def test_a_new_player_waits_for_the_big_blind_or_posts_now(room: RoomServer) -> 
 def test_a_player_who_missed_the_blinds_posts_them_to_come_back(room: RoomServer) -> None:
     """RULES.md 6: Cy sits out while the big blind passes his seat; coming back at once
     he posts the big blind live and the small blind dead (1/2: 2 live, 1 dead)."""
-    tokens = [room.guest(name)[1] for name in ("Ann", "Bob", "Cy")]
-    table, host = paused_table(room, tokens[0], name="Missed", seats=3, **RANGE)
-    ann, bob, cy = (Client(room, token) for token in tokens)
-    for seat, client in enumerate((ann, bob, cy), start=1):
-        client.sit(table, seat, 100)
-    everyone = [ann, bob, cy]
-    one_hand(host, everyone, table)
+    table, everyone = seated_game(room, ("Ann", "Bob", "Cy"), 100, name="Missed", **RANGE)
+    ann, _, cy = everyone
+    one_hand(ann, everyone, table)
     cy.send({"type": "sit_out", "table": table})
     cy.wait(is_event("sat_out"))
     assert seated(cy.state(table), 3)["status"] == "sitting_out"
     big_blinds = [big_blind(ann, ann.events("hand_started")[-1]["hand"])]
     while big_blinds[-2:] != [2, 1]:  # the big blind went from Bob to Ann, past Cy
-        started = one_hand(host, everyone, table)
+        started = one_hand(ann, everyone, table)
         assert [s["seat"] for s in started["seats"]] == [1, 2]
         big_blinds.append(big_blind(ann, started["hand"]))
     cy.send({"type": "sit_in", "table": table, "post_now": True})
     cy.wait(is_event("sat_in"))
     stack = seated(cy.state(table), 3)["stack"]
-    started = one_hand(host, everyone, table)
+    started = one_hand(ann, everyone, table)
     assert 3 in [s["seat"] for s in started["seats"]]
     assert posts(ann, started["hand"])[3] == {"live": 2, "dead": 1}
     texts = [e["text"] for e in ann.events("posted") if e["hand"] == started["hand"]]
@@ -153,13 +150,9 @@ def test_leave_between_hands_and_during_one(room: RoomServer, store: Store) -> N
     """Leaving between hands cashes the stack out at once; during a hand the player's
     hand is folded at their turn (at once when it is) and the stack cashed out when the
     hand ends. The ledger shows it: the balance is the stack taken away less the buy-in."""
-    tokens = [room.guest(name)[1] for name in ("Ann", "Bob", "Cy")]
-    table, host = paused_table(room, tokens[0], name="Leaving", seats=3, **RANGE)
-    ann, bob, cy = (Client(room, token) for token in tokens)
-    for seat, client in enumerate((ann, bob, cy), start=1):
-        client.sit(table, seat, 100)
-    everyone = [ann, bob, cy]
-    one_hand(host, everyone, table)
+    table, everyone = seated_game(room, ("Ann", "Bob", "Cy"), 100, name="Leaving", **RANGE)
+    ann, bob, cy = everyone
+    one_hand(ann, everyone, table)
     stack = seated(cy.state(table), 3)["stack"]
     cy.send({"type": "leave", "table": table})
     left = cy.wait(is_event("player_left"))["event"]
@@ -169,13 +162,13 @@ def test_leave_between_hands_and_during_one(room: RoomServer, store: Store) -> N
         f"Cy leaves the table with {stack}",
     )
     assert seated(ann.state(table), 3) == {"seat": 3, "player": None}
-    assert ledger(room, tokens[2])["balance"] == stack - 100
+    assert ledger(room, cy.token)["balance"] == stack - 100
     # Bob leaves during a hand, on his turn or before it
-    host.skip()
-    host.send({"type": "host", "table": table, "action": "resume"})
-    hand = host.wait(is_event("hand_started"))["event"]["hand"]
-    host.send({"type": "host", "table": table, "action": "pause"})
-    host.wait(is_event("host"))
+    ann.skip()
+    ann.send({"type": "host", "table": table, "action": "resume"})
+    hand = ann.wait(is_event("hand_started"))["event"]["hand"]
+    ann.send({"type": "host", "table": table, "action": "pause"})
+    ann.wait(is_event("host"))
     bob.send({"type": "leave", "table": table})
 
     def bob_folded() -> bool:
@@ -195,7 +188,7 @@ def test_leave_between_hands_and_during_one(room: RoomServer, store: Store) -> N
     play([ann], table, lambda: bool([e for e in ann.events("player_left") if e["seat"] == 2]))
     assert [e["hand"] for e in ann.events("hand_ended")][-1] == hand
     gone = next(e for e in ann.events("player_left") if e["seat"] == 2)
-    assert ledger(room, tokens[1])["balance"] == gone["stack"] - 100
+    assert ledger(room, bob.token)["balance"] == gone["stack"] - 100
     assert seated(ann.state(table), 2)["player"] is None
     chips_kept(store)
 
