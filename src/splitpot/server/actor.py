@@ -118,6 +118,7 @@ class TableActor:
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"table {self.id}")
+        self._schedule()  # the turn's clock runs from now
 
     async def stop(self) -> None:
         self.closed = True
@@ -140,7 +141,7 @@ class TableActor:
             await self._rebuy_bots()  # a table restored with a broke bot
         except Exception:
             log.exception("table %s: a bot could not buy in", self.id)
-        self._schedule()
+        self._schedule()  # after a bot's buy-in, a deal may be due
         while not self.closed:
             wait = self._next_timer()
             try:
