@@ -42,7 +42,8 @@ from splitpot.store import normalise_url
 TARGET_TABLES = 20
 TARGET_HANDS = 100.0  # hands a second at TARGET_TABLES
 TARGET_P99 = 0.100  # seconds
-SWEEP = (5, 10, 20, 40, 60)
+SWEEP = (5, 10, 20, 40, 60)  # tables tried in turn until p99 reaches 100 ms
+BISECT = 3  # then at most this many runs between the last that kept it and the first not
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 HOST = "127.0.0.1"
 FAST = RoomOptions(hand_pause=0.0, bot_delay=0.0)
@@ -270,13 +271,39 @@ def print_results(results: list[Result]) -> None:
     for r in results:
         refusals = ", ".join(f"{code} {n}" for code, n in r.errors.most_common()) or "none"
         print(
-            f"| {r.database} | {r.tables} | {r.hands / r.seconds:,.0f} "
+            f"| {r.database} | {r.tables} | {r.hands / r.seconds:,.1f} "
             f"| {len(r.latencies) / r.seconds:,.0f} | {1000 * r.percentile(0.5):.1f} "
             f"| {1000 * r.percentile(0.99):.1f} | {r.room_cpu / r.seconds:.0%} "
             f"| {1000 * r.room_cpu / max(1, len(r.latencies)):.2f} "
             f"| {r.client_cpu / r.seconds:.0%} | {megabytes(r.idle_rss)} "
             f"| {megabytes(r.per_table)} | {refusals} | {r.target()} |"
         )
+
+
+def sweep(kind: str, args: argparse.Namespace, profile: Path | None) -> tuple[list[Result], str]:
+    """Runs with more and more tables until p99 reaches 100 ms, then a bisection (bounded)
+    between the most tables that kept it and the fewest that did not; and what it found."""
+    results: list[Result] = []
+    kept, missed = 0, None
+    for tables in SWEEP:
+        results.append(run(kind, tables, args, profile))
+        profile = None
+        if not results[-1].keeps_p99:
+            missed = tables
+            break
+        kept = tables
+    for _ in range(BISECT):
+        if missed is None or missed - kept <= 1:
+            break
+        tables = (kept + missed) // 2
+        results.append(run(kind, tables, args, None))
+        if results[-1].keeps_p99:
+            kept = tables
+        else:
+            missed = tables
+    if missed is None:
+        return results, f"{kind}: p99 < 100 ms with every number of tables tried, up to {kept}"
+    return results, f"{kind}: the most tables with p99 < 100 ms: {kept} ({missed} did not keep it)"
 
 
 def main() -> None:
@@ -294,7 +321,9 @@ def main() -> None:
         "--db", choices=("sqlite", "postgresql", "both"), default="both", help="(default both)"
     )
     parser.add_argument(
-        "--sweep", action="store_true", help=f"tables in {SWEEP} until p99 reaches 100 ms"
+        "--sweep",
+        action="store_true",
+        help=f"tables in {SWEEP} until p99 reaches 100 ms, then {BISECT} runs between",
     )
     parser.add_argument(
         "--postgres", default=POSTGRES, help=f"PostgreSQL server for scratch databases ({POSTGRES})"
@@ -317,13 +346,16 @@ def main() -> None:
     kinds = ("sqlite", "postgresql") if args.db == "both" else (args.db,)
     load = os.getloadavg()[0]
     results: list[Result] = []
+    found: list[str] = []
     profile: Path | None = args.profile
     for kind in kinds:
-        for tables in SWEEP if args.sweep else (args.tables,):
-            results.append(run(kind, tables, args, profile))
-            profile = None
-            if args.sweep and not results[-1].keeps_p99:
-                break
+        if args.sweep:
+            runs, finding = sweep(kind, args, profile)
+            results += sorted(runs, key=lambda r: r.tables)
+            found.append(finding)
+        else:
+            results.append(run(kind, args.tables, args, profile))
+        profile = None
     print(
         f"{', '.join(kinds)}; six bot clients a table acting at once, {args.seconds:g} s a run "
         f"after {args.warmup:g} s; one room process on loopback; {os.cpu_count()} cores; "
@@ -331,12 +363,9 @@ def main() -> None:
     )
     print()
     print_results(results)
-    if args.sweep:
+    if found:
         print()
-        for kind in kinds:
-            kept = [r.tables for r in results if r.database == kind and r.keeps_p99]
-            most = max(kept) if kept else "none"
-            print(f"{kind}: the most tables tried ({SWEEP}) with p99 < 100 ms: {most}")
+        print("\n".join(found))
 
 
 if __name__ == "__main__":
