@@ -344,6 +344,8 @@ def main() -> None:
     if not 0 <= args.warmup <= 60:
         parser.error(f"--warmup must be from 0 to 60, not {args.warmup:g}")
     kinds = ("sqlite", "postgresql") if args.db == "both" else (args.db,)
+    # stopped from outside: still stop the room and drop the scratch database
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     load = os.getloadavg()[0]
     results: list[Result] = []
     found: list[str] = []
