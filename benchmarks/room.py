@@ -7,8 +7,10 @@ serve`` with no pause between hands and no bot delay) on a fresh database (a tem
 SQLite file, or a PostgreSQL database made on --postgres and dropped after); this process
 plays every seat. It prints hands and actions a second, the time from an ``act`` to the
 event that reports it (p50, p99), and the room's memory per table (its RSS after the run
-less its RSS idle, over N). The target: 20 tables at 100 hands a second or more with p99
-under 100 ms; ``--sweep`` finds the most tables that keep p99 under 100 ms.
+less its RSS idle, over N), with the room's CPU (of one core, and per action). The target:
+20 tables at 100 hands a second or more with p99 under 100 ms; ``--sweep`` finds the most
+tables that keep p99 under 100 ms. ``--profile FILE`` samples the room with py-spy during
+the first run's measured seconds (folded stacks, one line per stack).
 """
 
 from __future__ import annotations
