@@ -332,7 +332,25 @@ def test_table_without_server_is_refused(
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "--lines", "--table", "t1"]) == 2
-    assert "--table ID needs --server URL" in capsys.readouterr().err
+    assert "--table and --invite need --server URL" in capsys.readouterr().err
+
+
+def test_a_private_table_opens_with_its_invite_only(
+    room: RoomServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, token = room.guest("Host")
+    created = room.create_table(token, name="Friends", bots=1, seats=2, private=True)
+    table, invite = str(created["table"]["id"]), str(created["invite"])
+    words = "\n".join(["sit", *(["check", "call", "show"] * 30)])
+    monkeypatch.setattr("sys.stdin", io.StringIO(words + "\n"))
+    join = ["play", "--server", room.url, "--lines", "--table", table, "--hands", "1"]
+    assert main([*join, "--name", "Una", "--invite", invite]) == 0
+    assert "Una sits down in seat 1" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO("sit\n"))
+    assert main([*join, "--name", "Vic"]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == f"splitpot play: table {table}: a private table needs its invite\n"
+    assert "Vic sits down" not in captured.out
 
 
 def test_the_full_screen_game_picks_a_table_sits_plays_and_chats(room: RoomServer) -> None:

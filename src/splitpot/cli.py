@@ -256,13 +256,17 @@ def _session(args: argparse.Namespace) -> GameSession:
 def _game(args: argparse.Namespace) -> Game:
     """The offline game against bots, or with ``--server`` a table of the room."""
     if args.server is None:
-        if args.table is not None:
-            raise ValueError("--table ID needs --server URL (offline there is one table)")
+        if args.table is not None or args.invite is not None:
+            raise ValueError("--table and --invite need --server URL (offline there is one table)")
         return _session(args)
     from splitpot.client.remote import RemoteGame  # the network packages load only to connect
 
     name = player_name(args.name)
-    return RemoteGame(args.server, name, table=args.table, max_hands=args.hands)
+    if args.invite is not None and args.table is None:
+        raise ValueError("--invite TOKEN goes with --table ID: the private table it opens")
+    return RemoteGame(
+        args.server, name, table=args.table, invite=args.invite, max_hands=args.hands
+    )
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -535,6 +539,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--server", metavar="URL", help="play at the room at URL (http://127.0.0.1:8000)"
     )
     play.add_argument("--table", metavar="ID", help="with --server: this table, not the lobby")
+    play.add_argument(
+        "--invite", metavar="TOKEN", help="with --table: the invite of a private table"
+    )
     play.add_argument(
         "--lines", "--plain", dest="plain", action="store_true", help="the line-by-line game"
     )

@@ -42,13 +42,17 @@ def socket_url(url: str) -> str:
     return urlunsplit((scheme, parts.netloc, parts.path.rstrip("/") + "/ws", "", ""))
 
 
+NO_TABLE = ("forbidden", "unknown_table")  # why a watch can be refused
+
+
 class Lobby:
     """The room's HTTP API as the terminal game uses it: a guest identity, the public
     tables, and the last hands of a table as the player may see them."""
 
-    def __init__(self, url: str, timeout: float = 10.0) -> None:
+    def __init__(self, url: str, timeout: float = 10.0, invite: str | None = None) -> None:
         self.url = url.rstrip("/")
         self.token: str | None = None
+        self.invite = invite  # a private table's invite, sent with every table request
         self._http = httpx.Client(base_url=self.url, timeout=timeout)
 
     def _call(self, method: str, path: str, **options: Any) -> httpx.Response:
@@ -75,13 +79,16 @@ class Lobby:
 
     def hands(self, table: str) -> list[str]:
         """The ids of the table's last hands, newest first (RULES.md 6: the last 50)."""
-        answer = self._call("GET", f"/api/tables/{table}/hands", params={"limit": 50})
+        answer = self._call("GET", f"/api/tables/{table}/hands", params=self._params(limit=50))
         return [str(hand["id"]) for hand in answer.json()["hands"]]
 
     def hand_text(self, hand: str) -> list[str]:
         """One hand as PokerStars text, as the player may see it."""
-        answer = self._call("GET", f"/api/hands/{hand}", params={"format": "pokerstars"})
+        answer = self._call("GET", f"/api/hands/{hand}", params=self._params(format="pokerstars"))
         return answer.text.strip().splitlines()
+
+    def _params(self, **params: Any) -> dict[str, Any]:
+        return params | ({"invite": self.invite} if self.invite else {})
 
     def close(self) -> None:
         self._http.close()
@@ -190,6 +197,7 @@ class RemoteGame(Game):
         name: str,
         *,
         table: str | None = None,
+        invite: str | None = None,
         max_hands: int | None = None,
         patience: float = 60.0,
     ) -> None:
@@ -198,7 +206,7 @@ class RemoteGame(Game):
         self.table_id = table
         self.max_hands = max_hands
         self.patience = patience
-        self.rooms = Lobby(url)
+        self.rooms = Lobby(url, invite=invite)
         self.connection: Connection | None = None
         self._tables: list[dict[str, Any]] | None = None  # the lobby, while choosing
         self._asked: tuple[object, ...] | None = None  # where a command left the game
@@ -271,6 +279,8 @@ class RemoteGame(Game):
             self._asked = None  # the answer came: the game stands where the room says
         watching = self.client.viewer is None and not self.client.summary
         reply = super().take(frame)
+        if kind == "error" and watching and frame.get("code") in NO_TABLE:
+            raise RemoteError(f"table {self.client.table}: {frame.get('message')}")
         lines = list(reply.lines)
         if kind == "table" and watching and self.client.summary:
             lines += self._welcome()
@@ -340,7 +350,10 @@ class RemoteGame(Game):
 
     def _watch(self, table: str) -> list[str]:
         self.client.table = table
-        return self.send({"type": "watch", "table": table})
+        watch: Command = {"type": "watch", "table": table}
+        if self.rooms.invite:
+            watch["invite"] = self.rooms.invite
+        return self.send(watch)
 
     def _welcome(self) -> list[str]:
         """What a watcher is told once the table arrives: the game and how to sit."""
