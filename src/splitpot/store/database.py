@@ -49,7 +49,9 @@ def create_store_engine(url: str) -> Engine:
     ``BEGIN IMMEDIATE`` for writers so two writers queue instead of failing mid-way."""
     parsed = normalise_url(url)
     if parsed.get_backend_name() == "postgresql":
-        return create_engine(parsed, pool_pre_ping=True)
+        # No pre-ping: a round trip on every transaction; the room retries a call whose
+        # connection went away (server.room.Room.db).
+        return create_engine(parsed)
     database = parsed.database or ""
     options: dict[str, Any] = {"connect_args": {"timeout": SQLITE_BUSY_SECONDS}}
     if database in ("", ":memory:"):
@@ -67,6 +69,9 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself (below)
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
+    # In WAL, NORMAL survives a crash of the process (kill -9) with every commit; only a
+    # power loss may lose the last ones. FULL would sync the disk on every action.
+    cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from splitpot.store import ledger
@@ -79,19 +79,29 @@ def get_hand(session: Session, hand_id: str, *, playing: bool = False) -> HandRo
 def append_action(
     session: Session, hand_id: str, seat: int, kind: str, amount: int | None, now: datetime
 ) -> LoggedAction:
-    """Log the next action of a hand in play; its ``seq`` is one more than the last."""
-    get_hand(session, hand_id, playing=True)
+    """Log the next action of a hand in play; its ``seq`` is one more than the last.
+
+    The hot path of the room (one call per action): it locks and reads the hand's status
+    alone, not its setup, and inserts one row; writers of one hand queue on the lock."""
     if not kind or len(kind) > KIND_LENGTH:
         raise StoreError(f"an action kind needs 1 to {KIND_LENGTH} characters: {kind!r}")
     if amount is not None and not ledger.is_whole(amount):
         raise StoreError(f"an action's amount is a whole number of chips, not {amount!r}")
-    last = session.scalar(select(func.max(ActionRow.seq)).where(ActionRow.hand_id == hand_id))
-    row = ActionRow(
-        hand_id=hand_id, seq=(last or 0) + 1, seat=seat, kind=kind, amount=amount, at=now
+    status = session.scalar(
+        select(HandRow.status).where(HandRow.id == hand_id).with_for_update()
     )
-    session.add(row)
-    session.flush()
-    return LoggedAction(row.seq, row.seat, row.kind, row.amount, row.at)
+    if status is None:
+        raise NotFound(f"no hand {hand_id!r}")
+    if status != HandStatus.PLAYING.value:
+        raise HandStateError(f"hand {hand_id} is {status}, not playing")
+    last = session.scalar(select(func.max(ActionRow.seq)).where(ActionRow.hand_id == hand_id))
+    seq = (last or 0) + 1
+    session.execute(
+        insert(ActionRow).values(
+            hand_id=hand_id, seq=seq, seat=seat, kind=kind, amount=amount, at=now
+        )
+    )
+    return LoggedAction(seq, seat, kind, amount, now)
 
 
 def finish_hand(
