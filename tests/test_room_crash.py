@@ -566,9 +566,4 @@ def test_sigterm_lets_hands_in_play_finish_then_exits_0(
     for saved in store.unfinished_hands():
         replay(saved)  # resumes on the next start
     check_hands_against_ledger(store)
-    if code == -signal.SIGTERM:
-        pytest.xfail(
-            "server/main.py: uvicorn re-raises SIGTERM after its graceful shutdown, so "
-            "splitpot serve dies of the signal (exit 143) instead of exiting 0"
-        )
     assert code == 0

@@ -337,6 +337,27 @@ def test_hand_log_appends_in_order_and_replays(store: Store) -> None:
         store.append_action("zz-1", 1, "fold")
 
 
+def test_actions_of_several_hands_are_logged_in_one_transaction_or_not_at_all(
+    store: Store,
+) -> None:
+    """The room's batched log: many tables' actions in one commit, all or none."""
+    first_table, _ = table_with_players(store, 100, 100)
+    second_table, _ = table_with_players(store, 100, 100)
+    first = store.start_hand(first_table, SETUP)
+    second = store.start_hand(second_table, SETUP)
+    logged = store.append_actions(
+        [(first.id, 1, "call", None), (second.id, 1, "raise", 8), (first.id, 2, "check", None)]
+    )
+    assert [(a.seq, a.seat, a.kind, a.amount) for a in logged] == [
+        (1, 1, "call", None),
+        (1, 1, "raise", 8),
+        (2, 2, "check", None),
+    ]
+    with pytest.raises(NotFound, match="no hand 'zz-1'"):
+        store.append_actions([(second.id, 2, "call", None), ("zz-1", 1, "fold", None)])
+    assert [a.kind for a in store.hand_log(second.id).actions] == ["raise"]
+
+
 def test_cancel_hand_moves_no_chip(store: Store) -> None:
     table_id, players = table_with_players(store, 100, 250)
     hand = store.start_hand(table_id, SETUP)

@@ -399,9 +399,7 @@ class TableActor:
 
     async def _record(self, action: Action, seat: int, events: list[TableEvent]) -> None:
         assert self.hand_id is not None
-        await self.room.db(
-            self.room.store.append_action, self.hand_id, seat + 1, action.kind.value, action.amount
-        )
+        await self.room.log_action(self.hand_id, seat + 1, action.kind.value, action.amount)
         finished = self.table.hand is None
         if finished:
             await self._finish_hand()
@@ -611,9 +609,9 @@ class TableActor:
         occupant = self.occupants.get(seat)
         if occupant is None:
             return
-        view = self.table.view(seat)
-        assert view.legal is not None
-        frame = frames.turn(self, self.hand_id, seat, view.legal, self.turn)
+        assert self.table.hand is not None
+        legal = self.table.hand.hand.legal_actions()
+        frame = frames.turn(self, self.hand_id, seat, legal, self.turn)
         for connection in [only] if only is not None else list(self.watchers):
             if connection.player_id == occupant.player_id:
                 connection.send(frame)

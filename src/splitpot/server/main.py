@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 
 import uvicorn
 
@@ -59,10 +60,15 @@ def serve(
         log_level="warning",
         lifespan="on",
         timeout_graceful_shutdown=40,
+        ws_per_message_deflate=False,  # frames of a few hundred bytes: not worth the CPU
     )
     server = uvicorn.Server(config)
     print(f"splitpot room: open http://{host}:{port}/", flush=True)
     print(f"  play in the terminal: splitpot play --server http://{host}:{port}", flush=True)
+    # uvicorn sends SIGTERM or SIGINT to the process again once its graceful shutdown is
+    # done; with these no-op handlers (restored then) the process returns 0 instead.
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop, lambda *_: None)
     try:
         server.run()
     finally:

@@ -40,7 +40,7 @@ class RoomOptions:
     bot_delay: float = 0.8  # seconds a bot "thinks"
     db_retry: float = 0.5  # seconds between tries while the database is away
     origins: tuple[str, ...] = ()  # pages on other origins allowed to open the WebSocket
-    closing_wait: float = 30.0  # seconds a stopping room lets hands in play finish
+    closing_wait: float = 10.0  # seconds a stopping room lets hands in play finish
     seed: int | None = None  # tests only: the decks' shuffles from this seed (None: secret)
     clock_scale: float = 1.0  # tests only: every table's clock runs this much faster
 
@@ -57,6 +57,8 @@ class Room:
         self._shuffles = None if self.options.seed is None else random.Random(self.options.seed)
         self.closing = False
         self._logins: dict[tuple[str, str], list[float]] = {}
+        self._actions: list[tuple[tuple[str, int, str, int | None], asyncio.Future[None]]] = []
+        self._logger: asyncio.Task[None] | None = None
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store call on the store's thread; retry while the database is away."""
@@ -75,12 +77,43 @@ class Room:
         options give the room a seed (tests that need the same deals every run)."""
         return None if self._shuffles is None else self._shuffles.getrandbits(64)
 
+    async def log_action(self, hand_id: str, seat: int, kind: str, amount: int | None) -> None:
+        """Append an action to its hand's log; return once it is committed. The actions
+        that tables log while a commit is under way go together in the next one: one
+        transaction for many tables, each table still waiting for its own action."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._actions.append(((hand_id, seat, kind, amount), done))
+        if self._logger is None or self._logger.done():
+            self._logger = asyncio.create_task(self._write_actions())
+        await done
+
+    async def _write_actions(self) -> None:
+        while self._actions:
+            batch, self._actions = self._actions, []
+            try:
+                await self.db(self.store.append_actions, [entry for entry, _ in batch])
+            except Exception:  # one bad action must not fail the others: each alone
+                for entry, done in batch:
+                    try:
+                        await self.db(self.store.append_action, *entry)
+                    except Exception as error:
+                        done.set_exception(error)
+                    else:
+                        done.set_result(None)
+                continue
+            for _, done in batch:
+                done.set_result(None)
+
     # ------------------------------------------------------------ tables
 
     async def open(self) -> None:
         """Bring back every open table of the store, resuming hands left in play."""
         for record in await self.db(self.store.list_tables, include_private=True):
-            actor = await restore_table(self, record)
+            try:
+                actor = await restore_table(self, record)
+            except Exception:  # one table that cannot come back must not keep the room shut
+                log.exception("table %s could not be restored; it stays closed", record.id)
+                continue
             self.tables[actor.id] = actor
             actor.start()
 
@@ -126,7 +159,7 @@ class Room:
         for actor in self.tables.values():
             actor.paused = True
         deadline = time.monotonic() + self.options.closing_wait
-        while any(a.table.hand is not None for a in self.tables.values()):
+        while any(a.table.hand is not None or a.hand_id is not None for a in self.tables.values()):
             if time.monotonic() > deadline:
                 break  # what is left resumes from the log on the next start
             await asyncio.sleep(0.05)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -168,6 +168,18 @@ class Store:
     ) -> LoggedAction:
         with self._write() as s:
             return hands.append_action(s, hand_id, seat, kind, amount, self._clock())
+
+    def append_actions(
+        self, actions: Sequence[tuple[str, int, str, int | None]]
+    ) -> list[LoggedAction]:
+        """Log several actions, of one hand or of many, in one transaction: all of them, or
+        (on any error) none. Each is (hand id, seat, kind, amount)."""
+        with self._write() as s:
+            now = self._clock()
+            return [
+                hands.append_action(s, hand_id, seat, kind, amount, now)
+                for hand_id, seat, kind, amount in actions
+            ]
 
     def finish_hand(
         self, hand_id: str, record: dict[str, Any], results: Mapping[int, int], rake: int = 0
