@@ -87,9 +87,7 @@ def append_action(
         raise StoreError(f"an action kind needs 1 to {KIND_LENGTH} characters: {kind!r}")
     if amount is not None and not ledger.is_whole(amount):
         raise StoreError(f"an action's amount is a whole number of chips, not {amount!r}")
-    status = session.scalar(
-        select(HandRow.status).where(HandRow.id == hand_id).with_for_update()
-    )
+    status = session.scalar(select(HandRow.status).where(HandRow.id == hand_id).with_for_update())
     if status is None:
         raise NotFound(f"no hand {hand_id!r}")
     if status != HandStatus.PLAYING.value:
