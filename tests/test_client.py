@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from room_helpers import RoomServer, running_room
+from room_helpers import RoomServer
 
 from splitpot.bots import make_bot
 from splitpot.cards import Deck
@@ -32,10 +32,7 @@ from splitpot.protocol import (
     turn_message,
 )
 from splitpot.session import GameSession, table_config
-from splitpot.store import Store
 from splitpot.table import Table, TableEvent, seen_by
-
-pytest_plugins = ["store_fixtures"]
 
 Picture = tuple[Any, ...]
 
@@ -234,10 +231,6 @@ def test_a_room_address_gives_its_websocket() -> None:
 # ------------------------------------------------------------------ at the room
 
 
-@pytest.fixture
-def room(store: Store) -> Iterator[RoomServer]:
-    with running_room(store) as server:
-        yield server
 
 
 def bots_table(room: RoomServer, bots: int = 2) -> str:

@@ -3,28 +3,16 @@ real WebSocket and HTTP clients, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from room_helpers import (
     Client,
     RoomServer,
     chips_kept,
     is_event,
     play_hands,
-    running_room,
     seated,
 )
 
 from splitpot.store import Store
-
-pytest_plugins = ["store_fixtures"]
-
-
-@pytest.fixture
-def room(store: Store) -> Iterator[RoomServer]:
-    with running_room(store) as server:
-        yield server
 
 
 def test_health_and_a_guest(room: RoomServer) -> None:

@@ -4,21 +4,9 @@ watcher with a session may chat, one without may not; the dealer speaks in event
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-from room_helpers import Client, RoomServer, running_room
+from room_helpers import Client, RoomServer
 
 from splitpot.protocol import MAX_CHAT
-from splitpot.store import Store
-
-pytest_plugins = ["store_fixtures"]
-
-
-@pytest.fixture
-def room(store: Store) -> Iterator[RoomServer]:
-    with running_room(store) as server:
-        yield server
 
 
 def test_chat_lines_reach_the_table_as_typed(room: RoomServer) -> None:

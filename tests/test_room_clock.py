@@ -29,8 +29,6 @@ from room_helpers import (
 from splitpot.server.clock import ActionClock
 from splitpot.store import Store
 
-pytest_plugins = ["store_fixtures"]
-
 SCALE = 0.25  # a second of the table's clock lasts a quarter of a second
 
 

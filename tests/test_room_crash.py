@@ -37,8 +37,6 @@ from splitpot.store import HandStatus, LoggedAction, Player, SeatStatus, Store
 from splitpot.store.models import AccountRow, EntryRow, HandRow, PlayerRow, TransferRow
 from splitpot.table import Table, TableView
 
-pytest_plugins = ["store_fixtures"]
-
 # Deals shortly after the players sit; no bots, so nothing acts but the test.
 HELD = RoomOptions(hand_pause=0.2, bot_delay=3600.0, db_retry=0.1)
 BUY_IN = 200

@@ -6,7 +6,6 @@ is ``{"error": {"code", "message"}}`` with a 4xx, and no traceback reaches a cli
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,21 +18,12 @@ from room_helpers import (
     ledger,
     paused_table,
     play,
-    running_room,
     seated,
 )
 from websockets.exceptions import ConnectionClosed
 
 from splitpot.protocol import MAX_FRAME
 from splitpot.store import Store
-
-pytest_plugins = ["store_fixtures"]
-
-
-@pytest.fixture
-def room(store: Store) -> Iterator[RoomServer]:
-    with running_room(store) as server:
-        yield server
 
 
 def unchanged(client: Client, table: str, before: Frame) -> None:

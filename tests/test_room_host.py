@@ -4,7 +4,6 @@ on; each told in the table's chat; nobody else may. Private tables need their in
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,21 +16,12 @@ from room_helpers import (
     one_hand,
     play,
     posts,
-    running_room,
     seated,
     seated_game,
 )
 
 from splitpot.protocol import ErrorCode, Host, HostAction, ProtocolError, parse_command
 from splitpot.store import Store
-
-pytest_plugins = ["store_fixtures"]
-
-
-@pytest.fixture
-def room(store: Store) -> Iterator[RoomServer]:
-    with running_room(store) as server:
-        yield server
 
 
 @pytest.mark.parametrize(

@@ -5,20 +5,10 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
 
-import pytest
-from room_helpers import Client, RoomServer, ledger, play, play_hands, running_room
+from room_helpers import Client, RoomServer, ledger, play, play_hands
 
 from splitpot.store import Store
-
-pytest_plugins = ["store_fixtures"]
-
-
-@pytest.fixture
-def room(store: Store) -> Iterator[RoomServer]:
-    with running_room(store) as server:
-        yield server
 
 
 def test_buy_ins_hand_results_and_cash_outs(room: RoomServer, store: Store) -> None:

@@ -26,8 +26,6 @@ from room_helpers import (
 
 from splitpot.store import Store
 
-pytest_plugins = ["store_fixtures"]
-
 CARD = "[2-9TJQKA][cdhs]"
 # A run of cards written together ("As", "AsKd????", "[As Kd]" holds two runs), as a
 # whole word: a card inside a longer word (a table id) is not a card.

@@ -5,9 +5,6 @@ several tables per player. Hands are dealt one at a time (the host pauses the ta
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from room_helpers import (
     Client,
     RoomServer,
@@ -19,22 +16,15 @@ from room_helpers import (
     paused_table,
     play,
     posts,
-    running_room,
     seated,
     seated_game,
 )
 
 from splitpot.store import Store
 
-pytest_plugins = ["store_fixtures"]
-
 RANGE = {"min_buy_in": 50, "max_buy_in": 300}  # blinds 1/2
 
 
-@pytest.fixture
-def room(store: Store) -> Iterator[RoomServer]:
-    with running_room(store) as server:
-        yield server
 
 
 def test_a_seat_and_a_buy_in_within_the_range(room: RoomServer, store: Store) -> None:

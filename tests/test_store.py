@@ -49,8 +49,6 @@ from splitpot.store import (
 from splitpot.store import hands as hands_module
 from splitpot.store.models import AccountRow, Base, EntryRow, SessionRow, TableRow, TransferRow
 
-pytest_plugins = ["store_fixtures"]
-
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 SETUP = {"button": 1, "seats": [1, 2], "deck": ["As", "Kd", "7c"]}
 

@@ -400,6 +400,11 @@ class TableActor:
     async def _record(self, action: Action, seat: int, events: list[TableEvent]) -> None:
         assert self.hand_id is not None
         await self.room.log_action(self.hand_id, seat + 1, action.kind.value, action.amount)
+        await self._tell(events)
+
+    async def _tell(self, events: list[TableEvent]) -> None:
+        """Publish events already logged; a hand they end has its result written first,
+        and after it the players who asked to go leave."""
         finished = self.table.hand is None
         if finished:
             await self._finish_hand()
@@ -429,12 +434,7 @@ class TableActor:
             player = self.table.seats[seat]
             if player is not None and player.sitting_out:
                 occupant.hands_out += 1
-        finished = self.table.hand is None
-        if finished:
-            await self._finish_hand()
-        self._publish(events)
-        if finished:
-            await self._after_hand()
+        await self._tell(events)
 
     async def _between_hands(self) -> None:
         """Before a deal: players sitting out too long lose their seat (``sit_out_hands``)."""

@@ -97,12 +97,12 @@ class Room:
                     try:
                         await self.db(self.store.append_action, *entry)
                     except Exception as error:
-                        done.set_exception(error)
+                        _answer(done, error)
                     else:
-                        done.set_result(None)
+                        _answer(done, None)
                 continue
             for _, done in batch:
-                done.set_result(None)
+                _answer(done, None)
 
     # ------------------------------------------------------------ tables
 
@@ -194,3 +194,13 @@ class Room:
         if len(tries) >= LOGIN_RATE:
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many login attempts: wait a minute")
         self._logins[key] = [*tries, now]
+
+
+def _answer(done: asyncio.Future[None], error: Exception | None) -> None:
+    """Answer a waiting table, unless it has stopped waiting (a table being stopped)."""
+    if done.done():
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
