@@ -185,3 +185,31 @@ def test_a_private_table_needs_its_invite(room: RoomServer) -> None:
     assert stranger.error({"type": "watch", "table": table})["code"] == "forbidden"
     stranger.send({"type": "watch", "table": table, "invite": invite})
     stranger.wait(lambda f: f["type"] == "table")
+
+
+def test_the_hosts_changes_outlive_a_restart(store: Store) -> None:
+    """Paused, the stakes and the host role are kept in the store: a restarted room has
+    the same host, stays paused, and deals at the new stakes."""
+    from room_helpers import running_room
+
+    with running_room(store) as room:
+        table, (ann, bob) = seated_game(room, ("Ann", "Bob"), 100, name="Kept", seats=2)
+        ann.send(
+            {"type": "host", "table": table, "action": "stakes", "small_blind": 2, "big_blind": 4}
+        )
+        ann.wait(lambda f: is_event("host")(f) and f["event"]["action"] == "stakes")
+        ann.send({"type": "host", "table": table, "action": "host", "seat": 2})
+        ann.wait(lambda f: is_event("host")(f) and f["event"]["action"] == "host")
+        bob_token, ann_token = bob.token, ann.token
+    with running_room(store) as room:
+        ann, bob = Client(room, ann_token), Client(room, bob_token)
+        state = bob.state(table)
+        assert state["table"]["host"] == bob.welcome["player"]["id"]
+        assert (state["table"]["small_blind"], state["table"]["big_blind"]) == (2, 4)
+        assert state["table"]["paused"] is True and state["hand"] is None
+        ann.send({"type": "host", "table": table, "action": "resume"})
+        refused = ann.wait(lambda f: f["type"] == "error")
+        assert refused["code"] == "forbidden"
+        bob.send({"type": "host", "table": table, "action": "resume"})
+        started = bob.wait(is_event("hand_started"))["event"]
+        assert started["small_blind"] == 2 and started["big_blind"] == 4

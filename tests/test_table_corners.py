@@ -262,3 +262,17 @@ def test_only_the_seat_to_act_may_act_and_a_refusal_changes_nothing() -> None:
     with pytest.raises(TableError, match=f"seat {other + 1} is not to act"):
         table.act(other, Action.fold())
     assert table.view(None) == before and table.seat_to_act == seat
+
+
+def test_chips_kept_by_a_record_seat_a_player_outside_the_buy_in_range() -> None:
+    """A restarted room seats players with the chips its ledger kept, won or lost beyond
+    the table's buy-in range (or under new stakes); they are still whole chips."""
+    table = Table(TableConfig(Variant.O8, PotLimit(1, 2)))  # buy-ins 80 to 200
+    table.sit(0, "Ann", 950, kept=True)
+    table.sit(1, "Bob", 12, kept=True)
+    assert [s.stack for s in table.seats if s is not None] == [950, 12]
+    with pytest.raises(TableError, match="the maximum is 200"):
+        table.sit(2, "Cy", 950)
+    with pytest.raises(TableError, match=r"chips kept must be a whole number of chips, not -1"):
+        table.sit(2, "Cy", -1, kept=True)
+    assert table.seats[2] is None

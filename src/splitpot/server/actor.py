@@ -365,11 +365,24 @@ class TableActor:
                 occupant.removed = True
                 later = " at the end of the hand" if self._in_hand(seat) else ""
                 text = f"The host removes {occupant.name}{later}"
+        await self._keep(action)
         self._announce(text, {"action": action.value, "by": str(player.id)})
         if action is HostAction.REMOVE and not self._in_hand(command.fields["seat"]):
             await self._leave(command.fields["seat"])
         elif action is HostAction.STAKES and self.table.hand is None:
-            self._apply_stakes()
+            self.apply_stakes()
+
+    async def _keep(self, action: HostAction) -> None:
+        """The host's change in the store, so that it outlives a restart."""
+        store = self.room.store
+        if action in (HostAction.PAUSE, HostAction.RESUME):
+            await self.room.db(store.change_table, self.id, {"paused": self.paused})
+        elif action is HostAction.HOST:
+            await self.room.db(store.change_table, self.id, {}, self.host_id)
+        elif action is HostAction.STAKES and self.next_settings is not None:
+            stakes = self.next_settings
+            blinds = {"small_blind": stakes.small_blind, "big_blind": stakes.big_blind}
+            await self.room.db(store.change_table, self.id, blinds)
 
     def _new_stakes(self, small_blind: int, big_blind: int) -> str:
         """Check the host's new blinds (a ``SettingsError`` names what does not fit) and
@@ -380,7 +393,8 @@ class TableActor:
         later = " from the next hand" if self.table.hand is not None else ""
         return f"The host sets the stakes to {settings.config().betting.stakes}{later}"
 
-    def _apply_stakes(self) -> None:
+    def apply_stakes(self) -> None:
+        """The host's new stakes take effect (between hands)."""
         if self.next_settings is not None:
             self.settings, self.next_settings = self.next_settings, None
             self.table.config = self.settings.config()
@@ -472,7 +486,7 @@ class TableActor:
     async def _after_hand(self) -> None:
         """The host's new stakes take effect; players who asked to leave, or whom the
         host removed, go with their chips; bots that went broke buy in again."""
-        self._apply_stakes()
+        self.apply_stakes()
         for seat, occupant in list(self.occupants.items()):
             occupant.timed_out = False
             if occupant.leaving or occupant.removed:

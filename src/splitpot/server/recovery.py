@@ -117,11 +117,23 @@ async def restore_table(room: Room, record: TableRecord) -> TableActor:
         else:
             actor.add_player(index, seat.player_id, seat.name)
         actor.occupants[index].leaving = seat.status is SeatStatus.LEAVING
+    _host_changes(actor, record)
     if unfinished is not None:
         actor.hand_id = unfinished.id
         if table.hand is None:  # the crash came between the last action and the result
             await actor.finish_recovered_hand()
     return actor
+
+
+def _host_changes(actor: TableActor, record: TableRecord) -> None:
+    """What the host changed and the store kept: paused or not, and stakes newer than the
+    last hand's (in force now between hands, else from the next hand)."""
+    actor.paused = bool(record.settings.get("paused", False))
+    stored = settings_of(record.settings)
+    if stored != actor.settings:
+        actor.next_settings = stored
+        if actor.table.hand is None:
+            actor.apply_stakes()
 
 
 def _seat(table: Table, index: int, seat: Seat, in_hand: bool) -> None:
@@ -131,7 +143,7 @@ def _seat(table: Table, index: int, seat: Seat, in_hand: bool) -> None:
     if player is None or player.name != seat.name:
         if player is not None:
             table.leave(index)
-        table.sit(index, seat.name, seat.chips)
+        table.sit(index, seat.name, seat.chips, kept=True)
     elif not in_hand and player.stack != seat.chips:
         log.warning(
             "table %s seat %d: stack %d, ledger %d: the ledger wins",

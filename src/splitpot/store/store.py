@@ -112,6 +112,15 @@ class Store:
         with self._write() as s:
             return tables.create_table(s, name, settings, host_id, private, self._clock())
 
+    def change_table(
+        self, table_id: str, settings: Mapping[str, Any], host_id: int | None = None
+    ) -> Table:
+        """A host's changes, kept across restarts: settings merged into the stored ones
+        (stakes, paused), and the host role passed to ``host_id``."""
+        hands.check_json(dict(settings), "the table's settings")
+        with self._write() as s:
+            return tables.change_table(s, table_id, settings, host_id)
+
     def table(self, table_id: str) -> Table:
         with self._read() as s:
             return tables.table_value(tables.get_table(s, table_id))

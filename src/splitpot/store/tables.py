@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 import string
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -78,6 +79,22 @@ def get_table(session: Session, table_id: str, *, open_only: bool = False) -> Ta
     if open_only and row.closed:
         raise StoreError(f"table {table_id!r} is closed")
     return row
+
+
+def change_table(
+    session: Session, table_id: str, settings: Mapping[str, Any], host_id: int | None
+) -> Table:
+    """The host's changes: settings merged into the stored ones (the others kept), and
+    the host role passed on when ``host_id`` is given."""
+    row = get_table(session, table_id, open_only=True)
+    if host_id is not None:
+        get_player(session, host_id)
+        row.host_id = host_id
+    if settings:
+        merged = dict(row.settings) | dict(settings)
+        row.settings = merged  # a new dict: the JSON column sees the change
+    session.flush()
+    return table_value(row)
 
 
 def list_tables(session: Session, include_private: bool, include_closed: bool) -> list[Table]:

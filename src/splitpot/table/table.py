@@ -201,8 +201,13 @@ class Table:
 
     # ------------------------------------------------------------- seating
 
-    def sit(self, seat: int, name: str, buy_in: int, *, post_now: bool = False) -> list[TableEvent]:
-        """Seat a player with a buy-in; they wait for the big blind unless ``post_now``."""
+    def sit(
+        self, seat: int, name: str, buy_in: int, *, post_now: bool = False, kept: bool = False
+    ) -> list[TableEvent]:
+        """Seat a player with a buy-in; they wait for the big blind unless ``post_now``.
+
+        ``kept``: the chips are those a system of record kept for the player at this table
+        (a room restarting), not a buy-in, so the buy-in range does not apply."""
         self._check_seat_number(seat)
         if not isinstance(name, str) or not name.strip():
             raise TableError(f"a player needs a name, not {name!r}")
@@ -210,7 +215,10 @@ class Table:
             raise TableError(f"seat {seat + 1} is taken")
         if any(s is not None and s.name == name for s in self.seats):
             raise TableError(f"{name} is already seated")
-        self._check_buy_in(buy_in, 0)
+        if kept:
+            _whole_chips("chips kept", buy_in)
+        else:
+            self._check_buy_in(buy_in, 0)
         self.seats[seat] = Seat(name, buy_in, post_now=post_now)
         return [PlayerSat(seat, name, buy_in, post_now)]
 
