@@ -360,3 +360,25 @@ def test_an_unknown_hand_at_the_showdown_is_offered_the_muck_only() -> None:
         hand.apply(Action.show())
     play(hand, "muck")
     assert hand.is_over and _shown(hand) == [2, 0]
+
+
+def test_the_river_bettor_shows_first_though_a_player_went_all_in_earlier() -> None:
+    """RULES.md 5: every hand is face up when a player is all in, but the order is still
+    the river's last bettor first, then clockwise."""
+    holes = ["AsAh4d2c", "4h2dKcQc", "KsQsJsTs", "7c7d6h6s"]
+    hand = deal(LIMIT_2_4, [100, 100, 100, 2], holes, "Ad8c3hKd9s")
+    play(hand, "call", "call", "call", "check")  # player 3 is all in for the big blind
+    play(hand, "check", "check", "check", "check", "check", "check")  # flop and turn
+    play(hand, "check", "bet 4", "call", "call")  # river: player 2 bets
+    assert hand.is_over
+    assert [e.player for e in hand.events if isinstance(e, Shown)] == [2, 3, 0, 1]
+
+
+def test_a_board_run_out_after_an_all_in_shows_from_left_of_the_button() -> None:
+    """No betting on the river (the board was run out): the first player left of the
+    button shows first."""
+    holes = ["AsAh4d2c", "4h2dKcQc", "KsQsJsTs"]
+    hand = deal(LIMIT_2_4, [100, 100, 4], holes, "Ad8c3hKd9s")
+    play(hand, "raise 4", "fold", "call")  # button 0 raises, 2 (the big blind) calls all in
+    assert hand.is_over
+    assert [e.player for e in hand.events if isinstance(e, Shown)] == [2, 0]

@@ -201,7 +201,7 @@ class Hand:
         self._all_face_up = False
         self._showdown_order: list[int] = []
         self._showdown_at = 0
-        self._last_street_aggressor: int | None = None
+        self._river_aggressor: int | None = None
         self._best_shown: tuple[int, int] | None = None  # (high, low) strengths; low 0: none
         self._awards: list[Award] = []
         self._pots: list[Pot] = []
@@ -541,7 +541,8 @@ class Hand:
             self._committed[top] -= excess
             self._uncalled.append((top, excess))
             self._emit(UncalledBetReturned(top, excess))
-        self._last_street_aggressor = self._round.aggressor
+        # RULES.md 5 names the river's last bettor or raiser; a board run out early had none.
+        self._river_aggressor = self._round.aggressor if self.street is Street.RIVER else None
         self._bets = [0] * self.players
         self._emit(RoundEnded(self.street, sum(self._committed) + self._dead))
 
@@ -580,8 +581,8 @@ class Hand:
         self._settle_pots(showdown=True)
         # RULES.md 5: the last bettor or raiser of the river shows first; else the first
         # player still in left of the button; then clockwise.
-        first = self._last_street_aggressor
-        if first is None or self._all_face_up:
+        first = self._river_aggressor
+        if first is None:
             first = (self.button + 1) % self.players
         self._showdown_order = sorted(live, key=lambda p: (p - first) % self.players)
         self._showdown_at = 0
