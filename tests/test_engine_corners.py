@@ -382,3 +382,17 @@ def test_a_board_run_out_after_an_all_in_shows_from_left_of_the_button() -> None
     play(hand, "raise 4", "fold", "call")  # button 0 raises, 2 (the big blind) calls all in
     assert hand.is_over
     assert [e.player for e in hand.events if isinstance(e, Shown)] == [2, 0]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: FixedLimit(2, 4, small_blind=False),
+        lambda: FixedLimit(2, 4, big_blind=0.0),
+        lambda: PotLimit(1, 2, min_bet=False),
+    ],
+)
+def test_false_and_zero_point_zero_are_not_the_default(make) -> None:  # type: ignore[no-untyped-def]
+    """0 asks for a structure's default; a bool or a float is refused (docs/rules.md)."""
+    with pytest.raises(RulesError, match="must be a whole number of chips"):
+        make()

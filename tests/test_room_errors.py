@@ -6,6 +6,7 @@ is ``{"error": {"code", "message"}}`` with a 4xx, and no traceback reaches a cli
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -19,11 +20,12 @@ from room_helpers import (
     paused_table,
     play,
     seated,
+    seated_game,
 )
 from websockets.exceptions import ConnectionClosed
 
 from splitpot.protocol import MAX_FRAME
-from splitpot.store import Store
+from splitpot.store import Store, StoreError
 
 
 def unchanged(client: Client, table: str, before: Frame) -> None:
@@ -227,6 +229,54 @@ def test_a_failing_store_refuses_and_changes_nothing(
     assert ann.wait(is_event("chips_added"))["event"]["stack"] == 150
 
 
+def first_turn(clients: list[Client], timeout: float = 10) -> tuple[Client, Frame]:
+    """The client that gets the first ``turn``, and that turn."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for client in clients:
+            turn = next((f for f in list(client.frames) if f["type"] == "turn"), None)
+            if turn is not None:
+                return client, turn
+        time.sleep(0.01)
+    raise AssertionError("nobody got a turn")
+
+
+def test_an_action_the_log_refuses_is_undone_and_may_be_sent_again(
+    room: RoomServer, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store refuses to log an action (not a passing outage): the table goes back to
+    what the log holds, the player is told to send it again, nobody is told the action,
+    and the hand then plays on and is written once."""
+    table, (ann, bob) = seated_game(room, ("Ann", "Bob"), 100, name="Log", seats=2)
+    ann.send({"type": "host", "table": table, "action": "resume"})
+    acting, turn = first_turn([ann, bob])
+    before = acting.state(table)
+
+    def refused(*args: Any) -> None:
+        raise StoreError("the database refused the change: a test's fault")
+
+    def refused_alone(*args: Any) -> None:  # the room tries the action alone: refused too
+        monkeypatch.undo()
+        refused()
+
+    monkeypatch.setattr(store, "append_actions", refused)
+    monkeypatch.setattr(store, "append_action", refused_alone)
+    acting.send(
+        {"type": "act", "table": table, "hand": turn["hand"], "action": "call", "ref": "first"}
+    )
+    error = acting.wait(lambda f: f["type"] == "error")
+    assert (error["code"], error["ref"]) == ("server_error", "first")
+    assert error["message"] == "the room could not record that action: send it again"
+    again = acting.state(table)
+    assert again["seats"] == before["seats"] and again["hand"] == before["hand"]
+    assert not [e for e in ann.events("acted") if e["hand"] == turn["hand"]]
+    play([ann, bob], table, lambda: bool(ann.events("hand_ended")))
+    chips_kept(store)
+    hand = store.hand(turn["hand"])
+    assert hand.status.value == "finished"
+    assert store.hand_log(turn["hand"]).actions[0].kind in ("call", "fold", "check")
+
+
 def http_error(answer: Any, status: int, code: str, message: str | None = None) -> None:
     assert answer.status_code == status, answer.text
     body = answer.json()
@@ -278,6 +328,18 @@ def test_http_errors_are_json_with_a_code(
             "rate_limited",
             "too many login attempts: wait a minute",
         )
+        for n in range(20):  # other names from the same address: 30 tries a minute in all
+            http_error(
+                http.post("/api/sessions", json={"name": f"Zed{n}", "password": "pw"}),
+                401,
+                "unauthorized",
+            )
+        http_error(
+            http.post("/api/accounts", json={"name": "Yan", "password": "password1"}),
+            429,
+            "rate_limited",
+            "too many login attempts: wait a minute",
+        )
     with room.http("not-a-token") as http:
         http_error(
             http.get("/api/me/ledger"), 401, "unauthorized", "the token is unknown or logged out"
@@ -306,3 +368,24 @@ def test_http_errors_are_json_with_a_code(
         answer = http.get("/api/me/ledger")
         http_error(answer, 500, "server_error", "the room could not do that; try again")
         assert "secret" not in answer.text
+
+
+def test_request_bodies_and_tables_a_player_hosts_are_bounded(room: RoomServer) -> None:
+    token = room.guest("Hal")[1]
+    with room.http(token) as http:
+        http_error(
+            http.post("/api/guests", json={"name": "x" * 70_000}),
+            400,
+            "bad_message",
+            "a request body is at most 65536 bytes",
+        )
+        for number in range(10):
+            answer = http.post("/api/tables", json={"name": f"T{number}"})
+            assert answer.status_code == 201, answer.text
+        http_error(
+            http.post("/api/tables", json={"name": "One more"}),
+            429,
+            "rate_limited",
+            "a player may host at most 10 tables",
+        )
+        assert len(http.get("/api/tables").json()["tables"]) == 10

@@ -96,6 +96,8 @@ class FixedLimit:
                 f"big_bet must be twice the small bet of {self.small_bet} "
                 f"(RULES.md 3: B = 2S), that is {2 * self.small_bet}, not {self.big_bet}"
             )
+        _whole("big_blind", self.big_blind, "chips", least=0)  # 0: the default, not False
+        _whole("small_blind", self.small_blind, "chips", least=0)
         if self.big_blind == 0:
             object.__setattr__(self, "big_blind", self.small_bet)
         _whole("big_blind", self.big_blind, "chips")
@@ -196,6 +198,7 @@ class _BigBetting:
         _whole("small_blind", self.small_blind, "chips")
         _whole("big_blind", self.big_blind, "chips")
         _at_most("small_blind", self.small_blind, "big blind", self.big_blind)
+        _whole("min_bet", self.min_bet, "chips", least=0)  # 0: the default, not False
         if self.min_bet == 0:
             object.__setattr__(self, "min_bet", self.big_blind)
         _whole("min_bet", self.min_bet, "chips", least=self.big_blind)

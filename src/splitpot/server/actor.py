@@ -145,7 +145,12 @@ class TableActor:
         while not self.closed:
             wait = self._next_timer()
             try:
-                command = await asyncio.wait_for(self._queue.get(), wait)
+                # Commands already waiting go first: a move sent in time is not timed out
+                # because the table was busy when its deadline passed.
+                if self._queue.empty():
+                    command = await asyncio.wait_for(self._queue.get(), wait)
+                else:
+                    command = self._queue.get_nowait()
             except TimeoutError:
                 await self._on_timer()
                 continue
@@ -412,9 +417,29 @@ class TableActor:
         await self._record(current.hand.actions[-1], seat, events)
 
     async def _record(self, action: Action, seat: int, events: list[TableEvent]) -> None:
+        """Log the action the table has just taken, then tell it. If the store refuses it,
+        the table goes back to what the log holds: nothing unlogged is ever told."""
         assert self.hand_id is not None
-        await self.room.log_action(self.hand_id, seat + 1, action.kind.value, action.amount)
+        try:
+            await self.room.log_action(self.hand_id, seat + 1, action.kind.value, action.amount)
+        except Exception:
+            log.exception("table %s: the log refused an action; back to the log", self.id)
+            await self._reload()
+            raise ProtocolError(
+                ErrorCode.SERVER_ERROR, "the room could not record that action: send it again"
+            ) from None
         await self._tell(events)
+
+    async def _reload(self) -> None:
+        """The hand in play as its log holds it (the table's state before the refused
+        change), told to everyone afresh."""
+        from splitpot.server.recovery import replay  # recovery builds actors: import late
+
+        assert self.hand_id is not None
+        self.table = replay(await self.room.db(self.room.store.hand_log, self.hand_id))
+        self.turn = None
+        for connection in list(self.watchers):
+            connection.send(self._snapshot_frame(connection))
 
     async def _tell(self, events: list[TableEvent]) -> None:
         """Publish events already logged; a hand they end has its result written first,
@@ -427,20 +452,26 @@ class TableActor:
             await self._after_hand()
 
     async def _deal(self) -> None:
+        if self.hand_id is not None:  # the last hand's result is not written yet: first that
+            await self._finish_hand()
         await self._between_hands()
         if not self._can_deal():
             return
         snapshot = self.table.snapshot()
         deck, draw = Deck(self.room.seed()), Deck(self.room.seed())
-        events = self.table.deal(deck.cards, draw=draw.cards)
-        current = self.table.hand or self.table.history[-1]
         setup = {
             "snapshot": snapshot,
             "settings": self.settings.to_json(),
             "deck": [str(card) for card in deck.cards],
             "draw": [str(card) for card in draw.cards],
         }
-        stored = await self.room.db(self.room.store.start_hand, self.id, setup)
+        stored = await self.room.db(self.room.store.start_hand, self.id, setup)  # store first
+        try:
+            events = self.table.deal(deck.cards, draw=draw.cards)
+        except TableError:
+            await self.room.db(self.room.store.cancel_hand, stored.id)
+            raise
+        current = self.table.hand or self.table.history[-1]
         self.hand_id = stored.id
         self.hand_times.append(time.time())
         self.clock.hand_dealt(current.seats)

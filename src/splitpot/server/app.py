@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -21,6 +22,8 @@ from splitpot.server.settings import TableSettings
 from splitpot.store import LoginFailed, NameTaken, Store, StoreError
 
 log = logging.getLogger("splitpot.room")
+
+MAX_BODY = 64 * 1024  # bytes of a request body
 
 STATUS = {
     ErrorCode.FORBIDDEN: 403,
@@ -59,6 +62,16 @@ def create_app(store: Store, options: RoomOptions | None = None, *, bots: int = 
     app = FastAPI(title="splitpot room", version=__version__, lifespan=lifespan)
     app.include_router(http.router)
     app.include_router(ws.router)
+
+    @app.middleware("http")
+    async def bounded_bodies(request: Request, call_next: Any) -> Any:
+        """A request body is at most MAX_BODY bytes (refused before it is read)."""
+        length = request.headers.get("content-length", "0")
+        if not length.isdigit() or int(length) > MAX_BODY:
+            return error_response(
+                ErrorCode.BAD_MESSAGE, f"a request body is at most {MAX_BODY} bytes"
+            )
+        return await call_next(request)
 
     @app.exception_handler(ProtocolError)
     async def refused(request: Request, error: ProtocolError) -> JSONResponse:

@@ -79,14 +79,15 @@ async def new_guest(body: GuestName, room: RoomDep) -> dict[str, Any]:
 
 
 @router.post("/accounts", status_code=201)
-async def new_account(body: Credentials, room: RoomDep) -> dict[str, Any]:
-    return identity(await room.db(room.store.create_account, body.name, body.password))
+async def new_account(body: Credentials, room: RoomDep, request: Request) -> dict[str, Any]:
+    room.login_attempt(request.client.host if request.client else "?", body.name)
+    return identity(await room.passwords(room.store.create_account, body.name, body.password))
 
 
 @router.post("/sessions")
 async def log_in(body: Credentials, room: RoomDep, request: Request) -> dict[str, Any]:
     room.login_attempt(request.client.host if request.client else "?", body.name)
-    return identity(await room.db(room.store.log_in, body.name, body.password))
+    return identity(await room.passwords(room.store.log_in, body.name, body.password))
 
 
 @router.delete("/sessions", status_code=204)

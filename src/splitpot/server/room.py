@@ -31,6 +31,8 @@ log = logging.getLogger("splitpot.room")
 T = TypeVar("T")
 
 LOGIN_RATE = 10  # login attempts a minute for one name from one address
+TABLES_PER_HOST = 10  # open tables one player may host (bots' tables deal forever)
+ADDRESS_RATE = 30  # sign-ups and logins a minute from one address
 BOT_NAMES = ("Ada", "Bram", "Cleo", "Dov", "Edda", "Finn", "Gus", "Hana", "Ivo")
 
 
@@ -121,6 +123,11 @@ class Room:
         self, settings: TableSettings, host: Player
     ) -> tuple[TableActor, str | None]:
         """A new table with its host, and its bots seated; the invite of a private table."""
+        hosted = sum(1 for actor in self.tables.values() if actor.host_id == host.id)
+        if hosted >= TABLES_PER_HOST:
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED, f"a player may host at most {TABLES_PER_HOST} tables"
+            )
         bots = [
             await self.db(self.store.create_guest, f"{name} (bot)")
             for name in random.sample(BOT_NAMES, settings.bots)
@@ -187,13 +194,27 @@ class Room:
         return host is not None and urlsplit(origin).netloc == host
 
     def login_attempt(self, address: str, name: str) -> None:
-        """At most LOGIN_RATE tries a minute from one address for one name."""
+        """At most LOGIN_RATE tries a minute for one name from one address, and
+        ADDRESS_RATE for all names from one address (password hashing is costly)."""
         now = time.monotonic()
-        key = (address, name.strip().lower())
-        tries = [t for t in self._logins.get(key, []) if now - t < 60]
-        if len(tries) >= LOGIN_RATE:
-            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many login attempts: wait a minute")
-        self._logins[key] = [*tries, now]
+        if len(self._logins) > 10_000:  # forget the addresses that have gone quiet
+            self._logins = {k: t for k, t in self._logins.items() if now - t[-1] < 60}
+        keys = (
+            ((address, "name:" + name.strip().lower()), LOGIN_RATE),
+            ((address, ""), ADDRESS_RATE),
+        )
+        for key, most in keys:
+            tries = [t for t in self._logins.get(key, []) if now - t < 60]
+            if len(tries) >= most:
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED, "too many login attempts: wait a minute"
+                )
+            self._logins[key] = [*tries, now]
+
+    async def passwords(self, call: Callable[..., T], *args: Any) -> T:
+        """A store call that hashes a password (argon2, about 0.1 s), on a thread of its
+        own: the store's thread, which logs every table's actions, never waits for one."""
+        return await asyncio.to_thread(call, *args)
 
 
 def _answer(done: asyncio.Future[None], error: Exception | None) -> None:
