@@ -396,3 +396,10 @@ def test_false_and_zero_point_zero_are_not_the_default(make) -> None:  # type: i
     """0 asks for a structure's default; a bool or a float is refused (docs/rules.md)."""
     with pytest.raises(RulesError, match="must be a whole number of chips"):
         make()
+
+
+@pytest.mark.parametrize("text", ["raise ²", "bet ٣", "raise 1.5", "bet -2"])
+def test_an_amount_is_written_in_ascii_digits(text: str) -> None:
+    """``Action.parse`` reads an amount of plain digits; anything else is named."""
+    with pytest.raises(ValueError, match="needs one whole amount"):
+        Action.parse(text)

@@ -664,6 +664,8 @@ BAD = [
         "chat.text must be one line of 1 to 500 characters",
     ),
     ({"type": "chat", "table": "t", "text": "a\nb"}, "chat.text must be one line"),
+    ({"type": "chat", "table": "t", "text": "a\u009bb"}, "chat.text must be one line"),
+    ({"type": "chat", "table": "t", "text": "a\u2028b"}, "chat.text must be one line"),
     ({"type": "chat", "table": "t", "text": "x" * 501}, "chat.text must be one line of 1 to 500"),
     (
         {"type": "commit", "table": "t", "commitment": "0F" * 32},

@@ -276,3 +276,14 @@ def test_chips_kept_by_a_record_seat_a_player_outside_the_buy_in_range() -> None
     with pytest.raises(TableError, match=r"chips kept must be a whole number of chips, not -1"):
         table.sit(2, "Cy", -1, kept=True)
     assert table.seats[2] is None
+
+
+def test_a_seat_that_is_not_a_number_and_a_rake_that_is_not_a_rake_are_refused() -> None:
+    table = table_of({0: "Ann", 1: "Bob"})
+    deal(table)
+    with pytest.raises(TableError, match="a seat is a whole number, not '1'"):
+        table.act("1", Action.fold())  # type: ignore[arg-type]
+    with pytest.raises(TableError, match="a seat is a whole number, not None"):
+        table.time_out(None)  # type: ignore[arg-type]
+    with pytest.raises(TableError, match="rake must be a Rake or None, not 5"):
+        TableConfig(Variant.O8, FixedLimit(2, 4), rake=5)  # type: ignore[arg-type]

@@ -75,7 +75,7 @@ class Action:
             raise ValueError(f"{text.strip()!r} is not an action; actions are: {known}")
         kind = kinds[words[0].lower()]
         if kind in (ActionKind.BET, ActionKind.RAISE):
-            if len(words) != 2 or not words[1].isdigit():
+            if len(words) != 2 or not words[1].isdecimal() or not words[1].isascii():
                 raise ValueError(f"{kind.value} needs one whole amount, e.g. '{kind.value} 10'")
             return cls(kind, int(words[1]))
         if len(words) != 1:

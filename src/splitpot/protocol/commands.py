@@ -27,7 +27,8 @@ MAX_CHAT: Final = 500  # characters of a chat line
 MAX_REF_NUMBER: Final = 2**53 - 1  # a number ref survives a JavaScript client
 T = TypeVar("T")
 _HEX_64 = re.compile(r"[0-9a-f]{64}")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# Control characters (C0, DEL, C1) and the line and paragraph separators: never in chat.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,6 +79,8 @@ class TableConfig:
                 f"(one deck of 52 cards), not {self.seats}"
             )
         _whole_chips("ante", self.ante)
+        if self.rake is not None and not isinstance(self.rake, Rake):
+            raise TableError(f"rake must be a Rake or None, not {self.rake!r}")
         low, high = self.betting.default_buy_in  # RULES.md 6
         if _whole_chips("min_buy_in", self.min_buy_in) == 0:
             object.__setattr__(self, "min_buy_in", low)
@@ -342,6 +344,7 @@ class Table:
     def act(self, seat: int, action: Action) -> list[TableEvent]:
         """Apply the action of the player in ``seat``, who must be the one to act; return
         the events it caused. An illegal action raises and changes nothing."""
+        self._check_seat_number(seat)
         current = self.hand
         if current is None:
             raise TableError("no hand is being played")
@@ -353,10 +356,11 @@ class Table:
 
     def time_out(self, seat: int) -> list[TableEvent]:
         """RULES.md 6: the time ran out: check if possible, else fold; then sit out."""
+        self._check_seat_number(seat)
         current = self.hand
-        if current is None or current.hand.to_act is None:
+        if current is None or self.seat_to_act is None:
             raise TableError("no one is to act")
-        if current.seats[current.hand.to_act] != seat:
+        if self.seat_to_act != seat:
             raise TableError(f"seat {seat + 1} is not to act")
         legal = current.hand.legal_actions()
         if legal.show or legal.muck:
