@@ -63,7 +63,9 @@ def serve(
         ws_per_message_deflate=False,  # frames of a few hundred bytes: not worth the CPU
     )
     server = uvicorn.Server(config)
-    print(f"splitpot room: open http://{host}:{port}/", flush=True)
+    print(
+        f"splitpot room: listening on http://{host}:{port} (HTTP /api, WebSocket /ws)", flush=True
+    )
     print(f"  play in the terminal: splitpot play --server http://{host}:{port}", flush=True)
     # uvicorn sends SIGTERM or SIGINT to the process again once its graceful shutdown is
     # done; with these no-op handlers (restored then) the process returns 0 instead.
