@@ -403,3 +403,9 @@ def test_an_amount_is_written_in_ascii_digits(text: str) -> None:
     """``Action.parse`` reads an amount of plain digits; anything else is named."""
     with pytest.raises(ValueError, match="needs one whole amount"):
         Action.parse(text)
+
+
+def test_giving_up_is_a_fold_in_the_betting_and_a_muck_at_the_showdown() -> None:
+    """What the room does for a player leaving or out of time (LegalActions.give_up)."""
+    assert LegalActions(0, fold=True, call=2).give_up() == Action.fold()
+    assert LegalActions(0, show=True, muck=True).give_up() == Action.muck()

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from splitpot.bots import Bot
 from splitpot.cards import Deck
 from splitpot.dealer import Scene, scenes
-from splitpot.engine import Action, IllegalActionError
+from splitpot.engine import IllegalActionError
 from splitpot.protocol import (
     Act,
     Chat,
@@ -133,7 +133,7 @@ class LocalTable:
             if seat in self.bots:
                 action = self.bots[seat].decide(hand.view(hand.to_act), table.config.variant)
             elif self.leaving:
-                action = Action.muck() if hand.legal_actions().muck else Action.fold()
+                action = hand.legal_actions().give_up()
             else:
                 break
             frames += self._frames(table.act(seat, action))

@@ -107,6 +107,12 @@ class LegalActions:
     show: bool = False
     muck: bool = False
 
+    def give_up(self) -> Action:
+        """What a player giving the hand up does (leaving, out of time): fold; at the
+        showdown, where there is nothing to fold, muck (the engine offers the muck to
+        every hand it asks about there)."""
+        return Action.muck() if self.muck else Action.fold()
+
     def describe(self) -> list[str]:
         """The legal actions in the words of the line-by-line client.
 

@@ -103,6 +103,11 @@ def deck_size(players: int, hole_cards: int) -> int:
     return players * hole_cards + 8
 
 
+def most_players(hole_cards: int) -> int:
+    """The most players one deck of 52 deals (docs/rules.md: Big O seats at most 8)."""
+    return (52 - deck_size(0, hole_cards)) // hole_cards
+
+
 def arrange_deck(
     holes: Sequence[Sequence[Card | None] | None],
     board: Sequence[Card],
@@ -149,8 +154,8 @@ class Hand:
         if not 0 <= button < players:
             raise HandSetupError(f"button {button} is not one of the players 0..{players - 1}")
         needed = deck_size(players, config.variant.hole_cards)
-        if needed > 52:  # docs/rules.md: the deck must cover every card a hand may need
-            most = (52 - 8) // config.variant.hole_cards
+        most = most_players(config.variant.hole_cards)
+        if players > most:  # docs/rules.md: the deck must cover every card a hand may need
             raise HandSetupError(
                 f"{config.variant.value} deals {config.variant.hole_cards} hole cards: "
                 f"{players} players would need {needed} cards of 52 (at most {most} players)"

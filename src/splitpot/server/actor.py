@@ -546,12 +546,8 @@ class TableActor:
         if occupant is not None and occupant.timed_out:
             await self._time_out(seat)
             return
-        if occupant is not None and occupant.leaving:  # fold; at the showdown muck or show
-            legal = hand.legal_actions()
-            if legal.muck or legal.show:
-                action = Action.muck() if legal.muck else Action.show()
-            else:
-                action = Action.fold()
+        if occupant is not None and occupant.leaving:
+            action = hand.legal_actions().give_up()
         elif occupant is not None and occupant.bot is not None:
             action = occupant.bot.decide(hand.view(hand.to_act), self.table.config.variant)
         else:

@@ -19,7 +19,7 @@ from typing import Any
 
 from splitpot.cards import Card
 from splitpot.engine import Action, Hand, HandSetupError, IllegalActionError, Post, PostKind
-from splitpot.engine.hand import deck_size
+from splitpot.engine.hand import most_players
 from splitpot.rules import FixedLimit, GameConfig, Mixed, NoLimit, PotLimit, Rake, Variant
 from splitpot.table.events import (
     ChipsAdded,
@@ -71,9 +71,8 @@ class TableConfig:
             raise TableError(f"seats must be a whole number, not {self.seats!r}")
         if not 2 <= self.seats <= MAX_SEATS:
             raise TableError(f"a table has 2 to {MAX_SEATS} seats, not {self.seats}")
-        hole = self.variant.hole_cards
-        if deck_size(self.seats, hole) > 52:  # docs/rules.md: the deck covers every card
-            most = (52 - 8) // hole
+        hole, most = self.variant.hole_cards, most_players(self.variant.hole_cards)
+        if self.seats > most:  # docs/rules.md: the deck covers every card
             raise TableError(
                 f"{self.variant.value} deals {hole} hole cards: a table has 2 to {most} seats "
                 f"(one deck of 52 cards), not {self.seats}"
@@ -363,11 +362,7 @@ class Table:
         if self.seat_to_act != seat:
             raise TableError(f"seat {seat + 1} is not to act")
         legal = current.hand.legal_actions()
-        if legal.show or legal.muck:
-            action = Action.muck()
-        else:
-            action = Action.check() if legal.check else Action.fold()
-        events = self.act(seat, action)
+        events = self.act(seat, Action.check() if legal.check else legal.give_up())
         player = self._occupant(seat)
         player.sitting_out = True
         return [*events, SatOut(seat, player.name, timed_out=True)]
