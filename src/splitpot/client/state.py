@@ -17,23 +17,18 @@ from typing import Any
 from splitpot.engine import Action, ActionKind, LegalActions
 from splitpot.evaluate import best_high, best_low
 from splitpot.rules import Betting, FixedLimit, Mixed, NoLimit, PotLimit, Structure, Variant
+from splitpot.table.view import action_words
 
 Frame = Mapping[str, Any]  # one message of the room, decoded
 Command = dict[str, Any]  # one message to the room
 
-GAME_NAMES = {
-    Variant.O8: "Omaha Hi/Lo",
-    Variant.OMAHA: "Omaha",
-    Variant.BIGO: "Big O",
-    Variant.HILO_NO_QUALIFIER: "Omaha Hi/Lo without a qualifier",
-}
 IN_HAND = ("playing", "all_in")  # seat statuses of a player holding live cards
 NOT_NOW = ("illegal_action", "not_your_turn", "wrong_hand")  # refusals of an action
 
 
 def game_title(variant: Variant, betting: Betting) -> str:
     """The game as a hand's first line names it: "Omaha Hi/Lo, Pot Limit 1/2"."""
-    return f"{GAME_NAMES[variant]}, {betting.name} {betting.stakes}"
+    return f"{variant.short_name}, {betting.name} {betting.stakes}"
 
 
 def betting_from_json(fields: Frame) -> Betting | Mixed:
@@ -316,8 +311,7 @@ class TableClient:
         picture, added = self._seat_at(event["seat"]), event["added"]
         action = event["action"]
         status = "folded" if action == "fold" else "all_in" if event["all_in"] else picture.status
-        amount = {"call": f" {added}", "bet": f" {event['to']}", "raise": f" {event['to']}"}
-        words = action + amount.get(action, "") + (" (all in)" if event["all_in"] else "")
+        words = action_words(action, event["to"], added, event["all_in"])
         self._change(
             picture.seat,
             stack=picture.stack - added,
@@ -571,7 +565,6 @@ def _one_betting(fields: Frame) -> Betting:
 
 
 __all__ = [
-    "GAME_NAMES",
     "Command",
     "Frame",
     "HandPicture",

@@ -18,6 +18,11 @@ class Variant(Enum):
         return _TITLES[self]
 
     @property
+    def short_name(self) -> str:
+        """The game as a table's header names it: "Omaha Hi/Lo", "Big O"."""
+        return _SHORT_NAMES[self]
+
+    @property
     def hole_cards(self) -> int:
         return 5 if self is Variant.BIGO else 4
 
@@ -41,6 +46,12 @@ class Variant(Enum):
         raise ValueError(f"unknown variant {text!r}; known variants: {known}")
 
 
+_SHORT_NAMES = {
+    Variant.O8: "Omaha Hi/Lo",
+    Variant.OMAHA: "Omaha",
+    Variant.BIGO: "Big O",
+    Variant.HILO_NO_QUALIFIER: "Omaha Hi/Lo without a qualifier",
+}
 _TITLES = {
     Variant.O8: "Omaha Hi/Lo, eight or better",
     Variant.OMAHA: "Omaha",

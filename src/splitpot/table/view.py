@@ -69,12 +69,13 @@ class TableView:
     hands_played: int
 
 
-def action_words(event: Acted) -> str:
-    """An action as a seat's label shows it: "fold", "call 4", "raise 12", "allin 30"."""
-    if event.kind in (ActionKind.FOLD, ActionKind.CHECK):
-        return f"{event.kind.value}"
-    amount = event.added if event.kind is ActionKind.CALL else event.to
-    return f"{event.kind.value} {amount}" + (" (all in)" if event.all_in else "")
+def action_words(kind: str, to: int, added: int, all_in: bool) -> str:
+    """An action as a seat's label shows it: "fold", "call 4", "raise 12 (all in)";
+    ``to`` is the seat's bet after it, ``added`` the chips it put in (an ``Acted``)."""
+    if kind in (ActionKind.FOLD.value, ActionKind.CHECK.value):
+        return kind
+    amount = added if kind == ActionKind.CALL.value else to
+    return f"{kind} {amount}" + (" (all in)" if all_in else "")
 
 
 def table_view(
@@ -102,7 +103,8 @@ def table_view(
     last: dict[int, str] = {}
     for event in hand.events:
         if isinstance(event, Acted):
-            last[current.seats[event.player]] = action_words(event)
+            words = action_words(event.kind.value, event.to, event.added, event.all_in)
+            last[current.seats[event.player]] = words
     views: list[SeatView | None] = []
     for seat, player in enumerate(seats):
         if player is None or seat not in current.seats:
