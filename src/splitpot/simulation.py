@@ -40,9 +40,11 @@ def play_bots(table: Table, bots: Mapping[int, Bot]) -> None:
 def play_hand(table: Table, bots: dict[int, Bot], deck: Deck, draw: Deck) -> TableHand:
     """Deal one hand and let the bots play it out; ``draw`` is shuffled apart for a draw
     for the button, when the game (re)starts (RULES.md 4.1)."""
-    table_hand = table.start_hand(deck.cards, draw=draw.cards)
+    table.deal(deck.cards, draw=draw.cards)
+    dealt = table.latest
+    assert dealt is not None
     play_bots(table, bots)
-    return table_hand
+    return dealt
 
 
 def simulate(

@@ -471,7 +471,8 @@ class TableActor:
         except TableError:
             await self.room.db(self.room.store.cancel_hand, stored.id)
             raise
-        current = self.table.hand or self.table.history[-1]
+        current = self.table.latest
+        assert current is not None
         self.hand_id = stored.id
         self.hand_times.append(time.time())
         self.clock.hand_dealt(current.seats)

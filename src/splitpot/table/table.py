@@ -267,12 +267,11 @@ class Table:
         drawn = dict(zip(players, cards, strict=False))
         return max(drawn, key=lambda seat: drawn[seat])
 
-    def start_hand(
-        self, deck: Sequence[Card | None], *, draw: Sequence[Card] | None = None
-    ) -> TableHand:
-        """Deal the next hand (see ``deal``) and return it."""
-        self.deal(deck, draw=draw)
-        return self.history[-1] if self.hand is None else self.hand
+    @property
+    def latest(self) -> TableHand | None:
+        """The hand in play, or else the last one played (a hand over as soon as it was
+        dealt is settled at once and already in the history)."""
+        return self.hand or (self.history[-1] if self.history else None)
 
     def deal(
         self, deck: Sequence[Card | None], *, draw: Sequence[Card] | None = None
