@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException
 
 from splitpot import __version__
 from splitpot.protocol import ErrorCode, ProtocolError
-from splitpot.server import http, ws
+from splitpot.server import http, pages, ws
 from splitpot.server.errors import refusal
 from splitpot.server.room import Room, RoomOptions
 from splitpot.server.settings import TableSettings
@@ -62,6 +62,7 @@ def create_app(store: Store, options: RoomOptions | None = None, *, bots: int = 
     app = FastAPI(title="splitpot room", version=__version__, lifespan=lifespan)
     app.include_router(http.router)
     app.include_router(ws.router)
+    pages.mount(app)
 
     @app.middleware("http")
     async def bounded_bodies(request: Request, call_next: Any) -> Any:
