@@ -1,0 +1,108 @@
+"""Real browser tests: Playwright (sync API) driving Debian's Chromium against a real room
+on SQLite. One browser for the session; one context per player (``players``), whose
+console errors, uncaught errors and failed requests fail the test at its end.
+
+Without /usr/bin/chromium the tests are skipped, unless SPLITPOT_REQUIRE_BROWSER=1, which
+makes them fail instead (``make test`` installs Chromium when it is missing)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from player import DESKTOP, PHONE, Player
+from room_helpers import FAST, RoomServer, running_room
+from store_fixtures import cheap_hasher
+
+from splitpot.store import open_store
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# Hands follow each other quickly; the pages still get a moment to draw the result.
+OPTIONS = dataclasses.replace(FAST, hand_pause=0.3)
+
+
+def launch(playwright: Any) -> Any:
+    """Debian's Chromium, headless (Playwright's own browser download is not used)."""
+    return playwright.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS
+    )
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        reason = f"no Chromium at {CHROMIUM} (apt-get install chromium; make test does)"
+        if os.environ.get("SPLITPOT_REQUIRE_BROWSER") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=10_000)
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Iterator[RoomServer]:
+    """A room on a SQLite file of the test's own (the browser tests are not store tests)."""
+    store = open_store(f"sqlite:///{tmp_path / 'room.sqlite3'}", password_hasher=cheap_hasher())
+    try:
+        with running_room(store, OPTIONS) as server:
+            yield server
+    finally:
+        store.close()
+
+
+Players = Callable[..., Player]
+
+
+@pytest.fixture
+def players(browser: Any, room: RoomServer) -> Iterator[Players]:
+    """``players(name, signed_in=True, size="desktop")``: a page in a context of its own.
+    Signed in, the player is a new guest of that name already (the identity in the
+    pages' localStorage); else the page starts as a stranger's. At the end every page
+    must have met no error: console, uncaught, failed request or HTTP error status."""
+    made: list[tuple[Any, Player]] = []
+
+    def make(name: str, *, signed_in: bool = True, size: str = "desktop") -> Player:
+        state: dict[str, Any] = {"cookies": [], "origins": []}
+        if signed_in:
+            player, token = room.guest(name)
+            stored = json.dumps({"player": {"id": player, "name": name}, "token": token})
+            state["origins"] = [
+                {
+                    "origin": room.url,
+                    "localStorage": [{"name": "splitpot.identity", "value": stored}],
+                }
+            ]
+        phone = size == "phone"
+        context = browser.new_context(
+            viewport=PHONE if phone else DESKTOP,
+            is_mobile=phone,
+            has_touch=phone,
+            storage_state=state,
+            reduced_motion="reduce",
+        )
+        made.append((context, Player(context.new_page(), name, room.url)))
+        return made[-1][1]
+
+    yield make
+    problems = [f"{p.name}: {text}" for _, p in made for text in p.problems]
+    for context, _ in made:
+        context.close()
+    assert not problems, "the pages met errors:\n" + "\n".join(problems)

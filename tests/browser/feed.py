@@ -1,0 +1,160 @@
+"""What the room says while the pages play, as it happens: a second WebSocket for each
+player (same token as their page: a player's turn goes to all their connections), read on
+threads into one list, so a test knows whose turn it is and when a hand ends without
+polling a page; and the room's own event loop, to close a page's socket from the server."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any, TypeVar
+
+from room_helpers import Client, Frame, RoomServer
+
+from splitpot.server.room import Room
+
+T = TypeVar("T")
+Act = Callable[[Frame], None]  # answers one turn (by clicks on a page, or a command)
+
+
+class Feed:
+    """Every frame the players' second connections receive, tagged with the seat, in
+    order of arrival. The test reads it with ``next`` (a cursor it moves) or ``find``."""
+
+    def __init__(self, room: RoomServer, table: str, invite: str | None = None) -> None:
+        self.room = room
+        self.table = table
+        self.invite = invite
+        self.clients: dict[int, Client] = {}
+        self.frames: list[tuple[int, Frame]] = []
+        self.cursor = 0
+        self._arrived = threading.Condition()
+
+    def add(self, seat: int, token: str) -> Client:
+        """Follow the player who sits (or will sit) in ``seat``."""
+        client = Client(self.room, token)
+        watch = {"type": "watch", "table": self.table}
+        client.send(watch if self.invite is None else watch | {"invite": self.invite})
+        client.wait(lambda f: f["type"] == "table" and f["table"] == self.table)
+        self.clients[seat] = client
+        threading.Thread(target=self._forward, args=(seat, client), daemon=True).start()
+        return client
+
+    def _forward(self, seat: int, client: Client) -> None:
+        while not client.closed.is_set():
+            try:
+                frame = client.wait(lambda f: True, timeout=3600)
+            except AssertionError:
+                return  # closed
+            with self._arrived:
+                self.frames.append((seat, frame))
+                self._arrived.notify_all()
+
+    def find(
+        self, matches: Callable[[int, Frame], bool], start: int = 0, timeout: float = 20
+    ) -> tuple[int, Frame]:
+        """The first frame from ``start`` that matches (its index, the frame); waits."""
+        deadline = time.monotonic() + timeout
+        with self._arrived:
+            index = start
+            while True:
+                while index < len(self.frames):
+                    seat, frame = self.frames[index]
+                    if matches(seat, frame):
+                        return index, frame
+                    index += 1
+                left = deadline - time.monotonic()
+                assert left > 0, f"no such frame within {timeout} s; last: {self.frames[-3:]}"
+                self._arrived.wait(left)
+
+    def next(self, timeout: float = 20) -> tuple[int, Frame]:
+        """The next frame after the cursor (seat, frame); the cursor moves past it."""
+        index, frame = self.find(lambda seat, f: True, self.cursor, timeout)
+        self.cursor = index + 1
+        return self.frames[index][0], frame
+
+    def event(self, kind: str, start: int = 0, **fields: Any) -> Frame:
+        """The first event of ``kind`` at this table from ``start`` with these fields."""
+
+        def matches(seat: int, frame: Frame) -> bool:
+            if frame["type"] != "event" or frame["table"] != self.table:
+                return False
+            event: Frame = frame["event"]
+            return event["kind"] == kind and all(event.get(k) == v for k, v in fields.items())
+
+        found: Frame = self.find(matches, start)[1]["event"]
+        return found
+
+    def host(self, host_seat: int, action: str) -> None:
+        """A host command on the host's second connection (pausing, resuming)."""
+        start = len(self.frames)
+        self.clients[host_seat].send({"type": "host", "table": self.table, "action": action})
+        self.event("host", start, action=action)
+
+    def deal(self, host_seat: int) -> str:
+        """Deal exactly one hand at a table the host has paused: resume, pause again once
+        the hand has started (it is played out). The hand's id."""
+        start = len(self.frames)
+        self.clients[host_seat].send({"type": "host", "table": self.table, "action": "resume"})
+        hand: str = self.event("hand_started", start)["hand"]
+        self.host(host_seat, "pause")
+        return hand
+
+    def play(self, hand: str, players: dict[int, Act], timeout: float = 60) -> Frame:
+        """Answer each turn of ``hand`` with the seat's ``Act`` until the hand ends; its
+        ``hand_ended`` event. The frames before the cursor were played already."""
+        answered: set[tuple[int, int]] = set()
+        deadline = time.monotonic() + timeout
+        while True:
+            seat, frame = self.next(deadline - time.monotonic())
+            assert frame["type"] != "error", frame
+            if frame["type"] == "turn" and frame["hand"] == hand:
+                if (seat, frame["seq"]) not in answered:
+                    answered.add((seat, frame["seq"]))
+                    players[seat](frame)
+            elif frame["type"] == "event" and frame["event"]["hand"] == hand:
+                if frame["event"]["kind"] == "hand_ended":
+                    ended: Frame = frame["event"]
+                    return ended
+
+    def close(self) -> None:
+        for client in self.clients.values():
+            client.close()
+
+
+def command(client: Client, table: str, choose: Callable[[Frame], Frame]) -> Act:
+    """An ``Act`` for a player who plays by commands on their connection (not a page)."""
+    return lambda turn: client.send(
+        {"type": "act", "table": table, "hand": turn["hand"]} | choose(turn)
+    )
+
+
+def on_loop(room: RoomServer, call: Callable[[Room], T]) -> T:
+    """Run ``call(room)`` on the running room's event loop (its thread); its result."""
+    loop = room.server.servers[0].get_loop()
+    app: Any = room.server.config.app
+    done: Future[T] = asyncio.run_coroutine_threadsafe(_call(call, app.state.room), loop)
+    return done.result(timeout=10)
+
+
+async def _call(call: Callable[[Room], T], room: Room) -> T:
+    return call(room)
+
+
+def connections_of(room: RoomServer, player: str) -> set[int]:
+    """The ids of the player's open connections to the room."""
+    return on_loop(room, lambda r: {c.id for c in r.connections if str(c.player_id) == str(player)})
+
+
+def drop(room: RoomServer, connections: set[int]) -> None:
+    """The room closes these connections' sockets, as when it drops a slow client."""
+
+    def close(r: Room) -> None:
+        for connection in list(r.connections):
+            if connection.id in connections:
+                connection.close()
+
+    on_loop(room, close)
