@@ -116,8 +116,8 @@ class Feed:
                     answered.add((seat, frame["seq"]))
                     players[seat](frame)
             elif frame["type"] == "event" and frame["event"]["hand"] == hand:
-                if frame["event"]["kind"] == "hand_ended":
-                    ended: Frame = frame["event"]
+                ended: Frame = frame["event"]
+                if ended["kind"] == "hand_ended":
                     return ended
 
     def close(self) -> None:
