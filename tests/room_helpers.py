@@ -21,7 +21,9 @@ from splitpot.server.app import create_app
 from splitpot.server.room import RoomOptions
 from splitpot.store import Store
 
-FAST = RoomOptions(hand_pause=0.05, bot_delay=0.0, db_retry=0.1, closing_wait=0.0, seed=7)
+FAST = RoomOptions(
+    hand_pause=0.05, street_pause=0.0, bot_delay=0.0, db_retry=0.1, closing_wait=0.0, seed=7
+)
 Frame = dict[str, Any]
 Choose = Callable[["Client", Frame], Frame]  # a turn -> the act's fields (action, amount)
 _refs = itertools.count(1)

@@ -33,6 +33,7 @@ from splitpot.engine import (
     HoleCardsDealt,
     LegalActions,
     Shown,
+    TurnedFaceUp,
 )
 from splitpot.protocol import (
     MAX_CHIPS,
@@ -244,6 +245,33 @@ def test_shown_cards_reach_everyone_while_the_loser_decides() -> None:
 # ------------------------------------------------------------------ events
 
 
+def test_all_in_and_called_before_the_river_turns_every_hand_face_up_first() -> None:
+    """RULES.md 5: with a player all in and no more betting possible, every hand still
+    in is turned face up, for everyone, before the rest of the board is dealt."""
+    table = seat_players(O8_POT_LIMIT, {0: ("Ann", 10), 1: ("Bob", 100)})
+    deal_cards(table, {0: "QhJhTc8c", 1: "AcKc9h9d"}, "3d4h5sKsQs", button=0)
+    table.act(seat_to_act(table), Action.parse("raise 6"))
+    events = table.act(seat_to_act(table), Action.parse("call"))
+    events += table.act(seat_to_act(table), Action.parse("check"))
+    events += table.act(seat_to_act(table), Action.parse("allin"))
+    events += table.act(seat_to_act(table), Action.parse("call"))
+    frames = [round_trip(f) for f in encoded(events, viewer=None)]
+    kinds = [f["kind"] for f in frames]
+    first_face_up = kinds.index("face_up")
+    assert kinds[first_face_up - 1] == "round_ended"
+    assert kinds[first_face_up : first_face_up + 5] == [
+        "face_up", "face_up", "board", "board", "shown"
+    ]  # fmt: skip
+    assert kinds.count("board") == 3
+    faced = [(f["seat"], f["cards"], f["text"]) for f in frames if f["kind"] == "face_up"]
+    assert faced == [
+        (2, ["Ac", "Kc", "9h", "9d"], "Bob turns up Ac Kc 9h 9d"),
+        (1, ["Qh", "Jh", "Tc", "8c"], "Ann turns up Qh Jh Tc 8c"),
+    ]
+    assert kinds.count("shown") == 2 and kinds[-1] == "hand_ended"
+
+
+
 def test_every_event_of_a_hand_for_one_player() -> None:
     table = seat_players(O8_POT_LIMIT, {})
     events = table.sit(0, "Ann", 1) + table.sit(1, "Bob", 100) + table.sit(2, "Cy", 100)
@@ -330,6 +358,7 @@ def test_every_event_of_a_hand_for_one_player() -> None:
         "hand": "t7-1",
         "street": "preflop",
         "pot": 5,
+        "pots": [{"amount": 3, "eligible": [1, 2, 3]}, {"amount": 2, "eligible": [2, 3]}],
         "text": None,
     }
     assert by_kind["shown"] == {
@@ -815,7 +844,7 @@ class Room:
             cards = {str(c) for c in inner.cards}
             self.holes[inner.player] = cards
             self.sights.setdefault(inner.player, Sight()).own |= cards
-        elif isinstance(inner, BoardDealt | Shown):
+        elif isinstance(inner, BoardDealt | Shown | TurnedFaceUp):
             self.public |= {str(c) for c in inner.cards}
         elif isinstance(inner, Acted) and inner.kind is ActionKind.FOLD:
             self.folded.add(inner.player)
@@ -931,6 +960,7 @@ def test_the_games_cover_every_kind_of_event(rooms: list[Room]) -> None:
         "acted",
         "round_ended",
         "uncalled",
+        "face_up",
         "shown",
         "mucked",
         "rake",

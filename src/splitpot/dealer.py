@@ -31,9 +31,10 @@ from splitpot.engine import (
     RakeTaken,
     Share,
     Shown,
+    TurnedFaceUp,
     UncalledBetReturned,
 )
-from splitpot.evaluate import HighHand, LowHand
+from splitpot.evaluate import HandHelp, HighHand, LowHand
 from splitpot.rules import Betting, Variant
 from splitpot.table import (
     ChipsAdded,
@@ -120,6 +121,20 @@ def hand_words(high: HighHand | None, low: LowHand | None) -> str:
     if low is not None:
         return low_words(low)
     return high.name if high is not None else ""
+
+
+def help_words(help: HandHelp) -> str:
+    """The hand helper's line: "two pair, Kings and Fives · low 7,5,3,2,A", with "no low
+    yet" or "no low possible" where the game has a low."""
+    parts = [] if help.high is None else [help.high.name]
+    if help.variant.has_low:
+        if help.low is not None:
+            parts.append(f"low {low_words(help.low)}")
+        elif not help.low_possible:
+            parts.append("no low possible")
+        elif help.high is not None:
+            parts.append("no low yet")
+    return " · ".join(parts)
 
 
 def game_words(betting: Betting, say: Say = str) -> str:
@@ -244,6 +259,8 @@ def _hand_lines(
             return [f"{street.label.capitalize()}: {_cards(scene.board + cards)}"]
         case UncalledBetReturned(player=player, amount=amount):
             return [f"Uncalled bet of {say(amount)} returned to {names[player]}"]
+        case TurnedFaceUp(player=player, cards=cards):
+            return [f"{names[player]} turns up {_cards(cards)}"]
         case Shown(player=player, cards=cards, high=high, low=low):
             return [f"{names[player]} shows {_cards(cards)}: {hand_words(high, low) or 'no hand'}"]
         case Mucked(player=player):

@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from splitpot.dealer import help_words
 from splitpot.engine import Action, ActionKind, LegalActions
-from splitpot.evaluate import best_high, best_low
+from splitpot.evaluate import hand_help
 from splitpot.rules import Betting, FixedLimit, Mixed, NoLimit, PotLimit, Structure, Variant
 from splitpot.table.view import action_words
 
@@ -334,6 +335,7 @@ class TableClient:
         self._add_to_pot(-amount)
 
     def _on_shown(self, event: Frame) -> None:
+        """A hand shown at the showdown, or turned face up for an all-in run-out."""
         self._change(event["seat"], cards=tuple(event["cards"]))
 
     def _on_rake(self, event: Frame) -> None:
@@ -442,16 +444,11 @@ class TableClient:
         return f"Your cards: {' '.join(me.cards)}" + (f"   ({hint})" if hint else "")
 
     def hint(self) -> str:
-        """The viewer's best high and low on the board so far."""
+        """The viewer's best high and low on the board so far (the hand helper)."""
         me, shown = self.me(), self.hand or self.last
         if me is None or not me.cards or shown is None or len(shown.board) < 3:
             return ""
-        hole, board, variant = " ".join(me.cards), " ".join(shown.board), self.variant
-        words = f"high: {best_high(hole, board).name}"
-        if variant.has_low:
-            low = best_low(hole, board, variant.low_qualifier)
-            words += f"; low: {low.name if low else 'none yet'}"
-        return words
+        return help_words(hand_help(self.variant, " ".join(me.cards), " ".join(shown.board)))
 
     def moves(self) -> str:
         legal = self.legal
@@ -534,6 +531,7 @@ _FOLDS: dict[str, Callable[[TableClient, Frame], str | None]] = {
     "acted": TableClient._on_acted,
     "round_ended": TableClient._on_round_ended,
     "uncalled": TableClient._on_uncalled,
+    "face_up": TableClient._on_shown,
     "shown": TableClient._on_shown,
     "rake": TableClient._on_rake,
     "pot_awarded": TableClient._on_pot_awarded,

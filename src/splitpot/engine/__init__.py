@@ -16,6 +16,7 @@ from splitpot.engine.events import (
     RoundEnded,
     Shown,
     Street,
+    TurnedFaceUp,
     UncalledBetReturned,
     view,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "Share",
     "Shown",
     "Street",
+    "TurnedFaceUp",
     "UncalledBetReturned",
     "arrange_deck",
     "deal_order",

@@ -11,7 +11,7 @@ from enum import Enum, IntEnum
 
 from splitpot.cards import Card
 from splitpot.engine.actions import ActionKind
-from splitpot.engine.pots import Share
+from splitpot.engine.pots import Pot, Share
 from splitpot.evaluate import HighHand, LowHand
 
 
@@ -24,6 +24,11 @@ class Street(IntEnum):
     @property
     def label(self) -> str:
         return self.name.lower()
+
+    @classmethod
+    def of_board(cls, cards: int) -> Street:
+        """The street of a board of ``cards`` cards (0, 3, 4 or 5)."""
+        return cls(max(0, cards - 2))
 
 
 class PostKind(Enum):
@@ -83,6 +88,7 @@ class Acted:
 class RoundEnded:
     street: Street
     pot: int  # all chips in the middle once the round's bets are gathered
+    pots: tuple[Pot, ...] = ()  # the same, as the main pot and the side pots
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +103,15 @@ class Shown:
     cards: tuple[Card, ...]
     high: HighHand | None
     low: LowHand | None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnedFaceUp:
+    """RULES.md 5: with a player all in and no more betting possible, a hand still in is
+    turned face up before the rest of the board is dealt."""
+
+    player: int
+    cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +146,7 @@ Event = (
     | Acted
     | RoundEnded
     | UncalledBetReturned
+    | TurnedFaceUp
     | Shown
     | Mucked
     | RakeTaken

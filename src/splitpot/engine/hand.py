@@ -30,6 +30,7 @@ from splitpot.engine.events import (
     RoundEnded,
     Shown,
     Street,
+    TurnedFaceUp,
     UncalledBetReturned,
     view,
 )
@@ -261,7 +262,7 @@ class Hand:
     def view(self, viewer: int | None) -> HandView:
         """The hand as ``viewer`` may see it: never another player's unshown cards."""
         events = tuple(view(event, viewer) for event in self.events)
-        shown = {e.player: e.cards for e in self.events if isinstance(e, Shown)}
+        shown = {e.player: e.cards for e in self.events if isinstance(e, Shown | TurnedFaceUp)}
         return HandView(
             viewer,
             self.street,
@@ -549,7 +550,8 @@ class Hand:
         # RULES.md 5 names the river's last bettor or raiser; a board run out early had none.
         self._river_aggressor = self._round.aggressor if self.street is Street.RIVER else None
         self._bets = [0] * self.players
-        self._emit(RoundEnded(self.street, sum(self._committed) + self._dead))
+        pots = tuple(self.current_pots())
+        self._emit(RoundEnded(self.street, sum(self._committed) + self._dead, pots))
 
     def _deal_board(self, street: Street) -> None:
         self._draw(1)  # burn (RULES.md 4.4)
@@ -564,6 +566,12 @@ class Hand:
         in is turned face up.
         """
         self._all_face_up = any(self.all_in(p) for p in range(self.players))
+        if self._all_face_up and self.street is not Street.RIVER:
+            first = (self.button + 1) % self.players
+            for player in sorted(range(self.players), key=lambda p: (p - first) % self.players):
+                cards = self.holes[player]
+                if not self._folded[player] and None not in cards:
+                    self._emit(TurnedFaceUp(player, tuple(c for c in cards if c is not None)))
         while self.street is not Street.RIVER:
             self.street = Street(self.street + 1)
             self._deal_board(self.street)

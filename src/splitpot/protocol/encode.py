@@ -9,12 +9,12 @@ event as ``seen_by(event, seat)``, so no card reaches a receiver that may not se
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from splitpot.cards import Card
-from splitpot.dealer import Scene, dealer_line, low_words
+from splitpot.dealer import Scene, dealer_line, help_words, low_words
 from splitpot.engine import (
     Acted,
     BoardDealt,
@@ -24,13 +24,17 @@ from splitpot.engine import (
     LegalActions,
     Mucked,
     Posted,
+    Pot,
     PotAwarded,
     RakeTaken,
     RoundEnded,
     Shown,
+    Street,
+    TurnedFaceUp,
     UncalledBetReturned,
 )
-from splitpot.evaluate import HighHand, LowHand
+from splitpot.equity import EquityResult
+from splitpot.evaluate import HandHelp, HighHand, LowHand
 from splitpot.rules import Betting, FixedLimit, Mixed
 from splitpot.table import (
     ChipsAdded,
@@ -40,6 +44,7 @@ from splitpot.table import (
     InHand,
     PlayerLeft,
     PlayerSat,
+    PotView,
     SatIn,
     SatOut,
     SeatView,
@@ -171,6 +176,11 @@ def _seat_json(number: int, seat: SeatView | None, players: Mapping[int, str]) -
     return fields
 
 
+def pots_json(pots: Iterable[PotView | Pot]) -> list[Json]:
+    """The main pot and the side pots, each with its amount and the seats that may win it."""
+    return [{"amount": pot.amount, "eligible": [seat + 1 for seat in pot.eligible]} for pot in pots]
+
+
 def _hand_json(table: str, hand: HandState) -> JsonObject:
     return {
         "id": hand_id(table, hand.number),
@@ -178,10 +188,7 @@ def _hand_json(table: str, hand: HandState) -> JsonObject:
         "button": hand.button + 1,
         "street": hand.street.label,
         "board": cards_json(hand.board),
-        "pots": [
-            {"amount": pot.amount, "eligible": [seat + 1 for seat in pot.eligible]}
-            for pot in hand.pots
-        ],
+        "pots": pots_json(hand.pots),
         "total": hand.total,
         "to_act": wire_seat(hand.to_act),
         **betting_json(hand.betting),
@@ -317,10 +324,12 @@ def _hand_event(event: Event, scene: Scene) -> tuple[str, JsonObject]:
                 "added": added,
                 "all_in": all_in,
             }
-        case RoundEnded(street=street, pot=pot):
-            return "round_ended", {"street": street.label, "pot": pot}
+        case RoundEnded(street=street, pot=pot, pots=pots):
+            return "round_ended", {"street": street.label, "pot": pot, "pots": pots_json(pots)}
         case UncalledBetReturned(player=seat, amount=amount):
             return "uncalled", {"seat": seat + 1, "amount": amount}
+        case TurnedFaceUp(player=seat, cards=cards):
+            return "face_up", {"seat": seat + 1, "cards": cards_json(cards)}
         case Shown(player=seat, cards=cards, high=high, low=low):
             shown: JsonObject = {"seat": seat + 1, "cards": cards_json(cards)}
             return "shown", shown | _hands(high, low)
@@ -343,6 +352,39 @@ def _award(award: PotAwarded) -> JsonObject:
     } | _hands(award.high, award.low)
 
 
+def equity_event(
+    hand: str, seats: Sequence[int], board: Sequence[Card], result: EquityResult
+) -> JsonObject:
+    """The ``equity`` room event: each face-up hand's share of the pot it may expect
+    (``equity``), of the high and of the low half, and its chance to scoop, from 0 to 1."""
+    return {
+        "kind": "equity",
+        "hand": hand,
+        "street": Street.of_board(len(board)).label,
+        "board": cards_json(board),
+        "seats": [
+            {
+                "seat": seat + 1,
+                "equity": round(float(player.equity), 4),
+                "high": round(float(player.high_equity), 4),
+                "low": round(float(player.low_equity), 4),
+                "scoop": round(float(player.scoop), 4),
+            }
+            for seat, player in zip(seats, result.players, strict=True)
+        ],
+        "text": None,
+    }
+
+
+def encode_help(help: HandHelp) -> JsonObject:
+    """The hand helper: the best high and low so far, whether a low can still come, and
+    the line that says it."""
+    return _hands(help.high, help.low) | {
+        "low_possible": help.low_possible,
+        "text": help_words(help),
+    }
+
+
 def _hands(high: HighHand | None, low: LowHand | None) -> JsonObject:
     """A hand's high and low: each ``{name, cards}`` (the five cards it uses) or null."""
     return {
@@ -358,8 +400,10 @@ __all__ = [
     "betting_json",
     "cards_json",
     "encode_event",
+    "encode_help",
     "encode_legal",
     "encode_state",
+    "equity_event",
     "hand_id",
     "table_summary",
     "utc_text",

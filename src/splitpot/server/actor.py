@@ -30,6 +30,7 @@ from splitpot.server.clock import REFILL_PER_HAND, ActionClock, Turn
 from splitpot.server.connection import Connection
 from splitpot.server.errors import refusal
 from splitpot.server.hands import PLAYER_IDS
+from splitpot.server.runout import FaceUp, equity, runout_parts
 from splitpot.server.settings import TableSettings, parse_settings
 from splitpot.store import Player, SeatStatus
 from splitpot.table import (
@@ -107,6 +108,7 @@ class TableActor:
         self.turn_seq = 0  # the seq of the last event when the turn began: names the turn
         self._queue: asyncio.Queue[Command] = asyncio.Queue()
         self._deal_at: float | None = None
+        self._runout_pause = 0.0  # more time before the next deal to watch a run-out
         self._act_for_at: float | None = None
         self._chat: dict[int, deque[float]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -200,7 +202,7 @@ class TableActor:
         if current is None:
             self.turn = None
             if self._deal_at is None and self._can_deal():
-                self._deal_at = now + self.room.options.hand_pause
+                self._deal_at = now + self.room.options.hand_pause + self._runout_pause
             elif not self._can_deal():
                 self._deal_at = None
             return
@@ -443,13 +445,32 @@ class TableActor:
 
     async def _tell(self, events: list[TableEvent]) -> None:
         """Publish events already logged; a hand they end has its result written first,
-        and after it the players who asked to go leave."""
-        finished = self.table.hand is None
+        and after it the players who asked to go leave. An all-in run-out is told with
+        the hands' equity after they are turned up and after each street."""
+        hand_id, finished = self.hand_id, self.table.hand is None
         if finished:
             await self._finish_hand()
-        self._publish(events)
+        told = 0
+        for part, face_up in runout_parts(events):
+            self._publish(part)
+            if face_up and hand_id is not None:
+                await self._tell_equity(hand_id, face_up)
+                told += 1
+        self._runout_pause = max(0, told - 1) * self.room.options.street_pause
         if finished:
             await self._after_hand()
+
+    async def _tell_equity(self, hand_id: str, face_up: FaceUp) -> None:
+        board = [card for card in self.scene.board if card is not None]
+        try:
+            result = await asyncio.to_thread(equity, self.table.config.variant, face_up, board)
+        except Exception:  # the felt's figures are a courtesy: the hand goes on without
+            log.exception("table %s: no equity for hand %s", self.id, hand_id)
+            return
+        self.seq += 1
+        frame = frames.equity(self, hand_id, sorted(face_up), board, result, self.seq)
+        for connection in list(self.watchers):
+            connection.send(frame)
 
     async def _deal(self) -> None:
         if self.hand_id is not None:  # the last hand's result is not written yet: first that

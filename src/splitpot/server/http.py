@@ -9,8 +9,9 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
+from splitpot.evaluate import hand_help
 from splitpot.history import HistoryError
-from splitpot.protocol import ErrorCode, ProtocolError
+from splitpot.protocol import ErrorCode, ProtocolError, encode_help
 from splitpot.server.actor import TableActor
 from splitpot.server.hands import hand_document
 from splitpot.server.lobby import summary
@@ -178,6 +179,20 @@ async def hand(
             ErrorCode.BAD_MESSAGE, f"hand {hand_id} cannot be written as {format}: {error}"
         ) from error
     return document if format == "json" else PlainTextResponse(document["text"])
+
+
+@router.get("/helper")
+async def helper(
+    hole: Annotated[str, Query(max_length=64)],
+    board: Annotated[str, Query(max_length=64)] = "",
+    variant: Annotated[str, Query(max_length=16)] = "o8",
+) -> Any:
+    """The hand helper: ``hole``'s best high and low on ``board`` (cards as text, "AsKd5h2c").
+    Pure arithmetic on cards the caller already sees: no table, no session."""
+    try:
+        return encode_help(hand_help(variant, hole, board))
+    except ValueError as error:  # a bad card, count or variant
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, str(error)) from error
 
 
 @router.get("/me/ledger")

@@ -18,8 +18,11 @@ from splitpot.engine import (
     HoleCardsDealt,
     Mucked,
     Posted,
+    Pot,
     PotAwarded,
+    RoundEnded,
     Shown,
+    TurnedFaceUp,
     UncalledBetReturned,
     view,
 )
@@ -127,9 +130,19 @@ def by_seat(number: int, events: list[Event], seats: tuple[int, ...]) -> list[Ta
             keyed.append(HandFinished(number, tuple(zip(seats, event.stacks, strict=True))))
         elif isinstance(
             event,
-            Posted | HoleCardsDealt | Acted | UncalledBetReturned | Shown | Mucked | PotAwarded,
+            Posted
+            | HoleCardsDealt
+            | Acted
+            | UncalledBetReturned
+            | TurnedFaceUp
+            | Shown
+            | Mucked
+            | PotAwarded,
         ):
             keyed.append(InHand(number, replace(event, player=seats[event.player])))
+        elif isinstance(event, RoundEnded):
+            pots = tuple(Pot(p.amount, tuple(seats[i] for i in p.eligible)) for p in event.pots)
+            keyed.append(InHand(number, replace(event, pots=pots)))
         else:
             keyed.append(InHand(number, event))
     return keyed
