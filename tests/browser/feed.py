@@ -8,11 +8,11 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import Future
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from room_helpers import Client, Frame, RoomServer
+from test_room_privacy import Truth
 
 from splitpot.server.room import Room
 
@@ -88,6 +88,19 @@ class Feed:
         found: Frame = self.find(matches, start)[1]["event"]
         return found
 
+    def events(self, kind: str, hand: str) -> list[Frame]:
+        """The events of ``kind`` in ``hand`` received so far (as one player saw them)."""
+        with self._arrived:
+            first = min(self.clients)
+            return [
+                frame["event"]
+                for seat, frame in self.frames
+                if seat == first
+                and frame["type"] == "event"
+                and frame["event"]["kind"] == kind
+                and frame["event"]["hand"] == hand
+            ]
+
     def host(self, host_seat: int, action: str) -> None:
         """A host command on the host's second connection (pausing, resuming)."""
         start = len(self.frames)
@@ -132,27 +145,31 @@ def command(client: Client, table: str, choose: Callable[[Frame], Frame]) -> Act
     )
 
 
-def on_loop(room: RoomServer, call: Callable[[Room], T]) -> T:
-    """Run ``call(room)`` on the running room's event loop (its thread); its result."""
+def on_loop(room: RoomServer, call: Callable[[Room], Awaitable[T]]) -> T:
+    """Await ``call(room)`` on the running room's event loop (its thread); its result."""
     loop = room.server.servers[0].get_loop()
     app: Any = room.server.config.app
-    done: Future[T] = asyncio.run_coroutine_threadsafe(_call(call, app.state.room), loop)
-    return done.result(timeout=10)
+    return asyncio.run_coroutine_threadsafe(call(app.state.room), loop).result(timeout=10)
 
 
-async def _call(call: Callable[[Room], T], room: Room) -> T:
-    return call(room)
+def truth(room: RoomServer, hand: str) -> Truth:
+    """A finished hand as the store keeps it (read on the store's own thread)."""
+    return on_loop(room, lambda r: r.db(Truth.of, r.store, hand))
 
 
 def connections_of(room: RoomServer, player: str) -> set[int]:
     """The ids of the player's open connections to the room."""
-    return on_loop(room, lambda r: {c.id for c in r.connections if str(c.player_id) == str(player)})
+
+    async def ids(r: Room) -> set[int]:
+        return {c.id for c in r.connections if str(c.player_id) == str(player)}
+
+    return on_loop(room, ids)
 
 
 def drop(room: RoomServer, connections: set[int]) -> None:
     """The room closes these connections' sockets, as when it drops a slow client."""
 
-    def close(r: Room) -> None:
+    async def close(r: Room) -> None:
         for connection in list(r.connections):
             if connection.id in connections:
                 connection.close()

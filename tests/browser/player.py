@@ -34,6 +34,7 @@ class Player:
     name: str
     base_url: str
     received: list[Frame] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)  # the same frames as received, as text
     sent: list[Frame] = field(default_factory=list)
     sockets: list[WebSocket] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -50,8 +51,13 @@ class Player:
 
     def _socket(self, socket: WebSocket) -> None:
         self.sockets.append(socket)
-        socket.on("framereceived", lambda payload: self.received.append(_parsed(payload)))
-        socket.on("framesent", lambda payload: self.sent.append(_parsed(payload)))
+        socket.on("framereceived", self._received)
+        socket.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
+
+    def _received(self, payload: str | bytes) -> None:
+        assert isinstance(payload, str), "the room sends text frames"
+        self.raw.append(payload)
+        self.received.append(json.loads(payload))
 
     def _console(self, message: ConsoleMessage) -> None:
         if message.type == "error":
@@ -96,8 +102,11 @@ class Player:
         self.page.goto(self.base_url + "/")
 
     def sign_in_as_guest(self) -> None:
-        """Type the name into the sign-in dialog and play as a guest."""
+        """Type the name into the sign-in dialog (opened by "Sign in" in the lobby; the
+        table page asks by itself) and play as a guest."""
         dialog = self.page.locator("dialog#signin")
+        if self.page.url.rstrip("/") == self.base_url:
+            self.page.get_by_role("button", name="Sign in").click()
         expect(dialog).to_be_visible()
         dialog.locator("input[name=name]").fill(self.name)
         dialog.get_by_role("button", name="Play as guest").click()
@@ -107,7 +116,7 @@ class Player:
     def create_table(self, **settings: Any) -> str:
         """Fill the lobby's "New table" form and create it; the new table's id (the page
         goes to the table)."""
-        self.page.get_by_role("button", name="New table").click()
+        self.page.get_by_role("button", name="New table").first.click()  # the header's
         form = self.page.locator("form#create")
         expect(form).to_be_visible()
         for name, value in settings.items():
@@ -194,12 +203,6 @@ def table_of(url: str) -> str:
     found = re.search(r"/tables/([^/?#]+)", url)
     assert found, url
     return found.group(1)
-
-
-def _parsed(payload: str | bytes) -> Frame:
-    text = payload.decode() if isinstance(payload, bytes) else payload
-    frame: Frame = json.loads(text)
-    return frame
 
 
 def words_for(action: str) -> str:

@@ -1,0 +1,58 @@
+"""The lobby in a browser: signing in as a guest, the table list and its filters, a new
+private table's invite link, and the page's icon."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+from room_helpers import RoomServer
+
+
+def test_a_guest_signs_in_and_finds_the_tables_with_the_filters(
+    room: RoomServer, players: Any
+) -> None:
+    _, token = room.guest("Host")
+    pot = room.create_table(token, name="Potters", structure="pot-limit")["table"]["id"]
+    fixed = room.create_table(token, name="Fixers", structure="limit", seats=2)["table"]["id"]
+    cy = players("Cy", signed_in=False)
+    cy.open_lobby()
+    cy.sign_in_as_guest()
+    expect(cy.page.locator("#who")).to_contain_text("Cy")
+    rows = cy.page.locator("#tables [data-table]")
+    expect(rows).to_have_count(2)
+    expect(cy.page.locator(f'#tables [data-table="{fixed}"]')).to_contain_text("Fixers")
+    expect(cy.page.locator(f'#tables [data-table="{fixed}"]')).to_contain_text("0/2")
+    cy.page.locator("select[name=filter-structure]").select_option("limit")
+    expect(rows).to_have_count(1)
+    expect(rows).to_have_attribute("data-table", fixed)
+    cy.page.locator("select[name=filter-structure]").select_option("")
+    expect(rows).to_have_count(2)
+    cy.open_from_lobby(pot)
+    expect(cy.page.locator("#felt .seat")).to_have_count(6)
+
+
+def test_a_private_table_opens_with_its_invite_link(room: RoomServer, players: Any) -> None:
+    dee = players("Dee")
+    dee.open_lobby()
+    table = dee.create_table(name="Dee's kitchen", private=True, seats=4)
+    assert "invite=" in dee.page.url
+    link = dee.page.locator("#invite-link")
+    expect(link).to_have_value(dee.page.url)
+    with room.http() as http:
+        assert http.get("/api/tables").json()["tables"] == []
+    eve = players("Eve")
+    eve.page.goto(link.input_value())
+    eve.wait_until_drawn()
+    eve.sit(2, 100)
+    expect(dee.seat(2).locator(".name")).to_have_text("Eve")
+    assert table in eve.page.url
+
+
+def test_the_pages_have_an_icon(room: RoomServer, players: Any) -> None:
+    fay = players("Fay", signed_in=False)
+    fay.open_lobby()
+    icon = fay.page.locator("link[rel=icon]").get_attribute("href")
+    for path in (icon, "/favicon.ico"):
+        answer = fay.page.request.get(room.url + str(path))
+        assert answer.ok and answer.headers["content-type"].startswith("image/svg+xml"), path
