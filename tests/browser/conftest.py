@@ -81,6 +81,7 @@ def players(browser: Any, room: RoomServer) -> Iterator[Players]:
 
     def make(name: str, *, signed_in: bool = True, size: str = "desktop") -> Player:
         state: dict[str, Any] = {"cookies": [], "origins": []}
+        player = token = None
         if signed_in:
             player, token = room.guest(name)
             stored = json.dumps({"player": {"id": player, "name": name}, "token": token})
@@ -98,7 +99,7 @@ def players(browser: Any, room: RoomServer) -> Iterator[Players]:
             storage_state=state,
             reduced_motion="reduce",
         )
-        made.append((context, Player(context.new_page(), name, room.url)))
+        made.append((context, Player(context.new_page(), name, room.url, token, player)))
         return made[-1][1]
 
     yield make

@@ -76,11 +76,12 @@ class Feed:
         self.cursor = index + 1
         return self.frames[index][0], frame
 
-    def event(self, kind: str, start: int = 0, **fields: Any) -> Frame:
-        """The first event of ``kind`` at this table from ``start`` with these fields."""
+    def event(self, kind: str, start: int = 0, by: int | None = None, **fields: Any) -> Frame:
+        """The first event of ``kind`` at this table from ``start`` with these fields (as
+        the player of seat ``by`` received it: a ``dealt`` has only the player's cards)."""
 
         def matches(seat: int, frame: Frame) -> bool:
-            if frame["type"] != "event" or frame["table"] != self.table:
+            if by not in (None, seat) or frame["type"] != "event" or frame["table"] != self.table:
                 return False
             event: Frame = frame["event"]
             return event["kind"] == kind and all(event.get(k) == v for k, v in fields.items())
@@ -100,6 +101,13 @@ class Feed:
                 and frame["event"]["kind"] == kind
                 and frame["event"]["hand"] == hand
             ]
+
+    def sit(self, seat: int, buy_in: int) -> None:
+        """The player followed for ``seat`` sits there (by a command, not a page)."""
+        start = len(self.frames)
+        sit = {"type": "sit", "table": self.table, "seat": seat, "buy_in": buy_in}
+        self.clients[seat].send(sit)
+        self.event("player_sat", start, seat=seat)
 
     def host(self, host_seat: int, action: str) -> None:
         """A host command on the host's second connection (pausing, resuming)."""
@@ -136,6 +144,12 @@ class Feed:
     def close(self) -> None:
         for client in self.clients.values():
             client.close()
+
+
+def showdown(turn: Frame) -> Frame:
+    """Check or call, and show at the showdown: the hand is shown down."""
+    legal = {entry["action"] for entry in turn["legal"]}
+    return {"action": next(a for a in ("check", "call", "show") if a in legal)}
 
 
 def command(client: Client, table: str, choose: Callable[[Frame], Frame]) -> Act:

@@ -33,6 +33,8 @@ class Player:
     page: Page
     name: str
     base_url: str
+    token: str | None = None  # the guest's session, when the test made the player
+    player_id: str | None = None  # and the guest's id
     received: list[Frame] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)  # the same frames as received, as text
     sent: list[Frame] = field(default_factory=list)
@@ -203,6 +205,24 @@ def table_of(url: str) -> str:
     found = re.search(r"/tables/([^/?#]+)", url)
     assert found, url
     return found.group(1)
+
+
+def legal(turn: Frame) -> dict[str, Frame]:
+    """A turn's legal actions by name."""
+    return {entry["action"]: entry for entry in turn["legal"]}
+
+
+def passive(player: Player, turn: Frame) -> None:
+    """Check, else call (the button says what the call costs), and show at the showdown."""
+    choices = legal(turn)
+    if "call" in choices and "check" not in choices:
+        amount = choices["call"]["amount"]
+        expect(player.button("Call")).to_have_accessible_name(re.compile(rf"^Call {amount}\b"))
+    for action in ("check", "call", "show"):
+        if action in choices:
+            player.click(words_for(action))
+            return
+    raise AssertionError(f"nothing passive in {turn['legal']}")
 
 
 def words_for(action: str) -> str:

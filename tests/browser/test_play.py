@@ -13,30 +13,13 @@ from typing import Any
 
 import pytest
 from feed import Act, Feed, truth
-from player import Player, words_for
+from player import Player, legal, passive
 from playwright.sync_api import expect
 from room_helpers import Frame, RoomServer
 from sight import hidden_cards_received
 
 HANDS = 2  # each player on the button once
 Strategy = Callable[[Player, Frame], None]
-
-
-def legal(turn: Frame) -> dict[str, Frame]:
-    return {entry["action"]: entry for entry in turn["legal"]}
-
-
-def passive(player: Player, turn: Frame) -> None:
-    """Check, else call (the button says what the call costs), and show at the showdown."""
-    choices = legal(turn)
-    if "call" in choices and "check" not in choices:
-        amount = choices["call"]["amount"]
-        expect(player.button("Call")).to_have_accessible_name(re.compile(rf"^Call {amount}\b"))
-    for action in ("check", "call", "show"):
-        if action in choices:
-            player.click(words_for(action))
-            return
-    raise AssertionError(f"nothing passive in {turn['legal']}")
 
 
 class PotOnce:

@@ -1,0 +1,77 @@
+"""The table on a phone (390x844, portrait) and a desktop (1366x768), at a full table of
+ten seats on the player's turn: the action bar, the player's cards and the seats do not
+overlap, the action bar is on screen, nothing is wider than the screen, and the action
+buttons are touch targets of 44 px at least."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from player import Player
+from playwright.sync_api import expect
+from room_helpers import RoomServer
+
+Box = dict[str, float]
+TOUCH = 44  # px: the least height of a touch target
+SLACK = 1  # px: rounding of the layout
+
+
+def overlap(a: Box, b: Box) -> bool:
+    return (
+        min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"]) > SLACK
+        and min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"]) > SLACK
+    )
+
+
+def box(player: Player, selector: str) -> Box:
+    found = player.page.locator(selector).bounding_box()
+    assert found is not None, f"{selector} is not drawn"
+    return dict(found)
+
+
+def overlaps(player: Player) -> list[str]:
+    """The pairs among the action bar, the player's cards and every seat that overlap
+    (the player's cards may sit inside the player's own seat)."""
+    seats = player.page.locator("#felt .seat")
+    boxes = {"#actions": box(player, "#actions"), "#my-cards": box(player, "#my-cards")}
+    inside = player.page.locator(".seat.me #my-cards").count() > 0
+    for index in range(seats.count()):
+        seat = seats.nth(index)
+        name = f'.seat[data-seat="{seat.get_attribute("data-seat")}"]'
+        if not (inside and "me" in (seat.get_attribute("class") or "").split()):
+            boxes[name] = box(player, name)
+    names = sorted(boxes)
+    return [
+        f"{a} {boxes[a]} overlaps {b} {boxes[b]}"
+        for i, a in enumerate(names)
+        for b in names[i + 1 :]
+        if overlap(boxes[a], boxes[b])
+    ]
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_table_fits_the_screen_without_overlaps(
+    room: RoomServer, players: Any, size: str
+) -> None:
+    _, token = room.guest("Host")
+    table = room.create_table(token, name="Full house", seats=10, bots=8, action_seconds=120)
+    me = players("Gil", size=size)
+    me.open_table(table["table"]["id"])
+    me.sit(1, table["table"]["max_buy_in"], post_now=True)
+    expect(me.button("Fold")).to_be_visible(timeout=30_000)  # the player's turn
+    expect(me.page.locator("#my-cards .card")).to_have_count(4)
+    expect(me.page.locator("#felt .seat")).to_have_count(10)
+
+    assert overlaps(me) == []
+    viewport = me.page.viewport_size
+    assert viewport is not None
+    actions = box(me, "#actions")
+    assert actions["x"] >= 0 and actions["x"] + actions["width"] <= viewport["width"] + SLACK
+    assert actions["y"] >= 0 and actions["y"] + actions["height"] <= viewport["height"] + SLACK
+    assert me.page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    buttons = me.page.locator("#actions button:visible")
+    for index in range(buttons.count()):
+        button = buttons.nth(index)
+        height = (button.bounding_box() or {"height": 0})["height"]
+        assert height >= TOUCH, f"{button.inner_text()!r} is {height} px high"
