@@ -1,0 +1,725 @@
+// The hands panel of a table: the last 50 hands, a step-by-step replayer (street by street,
+// with the hand helper), downloads (PokerStars, PHH, JSON), session stats and the settle-up.
+
+import { ApiError, request } from "./api.js";
+import { cardElement } from "./cards.js";
+
+const LIMIT = 50;
+const STREETS = ["preflop", "flop", "turn", "river", "showdown"];
+const STREET_NAMES = { preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River", showdown: "Showdown" };
+const BOARD_SIZE = { preflop: 0, flop: 3, turn: 4, river: 5, showdown: 5 };
+const VARIANT_NAMES = { o8: "Omaha Hi/Lo", omaha: "Omaha", bigo: "Big O", "o-hilo-noq": "Omaha Hi/Lo, no qualifier" };
+const STRUCTURE_NAMES = { "pot-limit": "Pot Limit", "no-limit": "No Limit", limit: "Limit" };
+const DOWNLOADS = [
+  { format: "pokerstars", label: "PokerStars", extension: "txt", type: "text/plain", title: "PokerStars text, for trackers" },
+  { format: "phh", label: "PHH", extension: "phh", type: "text/plain", title: "Poker Hand History (phh-std)" },
+  { format: "json", label: "JSON", extension: "json", type: "application/json", title: "splitpot JSON" },
+];
+// a post that is a bet in the round (the rest go straight into the pot)
+const LIVE_POSTS = new Set(["small blind", "big blind", "straddle", "live post"]);
+const POST_WORDS = {
+  "small blind": "posts the small blind",
+  "big blind": "posts the big blind",
+  straddle: "straddles",
+  "live post": "posts a live big blind",
+  "dead small blind": "posts a dead small blind",
+  ante: "posts an ante",
+};
+
+const ICONS = {
+  first: "M5 5h2.5v14H5zM19 5v14L8.5 12z",
+  previous: "M17 5v14L6 12z",
+  next: "M7 5v14l11-7z",
+  last: "M16.5 5H19v14h-2.5zM5 5v14l10.5-7z",
+};
+const SVG = "http://www.w3.org/2000/svg";
+
+const chips = new Intl.NumberFormat();
+let panels = 0; // to give each mounted panel its own ids
+
+function element(tag, className = "", text = "") {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== "") node.textContent = text;
+  return node;
+}
+
+function button(text, className = "") {
+  const node = element("button", className, text);
+  node.type = "button";
+  return node;
+}
+
+function iconButton(name, label, className = "step-button") {
+  const node = button("", className);
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "20");
+  svg.setAttribute("height", "20");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(SVG, "path");
+  path.setAttribute("d", ICONS[name]);
+  path.setAttribute("fill", "currentColor");
+  svg.append(path);
+  node.append(svg);
+  node.setAttribute("aria-label", label);
+  return node;
+}
+
+function signed(amount) {
+  if (amount > 0) return `+${chips.format(amount)}`;
+  if (amount < 0) return `−${chips.format(-amount)}`;
+  return "0";
+}
+
+function cardsOf(text) {
+  const cards = [];
+  for (let at = 0; at + 1 < (text || "").length; at += 2) cards.push(text.slice(at, at + 2));
+  return cards;
+}
+
+function handNumber(doc) {
+  const tail = doc.id.split("-").pop();
+  return /^\d+$/.test(tail) ? `#${tail}` : doc.id;
+}
+
+function gameLine(doc) {
+  const game = doc.game;
+  const variant = VARIANT_NAMES[game.variant] || game.variant;
+  const structure = STRUCTURE_NAMES[game.structure] || game.structure;
+  const stakes = game.structure === "limit"
+    ? `${chips.format(game.small_bet)}/${chips.format(game.big_bet)}`
+    : `${chips.format(game.small_blind)}/${chips.format(game.big_blind)}`;
+  return `${variant} · ${structure} ${stakes}`;
+}
+
+function nets(doc) {
+  return doc.players.map((player, index) => doc.result.stacks[index] - player.stack);
+}
+
+/* ---------- the replay: a hand document as steps ---------- */
+
+/**
+ * The hand as a list of steps, each a picture of the table after one thing happened.
+ * splitpot JSON lists the actions without streets: a betting round ends, as the rules say,
+ * once every player who can still bet has acted and matched the biggest bet.
+ */
+export function replaySteps(doc) {
+  const count = doc.players.length;
+  const holes = (doc.holes || []).map(cardsOf);
+  const board = cardsOf(doc.board);
+  const state = {
+    street: "preflop",
+    stacks: doc.players.map((player) => player.stack),
+    bets: new Array(count).fill(0),
+    folded: new Array(count).fill(false),
+    acted: new Array(count).fill(false),
+    said: new Array(count).fill(""),
+    shown: new Array(count).fill(false),
+    mucked: new Array(count).fill(false),
+    pot: 0,
+    faceUp: false,
+    final: false,
+  };
+  const steps = [];
+  const name = (index) => doc.players[index]?.name ?? `player ${index + 1}`;
+  const biggest = () => Math.max(0, ...state.bets);
+  const live = () => state.folded.flatMap((folded, index) => (folded ? [] : [index]));
+  const canBet = () => live().filter((index) => state.stacks[index] > 0);
+
+  const snapshot = (text, actor = null) => {
+    steps.push({
+      street: state.street,
+      text,
+      actor,
+      board: board.slice(0, BOARD_SIZE[state.street]),
+      pot: state.pot,
+      total: state.pot + state.bets.reduce((sum, bet) => sum + bet, 0),
+      seats: doc.players.map((player, index) => ({
+        name: player.name,
+        seat: player.seat,
+        button: index === doc.button,
+        you: index === doc.you,
+        stack: state.stacks[index],
+        bet: state.bets[index],
+        folded: state.folded[index],
+        allIn: !state.folded[index] && state.stacks[index] === 0,
+        said: state.said[index],
+        cards: holes[index] || [],
+        faceUp: index === doc.you || state.shown[index] || state.final
+          || ((state.faceUp || state.street === "showdown") && !state.folded[index] && !state.mucked[index]),
+        mucked: state.mucked[index],
+      })),
+    });
+  };
+
+  const put = (index, to) => {
+    const added = Math.min(Math.max(0, to - state.bets[index]), state.stacks[index]);
+    state.stacks[index] -= added;
+    state.bets[index] += added;
+    return added;
+  };
+
+  // the bet nobody called goes back (RULES.md 4.5), then the bets join the pot
+  const gather = () => {
+    const sorted = [...state.bets].sort((a, b) => b - a);
+    const excess = sorted[0] - (sorted[1] || 0);
+    if (excess > 0) {
+      const top = state.bets.indexOf(sorted[0]);
+      state.bets[top] -= excess;
+      state.stacks[top] += excess;
+    }
+    state.pot += state.bets.reduce((sum, bet) => sum + bet, 0);
+    state.bets.fill(0);
+    state.acted.fill(false);
+  };
+
+  const roundOver = () => {
+    const players = live();
+    if (players.length <= 1) return true;
+    const betting = canBet();
+    const top = biggest();
+    if (betting.length === 0) return true;
+    if (betting.length === 1 && players.length > 1) {
+      const [last] = betting;
+      return state.bets[last] >= top && (state.acted[last] || top > 0 || state.street !== "preflop");
+    }
+    return betting.every((index) => state.acted[index] && state.bets[index] === top);
+  };
+
+  const nextStreet = () => {
+    gather();
+    state.said = state.folded.map((folded) => (folded ? "folded" : ""));
+    const at = STREETS.indexOf(state.street);
+    state.street = STREETS[at + 1];
+    if (state.street === "showdown") {
+      snapshot("Showdown");
+      return;
+    }
+    const cards = board.slice(BOARD_SIZE[STREETS[at]], BOARD_SIZE[state.street]);
+    snapshot(`${STREET_NAMES[state.street]}: ${cards.join(" ")}`);
+  };
+
+  // the posts and the deal
+  for (const post of doc.posts || []) {
+    const index = post.player;
+    if (LIVE_POSTS.has(post.kind)) put(index, state.bets[index] + post.amount);
+    else {
+      const paid = Math.min(post.amount, state.stacks[index]);
+      state.stacks[index] -= paid;
+      state.pot += paid;
+    }
+    state.said[index] = `${post.kind} ${chips.format(post.amount)}`;
+  }
+  const posted = (doc.posts || []).map((post) => `${name(post.player)} ${POST_WORDS[post.kind] || post.kind}, ${chips.format(post.amount)}`);
+  snapshot(`${posted.join(". ")}${posted.length ? ". " : ""}The cards are dealt.`);
+
+  for (const { player: index, action } of doc.actions || []) {
+    const [verb, amountText] = String(action).split(" ");
+    const amount = Number(amountText);
+    if ((verb === "show" || verb === "muck") && state.street !== "showdown") {
+      while (state.street !== "showdown") nextStreet();
+    }
+    const before = biggest();
+    let text;
+    if (verb === "fold") {
+      state.folded[index] = true;
+      text = `${name(index)} folds`;
+    } else if (verb === "check") {
+      text = `${name(index)} checks`;
+    } else if (verb === "call") {
+      const added = put(index, before);
+      text = `${name(index)} calls ${chips.format(added)}`;
+    } else if (verb === "bet" || verb === "raise") {
+      put(index, amount);
+      text = verb === "bet" ? `${name(index)} bets ${chips.format(amount)}` : `${name(index)} raises to ${chips.format(amount)}`;
+    } else if (verb === "allin") {
+      put(index, state.bets[index] + state.stacks[index]);
+      text = `${name(index)} goes all in for ${chips.format(state.bets[index])}`;
+    } else if (verb === "show") {
+      state.shown[index] = true;
+      text = `${name(index)} shows ${(holes[index] || []).join(" ")}`;
+    } else if (verb === "muck") {
+      state.mucked[index] = true;
+      text = `${name(index)} mucks`;
+    } else {
+      text = `${name(index)}: ${action}`;
+    }
+    if (state.bets[index] > before) state.acted.fill(false);
+    state.acted[index] = true;
+    if (["call", "bet", "raise", "allin"].includes(verb) && state.stacks[index] === 0 && !state.folded[index]) {
+      text += " and is all in";
+    }
+    state.said[index] = text.slice(name(index).length + 1);
+    snapshot(text, index);
+    if (state.street !== "showdown" && live().length > 1 && roundOver()) {
+      if (canBet().length <= 1) state.faceUp = true; // no more betting: the hands are turned up
+      nextStreet();
+      if (state.faceUp) while (state.street !== "showdown") nextStreet();
+    }
+  }
+
+  // everyone but one folded, or the board still to come after the last action
+  if (live().length > 1) {
+    if (state.street !== "showdown") state.faceUp = true;
+    while (state.street !== "showdown") nextStreet();
+  }
+  gather();
+  state.said = state.folded.map((folded) => (folded ? "folded" : ""));
+  const collected = doc.result.collected;
+  const winners = collected.flatMap((amount, index) => (amount > 0 ? [`${name(index)} collects ${chips.format(amount)}`] : []));
+  state.stacks = [...doc.result.stacks];
+  state.pot = 0;
+  collected.forEach((amount, index) => {
+    if (amount > 0) state.said[index] = `collects ${chips.format(amount)}`;
+  });
+  state.final = true; // the hand is over: the cards mucked at the showdown are known
+  snapshot(winners.length ? winners.join(". ") : "The hand is over", null);
+  steps[steps.length - 1].final = true;
+  return steps;
+}
+
+/* ---------- downloads ---------- */
+
+function save(text, filename, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = element("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+async function download(handId, choice, invite, status) {
+  status.textContent = "";
+  try {
+    const answer = await request("GET", `/api/hands/${encodeURIComponent(handId)}?format=${choice.format}`, undefined, { invite });
+    const text = typeof answer === "string" ? answer : `${JSON.stringify(answer, null, 2)}\n`;
+    save(text, `${handId}.${choice.extension}`, choice.type);
+  } catch (error) {
+    status.textContent = `${choice.label}: ${error.message}`;
+  }
+}
+
+/* ---------- the panel ---------- */
+
+/**
+ * Mounts the hands panel in container for tableId (with its invite, or null).
+ * Returns {refresh()}, to call after each hand_ended.
+ */
+export function mountHands(container, { tableId, invite = null } = {}) {
+  // the viewer (the contract's `me`) is told by each hand document's `you`
+  panels += 1;
+  const id = (name) => `hands${panels}-${name}`;
+  let documents = [];
+  let open = null; // {doc, steps, at}
+  const helperCache = new Map();
+  let helperAvailable = true;
+
+  const root = element("section", "hands");
+  root.setAttribute("aria-label", "Hands and session");
+  const tabs = element("div", "hands-tabs");
+  tabs.setAttribute("role", "tablist");
+  tabs.setAttribute("aria-label", "Hands and session");
+  const views = {};
+  const tabButtons = {};
+  for (const [key, label] of [["hands", "Last hands"], ["stats", "Session"], ["settle", "Settle up"]]) {
+    const tab = button(label, "hands-tab");
+    tab.id = id(`tab-${key}`);
+    tab.setAttribute("role", "tab");
+    tab.setAttribute("aria-controls", id(`view-${key}`));
+    tab.dataset.view = key;
+    const view = element("div", `hands-view view-${key}`);
+    view.id = id(`view-${key}`);
+    view.setAttribute("role", "tabpanel");
+    view.setAttribute("aria-labelledby", tab.id);
+    view.tabIndex = 0;
+    tabButtons[key] = tab;
+    views[key] = view;
+    tabs.append(tab);
+  }
+  const error = element("p", "hands-error error-box");
+  error.setAttribute("role", "alert");
+  root.append(tabs, error, ...Object.values(views));
+  container.replaceChildren(root);
+
+  function choose(key, focus = false) {
+    for (const [name, tab] of Object.entries(tabButtons)) {
+      const selected = name === key;
+      tab.setAttribute("aria-selected", String(selected));
+      tab.tabIndex = selected ? 0 : -1;
+      views[name].hidden = !selected;
+    }
+    if (focus) tabButtons[key].focus();
+  }
+  tabs.addEventListener("click", (event) => {
+    const tab = event.target.closest("[role=tab]");
+    if (tab) choose(tab.dataset.view);
+  });
+  tabs.addEventListener("keydown", (event) => {
+    const keys = Object.keys(tabButtons);
+    const at = keys.indexOf(document.activeElement?.dataset.view);
+    if (at < 0) return;
+    const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -at, End: keys.length - 1 - at };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    choose(keys[(at + moves[event.key] + keys.length) % keys.length], true);
+  });
+  choose("hands");
+
+  /* ----- the list ----- */
+
+  const listView = element("div", "hand-list-view");
+  const listHead = element("div", "hands-head");
+  const listTitle = element("h3", "", "Last hands");
+  const listCount = element("p", "muted hands-count", "Loading…");
+  const allJson = button("All as JSON", "ghost small-button");
+  allJson.title = "The hands listed here, one splitpot JSON document a line";
+  allJson.addEventListener("click", () => {
+    const lines = documents.map((doc) => JSON.stringify(doc)).join("\n");
+    save(`${lines}\n`, `${tableId}-hands.jsonl`, "application/json");
+  });
+  listHead.append(listTitle, listCount, allJson);
+  const list = element("ol", "hand-list");
+  listView.append(listHead, list);
+  const replayView = element("div", "replay");
+  replayView.hidden = true;
+  views.hands.append(listView, replayView);
+
+  function listItem(doc) {
+    const item = element("li");
+    const pick = button("", "hand-item");
+    pick.dataset.hand = doc.id;
+    const results = nets(doc);
+    const winners = doc.players.flatMap((player, index) => (doc.result.collected[index] > 0 ? [player.name] : []));
+    const head = element("span", "hand-item-head");
+    head.append(
+      element("span", "hand-number", `Hand ${handNumber(doc)}`),
+      element("span", "hand-pot", `Pot ${chips.format(doc.result.total_pot)}`),
+    );
+    const who = element("span", "hand-winners", winners.length ? `${winners.join(", ")} won` : "No winner");
+    const board = element("span", "cards hand-board");
+    const boardCards = cardsOf(doc.board);
+    if (boardCards.length) for (const card of boardCards) board.append(cardElement(card, { size: "small" }));
+    else board.append(element("span", "muted", "no flop"));
+    pick.append(head, who, board);
+    if (doc.you !== null && doc.you !== undefined) {
+      const mine = element("span", "hand-mine");
+      const net = results[doc.you];
+      mine.append(element("span", `net ${net > 0 ? "up" : net < 0 ? "down" : ""}`, `You ${signed(net)}`));
+      pick.append(mine);
+    }
+    pick.setAttribute("aria-label", `Hand ${handNumber(doc)}, pot ${doc.result.total_pot}, ${who.textContent}. Replay it`);
+    pick.addEventListener("click", () => openHand(doc));
+    item.append(pick);
+    return item;
+  }
+
+  function renderList() {
+    list.replaceChildren(...documents.map(listItem));
+    listCount.textContent = documents.length
+      ? `${documents.length} hand${documents.length === 1 ? "" : "s"}, newest first`
+      : "No hand has finished yet.";
+    allJson.hidden = documents.length === 0;
+  }
+
+  /* ----- the replayer ----- */
+
+  const back = button("← All hands", "ghost");
+  back.addEventListener("click", () => {
+    const handId = open?.doc.id;
+    open = null;
+    replayView.hidden = true;
+    listView.hidden = false;
+    list.querySelector(`[data-hand="${CSS.escape(handId || "")}"]`)?.focus();
+  });
+  const replayTitle = element("h3", "replay-title");
+  replayTitle.tabIndex = -1;
+  const replayGame = element("p", "muted replay-game");
+  const streetBar = element("div", "street-bar");
+  streetBar.setAttribute("role", "group");
+  streetBar.setAttribute("aria-label", "Go to a street");
+  const streetButtons = {};
+  for (const street of STREETS) {
+    const jump = button(STREET_NAMES[street], "street");
+    jump.dataset.street = street;
+    jump.addEventListener("click", () => {
+      const at = open.steps.findIndex((step) => step.street === street);
+      if (at >= 0) show(at);
+    });
+    streetButtons[street] = jump;
+    streetBar.append(jump);
+  }
+  const middle = element("div", "replay-middle");
+  const boardRow = element("div", "cards replay-board");
+  boardRow.setAttribute("aria-label", "Board");
+  boardRow.setAttribute("role", "group");
+  const potLine = element("p", "replay-pot");
+  middle.append(boardRow, potLine);
+  const narration = element("p", "replay-text");
+  narration.setAttribute("aria-live", "polite");
+  const seatList = element("ol", "replay-seats");
+  const controls = element("div", "replay-controls");
+  controls.setAttribute("role", "group");
+  controls.setAttribute("aria-label", "Replay controls");
+  const first = iconButton("first", "First step");
+  const previous = iconButton("previous", "Previous step");
+  const counter = element("span", "step-counter");
+  const next = iconButton("next", "Next step", "step-button primary");
+  const last = iconButton("last", "Last step");
+  controls.append(first, previous, counter, next, last);
+  first.addEventListener("click", () => show(0));
+  previous.addEventListener("click", () => show(open.at - 1));
+  next.addEventListener("click", () => show(open.at + 1));
+  last.addEventListener("click", () => show(open.steps.length - 1));
+  replayView.addEventListener("keydown", (event) => {
+    if (!open || event.target.matches("input, select, textarea")) return;
+    const moves = { ArrowRight: open.at + 1, ArrowLeft: open.at - 1, Home: 0, End: open.steps.length - 1 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    show(moves[event.key]);
+  });
+  const downloads = element("div", "downloads");
+  const downloadTitle = element("span", "downloads-title", "Download");
+  const downloadStatus = element("p", "download-error error");
+  downloadStatus.setAttribute("role", "alert");
+  downloads.append(downloadTitle);
+  for (const choice of DOWNLOADS) {
+    const get = button(choice.label, "small-button");
+    get.title = choice.title;
+    get.setAttribute("aria-label", `Download ${choice.label} (${choice.title})`);
+    get.addEventListener("click", () => download(open.doc.id, choice, invite, downloadStatus));
+    downloads.append(get);
+  }
+  const replayHead = element("div", "replay-head");
+  const titles = element("div", "replay-titles");
+  titles.append(replayTitle, replayGame);
+  replayHead.append(back, titles);
+  replayView.append(replayHead, streetBar, middle, narration, seatList, controls, downloads, downloadStatus);
+
+  function openHand(doc) {
+    let steps;
+    try {
+      steps = replaySteps(doc);
+    } catch (problem) {
+      error.textContent = `Hand ${handNumber(doc)} cannot be replayed here: ${problem.message}`;
+      return;
+    }
+    open = { doc, steps, at: 0 };
+    replayTitle.textContent = `Hand ${handNumber(doc)}`;
+    const button = doc.players[doc.button];
+    replayGame.textContent = `${gameLine(doc)}${button ? ` · button: ${button.name}` : ""}`;
+    downloadStatus.textContent = "";
+    for (const [street, jump] of Object.entries(streetButtons)) {
+      jump.disabled = !steps.some((step) => step.street === street);
+    }
+    listView.hidden = true;
+    replayView.hidden = false;
+    show(0);
+    replayTitle.focus();
+  }
+
+  function helperFor(seat, board) {
+    const key = `${open.doc.game.variant}|${seat.cards.join("")}|${board.join("")}`;
+    if (!helperCache.has(key)) {
+      const query = new URLSearchParams({ variant: open.doc.game.variant, hole: seat.cards.join("") });
+      if (board.length) query.set("board", board.join(""));
+      helperCache.set(key, request("GET", `/api/helper?${query}`).then(
+        (answer) => answer.text,
+        (problem) => {
+          if (problem instanceof ApiError && problem.status === 404) helperAvailable = false;
+          helperCache.delete(key);
+          return null;
+        },
+      ));
+    }
+    return helperCache.get(key);
+  }
+
+  function seatRow(seat, step) {
+    const row = element("li", "replay-seat");
+    row.classList.toggle("folded", seat.folded);
+    row.classList.toggle("you", seat.you);
+    row.classList.toggle("all-in", seat.allIn);
+    if (step.actor !== null && step.seats[step.actor] === seat) row.classList.add("acting");
+    const who = element("div", "replay-who");
+    const nameLine = element("span", "replay-name", seat.name);
+    if (seat.button) {
+      const dealer = element("span", "dealer-chip", "D");
+      dealer.title = "The button";
+      dealer.setAttribute("aria-label", "button");
+      nameLine.prepend(dealer);
+    }
+    who.append(nameLine, element("span", "replay-seat-number", `Seat ${seat.seat}${seat.you ? " · you" : ""}`));
+    const hand = element("div", "cards replay-cards");
+    const known = seat.cards.some((card) => card !== "??");
+    for (const card of seat.cards) hand.append(cardElement(seat.faceUp ? card : "??", { size: "small" }));
+    if (seat.folded && !known) hand.classList.add("gone");
+    const money = element("div", "replay-money");
+    money.append(element("span", "replay-stack", chips.format(seat.stack)));
+    if (seat.bet) money.append(element("span", "replay-bet", `bet ${chips.format(seat.bet)}`));
+    const said = element("div", "replay-said", seat.allIn && !seat.said ? "all in" : seat.said);
+    row.append(who, hand, money, said);
+    if (seat.faceUp && known && !seat.cards.includes("??") && !seat.folded && helperAvailable) {
+      const helper = element("p", "replay-helper");
+      helper.setAttribute("aria-label", `${seat.name}'s hand`);
+      row.append(helper);
+      helperFor(seat, step.board).then((text) => {
+        if (text) helper.textContent = text;
+        else helper.remove();
+      });
+    }
+    return row;
+  }
+
+  function show(at) {
+    if (!open) return;
+    open.at = Math.max(0, Math.min(open.steps.length - 1, at));
+    const step = open.steps[open.at];
+    const size = BOARD_SIZE[step.street];
+    boardRow.replaceChildren();
+    for (let slot = 0; slot < 5; slot += 1) {
+      if (slot < step.board.length) boardRow.append(cardElement(step.board[slot]));
+      else {
+        const empty = element("span", "card-slot");
+        empty.setAttribute("aria-hidden", "true");
+        boardRow.append(empty);
+      }
+    }
+    if (size === 0) boardRow.setAttribute("aria-label", "Board: no cards yet");
+    else boardRow.setAttribute("aria-label", "Board");
+    potLine.textContent = step.final
+      ? `Total pot ${chips.format(open.doc.result.total_pot)}${open.doc.result.rake ? ` · rake ${chips.format(open.doc.result.rake)}` : ""}`
+      : `Pot ${chips.format(step.total)}`;
+    narration.textContent = step.text;
+    seatList.replaceChildren(...step.seats.map((seat) => seatRow(seat, step)));
+    if (step.final) {
+      const results = nets(open.doc);
+      seatList.querySelectorAll(".replay-seat").forEach((row, index) => {
+        const net = element("span", `net ${results[index] > 0 ? "up" : results[index] < 0 ? "down" : ""}`, signed(results[index]));
+        row.querySelector(".replay-money").append(net);
+      });
+    }
+    counter.textContent = `${open.at + 1} / ${open.steps.length}`;
+    first.disabled = previous.disabled = open.at === 0;
+    next.disabled = last.disabled = open.at === open.steps.length - 1;
+    for (const [street, jump] of Object.entries(streetButtons)) {
+      jump.setAttribute("aria-pressed", String(street === step.street));
+    }
+  }
+
+  /* ----- session stats ----- */
+
+  function renderStats() {
+    const view = views.stats;
+    view.replaceChildren(element("h3", "", "Session"));
+    if (!documents.length) {
+      view.append(element("p", "muted", "Stats appear once a hand has finished."));
+      return;
+    }
+    const byName = new Map();
+    let biggest = 0;
+    for (const doc of documents) {
+      const results = nets(doc);
+      biggest = Math.max(biggest, doc.result.total_pot);
+      doc.players.forEach((player, index) => {
+        const row = byName.get(player.name) || { name: player.name, hands: 0, won: 0, net: 0, you: false };
+        row.hands += 1;
+        if (doc.result.collected[index] > 0) row.won += 1;
+        row.net += results[index];
+        row.you ||= index === doc.you;
+        byName.set(player.name, row);
+      });
+    }
+    const rows = [...byName.values()].sort((a, b) => b.net - a.net || a.name.localeCompare(b.name));
+    view.append(element("p", "muted", `Over the last ${documents.length} hand${documents.length === 1 ? "" : "s"} · biggest pot ${chips.format(biggest)}`));
+    const table = element("table", "stats-table");
+    const caption = element("caption", "visually-hidden", "Hands played, hands won and chips won or lost, per player");
+    const head = element("thead");
+    const headRow = element("tr");
+    for (const [label, numeric] of [["Player", false], ["Hands", true], ["Won", true], ["Won/lost", true]]) {
+      const th = element("th", numeric ? "num" : "", label);
+      th.scope = "col";
+      headRow.append(th);
+    }
+    head.append(headRow);
+    const body = element("tbody");
+    for (const row of rows) {
+      const tr = element("tr", row.you ? "you" : "");
+      const th = element("th", "", row.you ? `${row.name} (you)` : row.name);
+      th.scope = "row";
+      tr.append(
+        th,
+        element("td", "num", chips.format(row.hands)),
+        element("td", "num", chips.format(row.won)),
+        element("td", `num net ${row.net > 0 ? "up" : row.net < 0 ? "down" : ""}`, signed(row.net)),
+      );
+      body.append(tr);
+    }
+    table.append(caption, head, body);
+    view.append(table);
+  }
+
+  /* ----- settle up ----- */
+
+  async function renderSettle() {
+    const view = views.settle;
+    const title = element("h3", "", "Settle up");
+    const note = element("p", "muted", "Who pays whom to settle the table, in the fewest payments (every hand played here).");
+    const ledger = button("Ledger (CSV)", "small-button");
+    ledger.setAttribute("aria-label", "Download the table's ledger as CSV");
+    const ledgerStatus = element("p", "error");
+    ledgerStatus.setAttribute("role", "alert");
+    ledger.addEventListener("click", async () => {
+      ledgerStatus.textContent = "";
+      try {
+        const text = await request("GET", `/api/tables/${encodeURIComponent(tableId)}/ledger.csv`, undefined, { invite });
+        save(text, `${tableId}-ledger.csv`, "text/csv");
+      } catch (problem) {
+        ledgerStatus.textContent = problem.message;
+      }
+    });
+    let content;
+    try {
+      const { payments } = await request("GET", `/api/tables/${encodeURIComponent(tableId)}/settle`, undefined, { invite });
+      if (!payments.length) content = element("p", "settled", "Everyone is even: nothing to settle.");
+      else {
+        content = element("ul", "payments");
+        for (const payment of payments) {
+          const item = element("li", "payment");
+          item.append(
+            element("span", "payer", payment.from),
+            element("span", "pays", "pays"),
+            element("span", "payee", payment.to),
+            element("span", "payment-amount", chips.format(payment.amount)),
+          );
+          item.setAttribute("aria-label", `${payment.from} pays ${payment.to} ${payment.amount}`);
+          content.append(item);
+        }
+      }
+    } catch (problem) {
+      content = element("p", "error", `The settle-up cannot be loaded: ${problem.message}`);
+    }
+    view.replaceChildren(title, note, content, ledger, ledgerStatus);
+  }
+
+  /* ----- loading ----- */
+
+  async function refresh() {
+    try {
+      const answer = await request("GET", `/api/tables/${encodeURIComponent(tableId)}/hands?limit=${LIMIT}`, undefined, { invite });
+      documents = answer.hands;
+      error.textContent = "";
+    } catch (problem) {
+      error.textContent = `The hands cannot be loaded: ${problem.message}`;
+    }
+    renderList();
+    renderStats();
+    await renderSettle();
+  }
+
+  refresh();
+  return { refresh };
+}
