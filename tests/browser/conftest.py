@@ -8,37 +8,21 @@ makes them fail instead (``make test`` installs Chromium when it is missing)."""
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from player import DESKTOP, PHONE, Player
+from chromium import CHROMIUM, launch
+from player import Player, open_player
 from room_helpers import FAST, RoomServer, running_room
 from store_fixtures import cheap_hasher
 
 from splitpot.store import open_store
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 # Hands follow each other quickly; the pages still get a moment to draw the result.
 OPTIONS = dataclasses.replace(FAST, hand_pause=0.3)
-
-
-def launch(playwright: Any) -> Any:
-    """Debian's Chromium, headless (Playwright's own browser download is not used)."""
-    return playwright.chromium.launch(
-        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS
-    )
 
 
 @pytest.fixture(scope="session")
@@ -80,27 +64,10 @@ def players(browser: Any, room: RoomServer) -> Iterator[Players]:
     made: list[tuple[Any, Player]] = []
 
     def make(name: str, *, signed_in: bool = True, size: str = "desktop") -> Player:
-        state: dict[str, Any] = {"cookies": [], "origins": []}
-        player = token = None
-        if signed_in:
-            player, token = room.guest(name)
-            stored = json.dumps({"player": {"id": player, "name": name}, "token": token})
-            state["origins"] = [
-                {
-                    "origin": room.url,
-                    "localStorage": [{"name": "splitpot.identity", "value": stored}],
-                }
-            ]
-        phone = size == "phone"
-        context = browser.new_context(
-            viewport=PHONE if phone else DESKTOP,
-            is_mobile=phone,
-            has_touch=phone,
-            storage_state=state,
-            reduced_motion="reduce",
-        )
-        made.append((context, Player(context.new_page(), name, room.url, token, player)))
-        return made[-1][1]
+        guest = room.guest(name) if signed_in else None
+        context, player = open_player(browser, room.url, name, guest, size)
+        made.append((context, player))
+        return player
 
     yield make
     problems = [f"{p.name}: {text}" for _, p in made for text in p.problems]

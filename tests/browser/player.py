@@ -191,6 +191,30 @@ class Player:
         return self.seat(seat).locator(".stack")
 
 
+def open_player(
+    browser: Any, url: str, name: str, guest: tuple[str, str] | None, size: str = "desktop"
+) -> tuple[Any, Player]:
+    """A new browser context (phone or desktop) and its page for the player ``name``;
+    with ``guest`` (id, token) the pages find that identity already stored. The context
+    is the caller's to close."""
+    state: dict[str, Any] = {"cookies": [], "origins": []}
+    if guest is not None:
+        stored = json.dumps({"player": {"id": guest[0], "name": name}, "token": guest[1]})
+        item = {"name": "splitpot.identity", "value": stored}
+        state["origins"] = [{"origin": url, "localStorage": [item]}]
+    phone = size == "phone"
+    context = browser.new_context(
+        viewport=PHONE if phone else DESKTOP,
+        device_scale_factor=2 if phone else 1,
+        is_mobile=phone,
+        has_touch=phone,
+        storage_state=state,
+        reduced_motion="reduce",
+    )
+    player_id, token = guest if guest is not None else (None, None)
+    return context, Player(context.new_page(), name, url, token, player_id)
+
+
 def _set_field(field: Locator, value: Any) -> None:
     kind = field.evaluate("e => e.tagName === 'SELECT' ? 'select' : e.type")
     if kind == "select":
