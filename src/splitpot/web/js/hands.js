@@ -562,7 +562,8 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     if (seat.bet) money.append(element("span", "replay-bet", `bet ${chips.format(seat.bet)}`));
     const said = element("div", "replay-said", seat.allIn && !seat.said ? "all in" : seat.said);
     row.append(who, hand, money, said);
-    if (seat.faceUp && known && !seat.cards.includes("??") && !seat.folded && helperAvailable) {
+    // the helper names a hand once there is a board to make it with
+    if (seat.faceUp && known && !seat.cards.includes("??") && !seat.folded && step.board.length && helperAvailable) {
       const helper = element("p", "replay-helper");
       helper.setAttribute("aria-label", `${seat.name}'s hand`);
       row.append(helper);
