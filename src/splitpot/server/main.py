@@ -63,10 +63,11 @@ def serve(
         ws_per_message_deflate=False,  # frames of a few hundred bytes: not worth the CPU
     )
     server = uvicorn.Server(config)
-    print(
-        f"splitpot room: listening on http://{host}:{port} (HTTP /api, WebSocket /ws)", flush=True
-    )
-    print(f"  play in the terminal: splitpot play --server http://{host}:{port}", flush=True)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host  # where a browser goes
+    url = f"http://{shown}:{port}"
+    print(f"splitpot room: listening on {host}:{port} (pages /, HTTP /api, WebSocket /ws)")
+    print(f"  open in a browser:    {url}/", flush=True)
+    print(f"  play in the terminal: splitpot play --server {url}", flush=True)
     # uvicorn sends SIGTERM or SIGINT to the process again once its graceful shutdown is
     # done; with these no-op handlers (restored then) the process returns 0 instead.
     for stop in (signal.SIGTERM, signal.SIGINT):
