@@ -372,8 +372,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
   /* ----- the list ----- */
 
   const listView = element("div", "hand-list-view");
-  const listHead = element("div", "hands-head");
-  const listTitle = element("h3", "", "Last hands");
+  const listHead = element("div", "hand-list-head");
   const listCount = element("p", "muted hands-count", "Loading…");
   const allJson = button("All as JSON", "ghost small-button");
   allJson.title = "The hands listed here, one splitpot JSON document a line";
@@ -381,7 +380,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     const lines = documents.map((doc) => JSON.stringify(doc)).join("\n");
     save(`${lines}\n`, `${tableId}-hands.jsonl`, "application/json");
   });
-  listHead.append(listTitle, listCount, allJson);
+  listHead.append(listCount, allJson);
   const list = element("ol", "hand-list");
   listView.append(listHead, list);
   const replayView = element("div", "replay");
@@ -393,13 +392,18 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     const pick = button("", "hand-item");
     pick.dataset.hand = doc.id;
     const results = nets(doc);
-    const winners = doc.players.flatMap((player, index) => (doc.result.collected[index] > 0 ? [player.name] : []));
+    const winners = doc.players.flatMap((player, index) => {
+      const amount = doc.result.collected[index];
+      return amount > 0 ? [{ name: player.name, amount }] : [];
+    });
     const head = element("span", "hand-item-head");
     head.append(
       element("span", "hand-number", `Hand ${handNumber(doc)}`),
       element("span", "hand-pot", `Pot ${chips.format(doc.result.total_pot)}`),
     );
-    const who = element("span", "hand-winners", winners.length ? `${winners.join(", ")} won` : "No winner");
+    const who = element("span", "hand-winners", winners.length === 1
+      ? `${winners[0].name} wins ${chips.format(winners[0].amount)}`
+      : winners.map((winner) => `${winner.name} ${chips.format(winner.amount)}`).join(" · "));
     const board = element("span", "cards hand-board");
     const boardCards = cardsOf(doc.board);
     if (boardCards.length) for (const card of boardCards) board.append(cardElement(card, { size: "small" }));
@@ -545,14 +549,19 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     row.classList.toggle("all-in", seat.allIn);
     if (step.actor !== null && step.seats[step.actor] === seat) row.classList.add("acting");
     const who = element("div", "replay-who");
-    const nameLine = element("span", "replay-name", seat.name);
+    const nameLine = element("span", "replay-name");
+    nameLine.append(element("span", "replay-player", seat.name));
     if (seat.button) {
       const dealer = element("span", "dealer-chip", "D");
       dealer.title = "The button";
       dealer.setAttribute("aria-label", "button");
       nameLine.prepend(dealer);
     }
-    who.append(nameLine, element("span", "replay-seat-number", `Seat ${seat.seat}${seat.you ? " · you" : ""}`));
+    const said = element("span", "replay-said");
+    said.append(element("span", "replay-seat-number", `Seat ${seat.seat}${seat.you ? " · you" : ""}`));
+    const doing = seat.allIn && !seat.said ? "all in" : seat.said;
+    if (doing) said.append(` · ${doing}`);
+    who.append(nameLine, said);
     const hand = element("div", "cards replay-cards");
     const known = seat.cards.some((card) => card !== "??");
     for (const card of seat.cards) hand.append(cardElement(seat.faceUp ? card : "??", { size: "small" }));
@@ -560,8 +569,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     const money = element("div", "replay-money");
     money.append(element("span", "replay-stack", chips.format(seat.stack)));
     if (seat.bet) money.append(element("span", "replay-bet", `bet ${chips.format(seat.bet)}`));
-    const said = element("div", "replay-said", seat.allIn && !seat.said ? "all in" : seat.said);
-    row.append(who, hand, money, said);
+    row.append(who, hand, money);
     // the helper names a hand once there is a board to make it with
     if (seat.faceUp && known && !seat.cards.includes("??") && !seat.folded && step.board.length && helperAvailable) {
       const helper = element("p", "replay-helper");
@@ -615,7 +623,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
 
   function renderStats() {
     const view = views.stats;
-    view.replaceChildren(element("h3", "", "Session"));
+    view.replaceChildren();
     if (!documents.length) {
       view.append(element("p", "muted", "Stats appear once a hand has finished."));
       return;
@@ -667,7 +675,6 @@ export function mountHands(container, { tableId, invite = null } = {}) {
 
   async function renderSettle() {
     const view = views.settle;
-    const title = element("h3", "", "Settle up");
     const note = element("p", "muted", "Who pays whom to settle the table, in the fewest payments (every hand played here).");
     const ledger = button("Ledger (CSV)", "small-button");
     ledger.setAttribute("aria-label", "Download the table's ledger as CSV");
@@ -703,7 +710,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     } catch (problem) {
       content = element("p", "error", `The settle-up cannot be loaded: ${problem.message}`);
     }
-    view.replaceChildren(title, note, content, ledger, ledgerStatus);
+    view.replaceChildren(note, content, ledger, ledgerStatus);
   }
 
   /* ----- loading ----- */
