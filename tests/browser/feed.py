@@ -139,7 +139,13 @@ class Feed:
             elif frame["type"] == "event" and frame["event"]["hand"] == hand:
                 ended: Frame = frame["event"]
                 if ended["kind"] == "hand_ended":
+                    self._everyone_saw(ended)
                     return ended
+
+    def _everyone_saw(self, event: Frame) -> None:
+        """Wait until every player followed has received ``event`` too."""
+        for follower in self.clients:
+            self.find(lambda seat, f, s=follower: seat == s and f.get("event") == event)
 
     def close(self) -> None:
         for client in self.clients.values():

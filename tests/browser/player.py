@@ -151,7 +151,7 @@ class Player:
 
     def sit(self, seat: int, buy_in: int, *, post_now: bool = False) -> None:
         """Click "Sit" on the empty seat, type the buy-in, sit down."""
-        self.page.get_by_role("button", name=f"Sit in seat {seat}").click()
+        self.page.get_by_role("button", name=f"Sit in seat {seat}", exact=True).click()
         dialog = self.page.locator("dialog#buy-in")
         expect(dialog).to_be_visible()
         dialog.locator("input[name=buy_in]").fill(str(buy_in))

@@ -1,6 +1,7 @@
 """What a page's WebSocket frames may hold: no hole card of another seat before that seat's
 hand is shown (``shown``, or ``face_up`` when a player is all in), checked on the text of
-every frame against the whole hands the store keeps."""
+every frame against the whole hands the store keeps. (A hand's start may name cards of
+the draw for the button: those are no hole cards.)"""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ def hidden_cards_received(raws: list[str], seat: int | None, truths: dict[str, T
             if owner != seat and owner not in shown
             for card in cards
         }
-        if seen := cards_named(raw) & hidden:
+        drawn = {draw["card"] for draw in event.get("draw", [])}  # the draw for the button
+        if seen := cards_named(raw) & hidden - drawn:
             found.append(f"{sorted(seen)} in {raw}")
     return found

@@ -165,3 +165,5 @@ def test_two_players_create_join_and_play_to_the_showdown(
 
     for seat, page in pages.items():
         assert hidden_cards_received(page.raw, seat, truths) == []
+        # not a blind check: the page's own cards would count, were they another's
+        assert hidden_cards_received(page.raw, 3 - seat, truths) != []

@@ -35,10 +35,14 @@ def raise_then_fold() -> Choose:
 
 
 def all_in(turn: Frame) -> Frame:
-    """Everyone goes all in (or calls it): the hands are turned face up."""
+    """Raise the most the structure allows until all in is allowed, then go all in (or
+    call it): the hands are turned face up."""
     legal = names(turn)
     if "allin" in legal:
         return {"action": "allin"}
+    wager = legal.get("raise") or legal.get("bet")
+    if wager is not None:
+        return {"action": "raise" if "raise" in legal else "bet", "amount": wager["max"]}
     return showdown(turn)
 
 
