@@ -1,0 +1,170 @@
+"""splitpot-deal-v1 (FAIRNESS.md): a deal fixed jointly by the room and the players before
+anyone could know it, that anyone can check afterwards. Standard library only, so that a
+player can run the checks with nothing but Python.
+
+The room makes a ``PreOrder`` (a secret order of the 52 cards and their salts) and a
+server seed; the players add entropy; ``shuffle`` gives the deck; ``dealing_positions``
+says which place of the deck each card dealt came from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+SCHEME = "splitpot-deal-v1"
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+CARDS = tuple(rank + suit for rank in RANKS for suit in SUITS)  # the 52, in a fixed order
+SALT_BYTES = 16
+SEED_BYTES = 32  # a server seed, and a player's entropy
+
+
+class FairnessError(ValueError):
+    """A value that does not fit the scheme (a bad length, a card that is no card)."""
+
+
+def sha256(*parts: bytes) -> bytes:
+    """``H`` of the parts joined (``||``)."""
+    return hashlib.sha256(b"".join(parts)).digest()
+
+
+def u8(number: int) -> bytes:
+    return number.to_bytes(1, "big")
+
+
+def lp(text: str) -> bytes:
+    """A length-prefixed string: ``u32(len(utf8(s))) || utf8(s)``."""
+    data = text.encode("utf-8")
+    return len(data).to_bytes(4, "big") + data
+
+
+def card_commitment(salt: bytes, card: str) -> bytes:
+    """FAIRNESS.md step 1: ``H("splitpot-card-v1" || r || 0x00 || card)``."""
+    if card not in CARDS:
+        raise FairnessError(f"{card!r} is not a card (rank then suit, like 'As' or 'Td')")
+    return sha256(b"splitpot-card-v1", salt, b"\x00", card.encode("ascii"))
+
+
+def deck_commitment(commitments: Sequence[bytes]) -> bytes:
+    """``D``: the hash of the 52 card commitments in pre-order."""
+    if len(commitments) != len(CARDS):
+        raise FairnessError(f"a deck commitment needs 52 card commitments, not {len(commitments)}")
+    return sha256(*commitments)
+
+
+def server_commitment(seed: bytes) -> bytes:
+    """FAIRNESS.md step 2: ``T = H("splitpot-srv-v1" || t)``."""
+    return sha256(b"splitpot-srv-v1", seed)
+
+
+def player_commitment(entropy: bytes) -> bytes:
+    """FAIRNESS.md step 3: ``u_p = H("splitpot-player-v1" || x_p)``."""
+    return sha256(b"splitpot-player-v1", entropy)
+
+
+def deal_key(
+    table_id: str,
+    hand_id: str,
+    deck: bytes,
+    seed: bytes,
+    entropy: dict[int, bytes],
+) -> bytes:
+    """FAIRNESS.md step 4: ``K``, from the seats that contributed, in increasing seat
+    number (``entropy`` maps a seat, from 1, to its 32 bytes)."""
+    parts = [b"splitpot-deal-v1", lp(table_id), lp(hand_id), deck, seed]
+    for seat in sorted(entropy):
+        parts += [u8(seat), entropy[seat]]
+    return sha256(*parts)
+
+
+def permutation(key: bytes) -> list[int]:
+    """FAIRNESS.md step 5: the Fisher-Yates shuffle of 0..51 driven by ``HMAC(K, ...)``."""
+    order = list(range(len(CARDS)))
+    for i in range(len(CARDS) - 1, 0, -1):
+        mac = hmac.new(key, b"fy" + u8(i), hashlib.sha256).digest()
+        j = int.from_bytes(mac, "big") % (i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def dealing_positions(players: int, hole_cards: int) -> tuple[list[list[int]], list[int]]:
+    """FAIRNESS.md step 6: the deck positions of each dealt-in player's hole cards (in
+    dealing order, one card a round) and of the five board cards (a burn before the flop,
+    the turn and the river)."""
+    holes: list[list[int]] = [[] for _ in range(players)]
+    for round_ in range(hole_cards):
+        for player in range(players):
+            holes[player].append(round_ * players + player)
+    dealt = players * hole_cards
+    board = [dealt + 1, dealt + 2, dealt + 3, dealt + 5, dealt + 7]
+    return holes, board
+
+
+@dataclass(frozen=True)
+class PreOrder:
+    """The room's secret before a hand: the 52 cards in a random order and a salt each."""
+
+    cards: tuple[str, ...]
+    salts: tuple[bytes, ...]
+
+    def __post_init__(self) -> None:
+        if sorted(self.cards) != sorted(CARDS):
+            raise FairnessError("a pre-order holds each of the 52 cards once")
+        if len(self.salts) != len(CARDS) or any(len(s) != SALT_BYTES for s in self.salts):
+            raise FairnessError(f"a pre-order has 52 salts of {SALT_BYTES} bytes")
+
+    @classmethod
+    def draw(cls) -> PreOrder:
+        """A new secret pre-order from the operating system's CSPRNG."""
+        cards = list(CARDS)
+        for i in range(len(cards) - 1, 0, -1):
+            j = secrets.randbelow(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        return cls(tuple(cards), tuple(secrets.token_bytes(SALT_BYTES) for _ in cards))
+
+    def commitments(self) -> list[bytes]:
+        return [card_commitment(s, c) for s, c in zip(self.salts, self.cards, strict=True)]
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One hand's deal: the deck ``F`` and what is needed to prove it."""
+
+    pre_order: PreOrder
+    commitments: tuple[bytes, ...]
+    deck_commitment: bytes
+    seed: bytes
+    key: bytes
+    permutation: tuple[int, ...]
+
+    @property
+    def deck(self) -> list[str]:
+        """``F[k] = P0[pi[k]]``."""
+        return [self.pre_order.cards[p] for p in self.permutation]
+
+    def salt_at(self, position: int) -> bytes:
+        """The salt of the card at ``position`` of the deck."""
+        return self.pre_order.salts[self.permutation[position]]
+
+
+def shuffle(
+    table_id: str,
+    hand_id: str,
+    pre_order: PreOrder,
+    seed: bytes,
+    entropy: dict[int, bytes],
+) -> Deal:
+    """The deck of FAIRNESS.md steps 1 to 5."""
+    for seat, value in entropy.items():
+        if len(value) != SEED_BYTES:
+            raise FairnessError(f"seat {seat}'s entropy is {len(value)} bytes, not {SEED_BYTES}")
+    if len(seed) != SEED_BYTES:
+        raise FairnessError(f"a server seed is {SEED_BYTES} bytes, not {len(seed)}")
+    commitments = tuple(pre_order.commitments())
+    deck = deck_commitment(commitments)
+    key = deal_key(table_id, hand_id, deck, seed, entropy)
+    return Deal(pre_order, commitments, deck, seed, key, tuple(permutation(key)))
