@@ -187,6 +187,12 @@ export function replaySteps(doc) {
     return betting.every((index) => state.acted[index] && state.bets[index] === top);
   };
 
+  // no more betting with the board to come: every hand still in is turned up (RULES.md 5)
+  const turnFaceUp = () => {
+    state.faceUp = true;
+    snapshot("No more betting: the hands are turned face up");
+  };
+
   const nextStreet = () => {
     gather();
     state.said = state.folded.map((folded) => (folded ? "folded" : ""));
@@ -247,13 +253,13 @@ export function replaySteps(doc) {
     }
     if (state.bets[index] > before) state.acted.fill(false);
     state.acted[index] = true;
-    if (["call", "bet", "raise", "allin"].includes(verb) && state.stacks[index] === 0 && !state.folded[index]) {
+    if (["call", "bet", "raise"].includes(verb) && state.stacks[index] === 0 && !state.folded[index]) {
       text += " and is all in";
     }
     state.said[index] = text.slice(name(index).length + 1);
     snapshot(text, index);
     if (state.street !== "showdown" && live().length > 1 && roundOver()) {
-      if (canBet().length <= 1) state.faceUp = true; // no more betting: the hands are turned up
+      if (canBet().length <= 1 && state.street !== "river") turnFaceUp();
       nextStreet();
       if (state.faceUp) while (state.street !== "showdown") nextStreet();
     }
@@ -261,7 +267,7 @@ export function replaySteps(doc) {
 
   // everyone but one folded, or the board still to come after the last action
   if (live().length > 1) {
-    if (state.street !== "showdown") state.faceUp = true;
+    if (state.street !== "showdown" && !state.faceUp) turnFaceUp();
     while (state.street !== "showdown") nextStreet();
   }
   gather();
