@@ -44,6 +44,15 @@ const SETTING_WORDS = [
   ["private", /\bprivate\b/i],
   ["name", /\bname\b/i],
 ];
+// the settings' names as the form's labels say them, for the room's messages
+const SETTING_LABELS = {
+  small_blind: "small blind",
+  big_blind: "big blind",
+  min_buy_in: "minimum buy-in",
+  max_buy_in: "maximum buy-in",
+  action_seconds: "seconds to act",
+  time_bank_seconds: "time bank",
+};
 const NUMBER_SETTINGS = [
   "small_blind", "big_blind", "min_buy_in", "max_buy_in",
   "action_seconds", "time_bank_seconds", "bots",
@@ -150,6 +159,7 @@ function tableRow(table) {
   const name = cell("Table", "name-cell");
   const title = element("a", "table-name", table.name);
   title.href = `/tables/${encodeURIComponent(table.id)}`;
+  title.tabIndex = -1; // the row's "Open" link is the one keyboard stop
   name.append(title);
   const badges = element("span", "badges");
   if (table.paused) badges.append(element("span", "badge", "Paused"));
@@ -397,6 +407,11 @@ function showCreateError(setting, message) {
   return input;
 }
 
+/** The room's message with each setting named as its label is ("small_blind" -> "small blind"). */
+function inWords(message) {
+  return message.replace(/\b(small_blind|big_blind|min_buy_in|max_buy_in|action_seconds|time_bank_seconds)\b/g, (name) => SETTING_LABELS[name]);
+}
+
 /** The setting a refusal of the room is about: the one it names first. */
 function settingOf(message) {
   let found = null;
@@ -470,7 +485,7 @@ async function createTable(event) {
       }
       return;
     }
-    const message = capitalised(error.message);
+    const message = capitalised(inWords(error.message));
     const setting = error instanceof ApiError && error.code === "bad_message" ? settingOf(error.message) : null;
     const input = showCreateError(setting, message);
     (input || $("#create-error")).focus?.();
