@@ -168,3 +168,53 @@ def shuffle(
     deck = deck_commitment(commitments)
     key = deal_key(table_id, hand_id, deck, seed, entropy)
     return Deal(pre_order, commitments, deck, seed, key, tuple(permutation(key)))
+
+
+# ------------------------------------------------------------------ the record
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """A player's part in a deal: the commitment sent before it, and the entropy revealed
+    at it (None: not revealed in time, dealt in without it)."""
+
+    seat: int
+    commitment: bytes
+    entropy: bytes | None = None
+
+
+def fairness_record(
+    deal: Deal,
+    table_id: str,
+    hand_id: str,
+    hole_cards: int,
+    seats_dealt: Sequence[int],
+    players: Sequence[Contribution],
+    revealed: Sequence[int],
+) -> dict[str, object]:
+    """The ``fairness`` object of a hand's record (FAIRNESS.md "After the hand"), revealing
+    the cards at the deck positions ``revealed`` with their salts."""
+    deck = deal.deck
+    return {
+        "scheme": SCHEME,
+        "table_id": table_id,
+        "hand_id": hand_id,
+        "commitments": [c.hex() for c in deal.commitments],
+        "deck_commitment": deal.deck_commitment.hex(),
+        "server_commitment": server_commitment(deal.seed).hex(),
+        "server_seed": deal.seed.hex(),
+        "hole_cards": hole_cards,
+        "seats_dealt": list(seats_dealt),
+        "players": [
+            {
+                "seat": p.seat,
+                "commitment": p.commitment.hex(),
+                "entropy": None if p.entropy is None else p.entropy.hex(),
+            }
+            for p in sorted(players, key=lambda p: p.seat)
+        ],
+        "revealed": [
+            {"position": k, "card": deck[k], "salt": deal.salt_at(k).hex()}
+            for k in sorted(set(revealed))
+        ],
+    }
