@@ -10,10 +10,12 @@ import pytest
 
 from splitpot.fair import (
     CARDS,
+    Contribution,
     FairnessError,
     PreOrder,
     card_commitment,
     dealing_positions,
+    fairness_record,
     player_commitment,
     server_commitment,
     shuffle,
@@ -78,3 +80,32 @@ def test_dealing_order_one_card_a_round_then_burn_and_board() -> None:
 def test_values_that_do_not_fit_are_refused_by_name(make: Any, message: str) -> None:
     with pytest.raises(FairnessError, match=message):
         make()
+
+
+def test_the_record_reveals_only_the_positions_asked_with_their_salts(
+    vector: dict[str, Any],
+) -> None:
+    pre_order = PreOrder(
+        tuple(vector["pre_order"]), tuple(bytes.fromhex(s) for s in vector["salts"])
+    )
+    seed = bytes.fromhex(vector["server_seed"])
+    players = [
+        Contribution(p["seat"], bytes.fromhex(p["commitment"]), bytes.fromhex(p["entropy"]))
+        for p in vector["players"]
+    ]
+    entropy = {p.seat: p.entropy for p in players if p.entropy is not None}
+    deal = shuffle(vector["table_id"], vector["hand_id"], pre_order, seed, entropy)
+    record = fairness_record(deal, "t-7", "h-42", 4, [3, 1], players, [9, 10, 11, 10])
+    assert record["deck_commitment"] == vector["deck_commitment"]
+    assert record["server_commitment"] == vector["server_commitment"]
+    assert record["players"] == [
+        {"seat": p["seat"], "commitment": p["commitment"], "entropy": p["entropy"]}
+        for p in vector["players"]
+    ]
+    revealed = record["revealed"]
+    assert isinstance(revealed, list)
+    assert [r["position"] for r in revealed] == [9, 10, 11]
+    for entry in revealed:
+        k = entry["position"]
+        assert entry["card"] == vector["deck"][k]
+        assert entry["salt"] == vector["salts"][vector["permutation"][k]]
