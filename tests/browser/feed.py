@@ -102,10 +102,11 @@ class Feed:
                 and frame["event"]["hand"] == hand
             ]
 
-    def sit(self, seat: int, buy_in: int) -> None:
+    def sit(self, seat: int, buy_in: int, post_now: bool = False) -> None:
         """The player followed for ``seat`` sits there (by a command, not a page)."""
         start = len(self.frames)
         sit = {"type": "sit", "table": self.table, "seat": seat, "buy_in": buy_in}
+        sit["post_now"] = post_now
         self.clients[seat].send(sit)
         self.event("player_sat", start, seat=seat)
 

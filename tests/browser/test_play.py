@@ -96,13 +96,21 @@ STRATEGIES: dict[str, Any] = {"pot-limit": PotOnce, "limit": RaiseToCap, "no-lim
 
 def check_hand(room: RoomServer, pages: dict[int, Player], feed: Feed, ended: Frame) -> None:
     """What each page shows once the hand is over: the stacks of the hand's end, the
-    winners, the cards shown, the dealer's words for each award; and the hand document
-    (HTTP) agrees."""
+    winners, the cards shown, the cards of the winning hands (and no other) marked, the
+    dealer's words for each award; and the hand document (HTTP) agrees."""
     hand = ended["hand"]
     winners = {award["seat"] for award in ended["awards"] if award["amount"] > 0}
     shown = feed.events("shown", hand)
     assert len(shown) == 2, f"both hands go to the showdown: {shown}"
     awarded = [event for event in feed.events("pot_awarded", hand) if event["text"]]
+    winning = {
+        card
+        for award in ended["awards"]
+        if award["amount"] > 0
+        for half in (award["high"], award["low"])
+        if half is not None
+        for card in half["cards"]
+    }
     for player in pages.values():
         for entry in ended["stacks"]:
             expect(player.stack(entry["seat"])).to_have_text(re.compile(rf"\b{entry['stack']}\b"))
@@ -115,6 +123,9 @@ def check_hand(room: RoomServer, pages: dict[int, Player], feed: Feed, ended: Fr
                 expect(
                     player.seat(event["seat"]).locator(f'.card[data-card="{card}"]')
                 ).to_be_visible()
+        cards = player.page.locator("#felt .card.winning, #my-cards .card.winning")
+        expect(cards.first).to_be_visible()
+        assert {card.get_attribute("data-card") for card in cards.all()} == winning
         for event in awarded:
             for line in event["text"].split("\n"):
                 expect(player.page.locator("#dealer-log")).to_contain_text(line)
@@ -130,7 +141,7 @@ def check_hand(room: RoomServer, pages: dict[int, Player], feed: Feed, ended: Fr
     assert "??" not in "".join(document["holes"]), "both hands were shown"
 
 
-@pytest.mark.parametrize("structure", ["limit", "pot-limit", "no-limit"])
+@pytest.mark.parametrize("structure", ["limit", "pot-limit", "no-limit", "mixed"])
 def test_two_players_create_join_and_play_to_the_showdown(
     room: RoomServer, players: Any, structure: str
 ) -> None:
@@ -155,11 +166,13 @@ def test_two_players_create_join_and_play_to_the_showdown(
     truths = {}
     for _ in range(HANDS):
         hand = feed.deal(1)
-        strategy = STRATEGIES[structure]()
+        played = feed.event("hand_started", hand=hand)["structure"]  # a mixed game's round
+        assert played == structure or structure == "mixed"
+        strategy = STRATEGIES[played]()
         ended = feed.play(hand, acting(pages, strategy))
         check_hand(room, pages, feed, ended)
         truths[hand] = truth(room, hand)
-        if structure == "limit":
+        if played == "limit":
             assert len(strategy.raises) == 3 and strategy.capped, strategy.raises
     feed.close()
 
