@@ -287,6 +287,17 @@ export function replaySteps(doc) {
 
 /* ---------- downloads ---------- */
 
+/** Why a format cannot hold the hand (docs/protocol.md, GET /api/hands), or null. */
+function cannotWrite(doc, format) {
+  if (format === "pokerstars" && doc.game.variant === "o-hilo-noq") {
+    return "PokerStars text has no name for Omaha Hi/Lo without a qualifier.";
+  }
+  if (format === "phh" && (doc.posts || []).some((post) => post.kind === "live post" || post.kind === "dead small blind")) {
+    return "PHH has no field for this hand's live or dead post.";
+  }
+  return null;
+}
+
 function save(text, filename, type) {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const link = element("a");
@@ -331,7 +342,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
   tabs.setAttribute("aria-label", "Hands and session");
   const views = {};
   const tabButtons = {};
-  for (const [key, label] of [["hands", "Last hands"], ["stats", "Session"], ["settle", "Settle up"]]) {
+  for (const [key, label] of [["hands", "Hands"], ["stats", "Session"], ["settle", "Settle up"]]) {
     const tab = button(label, "hands-tab");
     tab.id = id(`tab-${key}`);
     tab.setAttribute("role", "tab");
@@ -495,19 +506,21 @@ export function mountHands(container, { tableId, invite = null } = {}) {
   const downloadTitle = element("span", "downloads-title", "Download");
   const downloadStatus = element("p", "download-error error");
   downloadStatus.setAttribute("role", "alert");
+  const downloadNote = element("p", "hint download-note");
   downloads.append(downloadTitle);
-  for (const choice of DOWNLOADS) {
+  const downloadButtons = DOWNLOADS.map((choice) => {
     const get = button(choice.label, "small-button");
     get.title = choice.title;
     get.setAttribute("aria-label", `Download ${choice.label} (${choice.title})`);
     get.addEventListener("click", () => download(open.doc.id, choice, invite, downloadStatus));
     downloads.append(get);
-  }
+    return get;
+  });
   const replayHead = element("div", "replay-head");
   const titles = element("div", "replay-titles");
   titles.append(replayTitle, replayGame);
   replayHead.append(back, titles);
-  replayView.append(replayHead, streetBar, middle, narration, seatList, controls, downloads, downloadStatus);
+  replayView.append(replayHead, streetBar, middle, narration, seatList, controls, downloads, downloadNote, downloadStatus);
 
   function openHand(doc) {
     let steps;
@@ -522,6 +535,9 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     const button = doc.players[doc.button];
     replayGame.textContent = `${gameLine(doc)}${button ? ` · button: ${button.name}` : ""}`;
     downloadStatus.textContent = "";
+    const reasons = DOWNLOADS.map((choice) => cannotWrite(doc, choice.format));
+    downloadButtons.forEach((get, index) => { get.disabled = Boolean(reasons[index]); });
+    downloadNote.textContent = reasons.filter(Boolean).join(" ");
     for (const [street, jump] of Object.entries(streetButtons)) {
       jump.disabled = !steps.some((step) => step.street === street);
     }
