@@ -30,17 +30,28 @@ def box(player: Player, selector: str) -> Box:
     return dict(found)
 
 
+def union(a: Box, b: Box | None) -> Box:
+    if b is None:
+        return a
+    x, y = min(a["x"], b["x"]), min(a["y"], b["y"])
+    right = max(a["x"] + a["width"], b["x"] + b["width"])
+    bottom = max(a["y"] + a["height"], b["y"] + b["height"])
+    return {"x": x, "y": y, "width": right - x, "height": bottom - y}
+
+
 def overlaps(player: Player) -> list[str]:
-    """The pairs among the action bar, the player's cards and every seat that overlap
-    (the player's cards may sit inside the player's own seat)."""
+    """The pairs among the action bar, the player's cards and every seat (its plate and
+    its cards, wherever they are drawn) that overlap."""
+    boxes = {"#actions": box(player, "#actions")}
+    if player.page.locator(".seat #my-cards").count() == 0:
+        boxes["#my-cards"] = box(player, "#my-cards")
     seats = player.page.locator("#felt .seat")
-    boxes = {"#actions": box(player, "#actions"), "#my-cards": box(player, "#my-cards")}
-    inside = player.page.locator(".seat.me #my-cards").count() > 0
     for index in range(seats.count()):
         seat = seats.nth(index)
         name = f'.seat[data-seat="{seat.get_attribute("data-seat")}"]'
-        if not (inside and "me" in (seat.get_attribute("class") or "").split()):
-            boxes[name] = box(player, name)
+        cards = seat.locator(".cards")
+        drawn = cards.bounding_box() if cards.count() and cards.is_visible() else None
+        boxes[name] = union(box(player, name), dict(drawn) if drawn else None)
     names = sorted(boxes)
     return [
         f"{a} {boxes[a]} overlaps {b} {boxes[b]}"
@@ -63,7 +74,8 @@ def test_the_table_fits_the_screen_without_overlaps(
     expect(me.page.locator("#my-cards .card")).to_have_count(4)
     expect(me.page.locator("#felt .seat")).to_have_count(10)
 
-    assert overlaps(me) == []
+    found = overlaps(me)
+    assert not found, "\n".join(found)
     viewport = me.page.viewport_size
     assert viewport is not None
     actions = box(me, "#actions")
