@@ -1,0 +1,299 @@
+// The action bar (fold, check/call, bet/raise with slider, number box and presets, all in)
+// and the pre-actions; each `turn` is answered once, by its `seq`.
+
+import { currentBet, inHand, legalEntry, mySeat, structure } from "./state.js";
+
+const FRACTIONS = { half: 0.5, "three-quarters": 0.75 };
+
+export function createActions({ send, onAnswered }) {
+  const bar = document.querySelector("#actions");
+  const pre = document.querySelector("#pre-actions");
+  const errorBox = document.querySelector("#action-error");
+  const foldButton = bar.querySelector(".fold");
+  const callButton = bar.querySelector(".check-call");
+  const raiseButton = bar.querySelector(".raise");
+  const allInButton = bar.querySelector(".allin");
+  const sizing = bar.querySelector(".sizing");
+  const slider = bar.querySelector("#amount-slider");
+  const amountBox = bar.querySelector("#amount");
+  const presets = [...bar.querySelectorAll("[data-preset]")];
+  const confirmFold = document.querySelector("#confirm-fold");
+  const preBoxes = [...pre.querySelectorAll("input[data-pre]")];
+
+  let model = null;
+  let answered = new Set(); // seqs of the turns answered on this connection
+  let sized = null; // {seq, amount}: the amount chosen for the open turn
+  let betSeen = null; // {hand, street, bet}: the bet to match when pre-actions were chosen
+
+  function openTurn() {
+    const turn = model?.turn;
+    return turn && !answered.has(turn.seq) ? turn : null;
+  }
+
+  function raiseEntry() {
+    return legalEntry(model, "raise") || legalEntry(model, "bet");
+  }
+
+  function clamp(amount, entry) {
+    return Math.min(entry.max, Math.max(entry.min, Math.floor(amount)));
+  }
+
+  // The total of a preset: Min, ½ and ¾ of the pot, Pot (pot limit: the most allowed), all in.
+  function presetAmount(name, entry) {
+    if (name === "min") return entry.min;
+    if (name === "allin") return entry.max;
+    const toMatch = currentBet(model);
+    const toCall = toMatch - (mySeat(model)?.bet || 0);
+    const pot = (model.hand?.total || 0) + toCall;
+    if (name === "pot") return structure(model) === "pot-limit" ? entry.max : clamp(toMatch + pot, entry);
+    return clamp(toMatch + FRACTIONS[name] * pot, entry);
+  }
+
+  function chosenAmount(entry) {
+    const turn = model.turn;
+    if (sized && sized.seq === turn.seq) return sized.amount;
+    return entry.min;
+  }
+
+  function setAmount(amount) {
+    const entry = raiseEntry();
+    if (!entry || !model.turn) return;
+    sized = { seq: model.turn.seq, amount: clamp(amount, entry) };
+    drawBar();
+  }
+
+  function act(action, amount) {
+    const turn = openTurn();
+    if (!turn) return;
+    const message = { type: "act", table: model.tableId, hand: turn.hand, action, ref: `act:${turn.seq}` };
+    if (amount != null) message.amount = amount;
+    if (!send(message)) {
+      showError("Not connected: your action was not sent. Reconnecting…");
+      return;
+    }
+    answered.add(turn.seq);
+    showError("");
+    onAnswered();
+    render(model);
+  }
+
+  function fold() {
+    if (!openTurn()) return;
+    if (legalEntry(model, "check")) {
+      if (!confirmFold.open) confirmFold.showModal();
+      return;
+    }
+    act("fold");
+  }
+
+  function checkOrCall() {
+    if (!openTurn()) return;
+    act(legalEntry(model, "check") ? "check" : "call");
+  }
+
+  function betOrRaise() {
+    const entry = raiseEntry();
+    if (!openTurn() || !entry) return;
+    const typed = Number(amountBox.value);
+    if (!Number.isInteger(typed) || typed < entry.min || typed > entry.max) {
+      showError(`Enter a whole number from ${entry.min} to ${entry.max}.`);
+      amountBox.focus();
+      return;
+    }
+    act(entry.action, typed);
+  }
+
+  function drawBar() {
+    const turn = openTurn();
+    bar.hidden = !turn;
+    if (!turn) return;
+    const fixed = structure(model) === "limit";
+    foldButton.hidden = !legalEntry(model, "fold");
+    const check = legalEntry(model, "check");
+    const call = legalEntry(model, "call");
+    callButton.hidden = !check && !call;
+    callButton.textContent = check ? "Check" : call ? `Call ${call.amount.toLocaleString()}` : "";
+    callButton.dataset.action = check ? "check" : "call";
+    const entry = raiseEntry();
+    raiseButton.hidden = !entry;
+    sizing.hidden = !entry || entry.min === entry.max;
+    if (entry) {
+      const amount = chosenAmount(entry);
+      const verb = entry.action === "bet" ? "Bet" : "Raise to";
+      raiseButton.textContent = `${verb} ${amount.toLocaleString()}`;
+      raiseButton.dataset.action = entry.action;
+      slider.min = String(entry.min);
+      slider.max = String(entry.max);
+      amountBox.min = String(entry.min);
+      amountBox.max = String(entry.max);
+      if (Number(slider.value) !== amount) slider.value = String(amount);
+      if (document.activeElement !== amountBox) amountBox.value = String(amount);
+      for (const button of presets) {
+        const name = button.dataset.preset;
+        button.hidden = fixed || (name === "allin" && structure(model) !== "no-limit");
+        button.setAttribute("aria-pressed", String(presetAmount(name, entry) === amount));
+      }
+    }
+    const allIn = legalEntry(model, "allin");
+    allInButton.hidden = !allIn;
+    if (allIn) allInButton.textContent = `All in ${allIn.amount.toLocaleString()}`;
+    const show = legalEntry(model, "show");
+    const muck = legalEntry(model, "muck");
+    bar.classList.toggle("showdown", Boolean(show || muck));
+    drawShowdownChoice(show, muck);
+  }
+
+  // At the showdown the room may offer show and muck: two plain buttons.
+  function drawShowdownChoice(show, muck) {
+    let row = bar.querySelector(".showdown-buttons");
+    if (!show && !muck) {
+      row?.remove();
+      return;
+    }
+    if (!row) {
+      row = document.createElement("div");
+      row.className = "showdown-buttons action-buttons";
+      bar.prepend(row);
+    }
+    row.replaceChildren();
+    for (const [entry, label] of [[show, "Show"], [muck, "Muck"]]) {
+      if (!entry) continue;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = label;
+      button.addEventListener("click", () => act(entry.action));
+      row.append(button);
+    }
+  }
+
+  // Pre-actions: offered while we are in the hand and it is not our turn.
+  function drawPre() {
+    const me = mySeat(model);
+    const offer = inHand(model) && me.status === "playing" && !openTurn() && model.turn == null;
+    const hand = model.hand;
+    if (hand) {
+      const bet = currentBet(model);
+      const street = `${hand.id}/${hand.street}`;
+      if (betSeen && betSeen.street !== street) clearPre(betSeen.hand !== hand.id);
+      else if (betSeen && bet !== betSeen.bet) clearPre(false, ["check"]);
+      betSeen = { hand: hand.id, street, bet };
+    } else {
+      clearPre(true);
+      betSeen = null;
+    }
+    pre.hidden = !offer;
+    const toCall = currentBet(model) - (me?.bet || 0);
+    for (const box of preBoxes) {
+      const label = box.closest("label");
+      if (box.dataset.pre === "check") label.hidden = toCall > 0;
+    }
+  }
+
+  // Unticks the pre-actions: `names` only, or all (fold to any bet stays for the hand).
+  function clearPre(newHand, names = null) {
+    for (const box of preBoxes) {
+      const name = box.dataset.pre;
+      if (names ? names.includes(name) : newHand || name !== "fold-any") box.checked = false;
+    }
+  }
+
+  // The pre-action ticked for this turn, as the action to send, or null.
+  function preAction() {
+    const ticked = preBoxes.find((box) => box.checked)?.dataset.pre;
+    if (!ticked) return null;
+    const check = legalEntry(model, "check");
+    const call = legalEntry(model, "call");
+    if (ticked === "check") return check ? "check" : null;
+    if (ticked === "call-any") return call ? "call" : check ? "check" : null;
+    return check ? "check" : legalEntry(model, "fold") ? "fold" : null; // check-fold, fold-any
+  }
+
+  function render(next) {
+    model = next;
+    drawBar();
+    drawPre();
+  }
+
+  function showError(text) {
+    errorBox.textContent = text;
+  }
+
+  // Our turn came: a ticked pre-action answers it at once; true when it did.
+  function onTurn() {
+    if (!openTurn()) return false;
+    showError("");
+    const action = preAction();
+    if (!action) return false;
+    for (const box of preBoxes) if (box.dataset.pre !== "fold-any") box.checked = false;
+    act(action);
+    return true;
+  }
+
+  // One pre-action at a time, like radio buttons that can all be off.
+  for (const box of preBoxes) {
+    box.addEventListener("change", () => {
+      if (box.checked) for (const other of preBoxes) if (other !== box) other.checked = false;
+    });
+  }
+  foldButton.addEventListener("click", fold);
+  callButton.addEventListener("click", checkOrCall);
+  raiseButton.addEventListener("click", betOrRaise);
+  allInButton.addEventListener("click", () => act("allin"));
+  slider.addEventListener("input", () => setAmount(Number(slider.value)));
+  amountBox.addEventListener("input", () => {
+    const entry = raiseEntry();
+    const typed = Number(amountBox.value);
+    if (!entry || !Number.isInteger(typed) || !model.turn) return;
+    sized = { seq: model.turn.seq, amount: typed };
+    const verb = entry.action === "bet" ? "Bet" : "Raise to";
+    raiseButton.textContent = `${verb} ${typed.toLocaleString()}`;
+    if (typed >= entry.min && typed <= entry.max) slider.value = String(typed);
+  });
+  amountBox.addEventListener("change", () => {
+    const typed = Number(amountBox.value);
+    if (Number.isFinite(typed) && raiseEntry()) setAmount(typed);
+  });
+  amountBox.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") betOrRaise();
+  });
+  for (const button of presets) {
+    button.addEventListener("click", () => {
+      const entry = raiseEntry();
+      if (entry) setAmount(presetAmount(button.dataset.preset, entry));
+    });
+  }
+  confirmFold.addEventListener("close", () => {
+    if (confirmFold.returnValue === "fold") act("fold");
+    confirmFold.returnValue = "";
+  });
+
+  return {
+    render,
+    onTurn,
+    showError,
+    // A new connection: the room sends the open turn again, to be answered again.
+    reset() {
+      answered = new Set();
+    },
+    // A refused action: the turn is open again.
+    refused(ref, message) {
+      const seq = Number(String(ref).split(":")[1]);
+      answered.delete(seq);
+      showError(message);
+      if (model) render(model);
+    },
+    // Keyboard shortcuts: f fold, c check/call, r bet/raise, p pot, a all in. True if used.
+    shortcut(key) {
+      if (!openTurn()) return false;
+      const entry = raiseEntry();
+      if (key === "f") fold();
+      else if (key === "c") checkOrCall();
+      else if (key === "r" && entry) betOrRaise();
+      else if (key === "p" && entry) setAmount(presetAmount("pot", entry));
+      else if (key === "a" && entry) setAmount(entry.max);
+      else if (key === "a" && legalEntry(model, "allin")) act("allin");
+      else return false;
+      return true;
+    },
+  };
+}

@@ -1,0 +1,241 @@
+// Seat controls (sit with a buy-in, post now or wait, sit out, top up, leave), the host's
+// controls (pause/resume, stakes, remove, pass the host role) and the invite link.
+
+import { isHost, mySeat } from "./state.js";
+
+function byId(id) {
+  return document.querySelector(`#${id}`);
+}
+
+export function createControls({ send, signIn, invite }) {
+  const buyIn = byId("buy-in");
+  const buyInForm = buyIn.querySelector("form");
+  const topUp = byId("top-up");
+  const topUpForm = topUp.querySelector("form");
+  const seatControls = byId("seat-controls");
+  const sitOut = seatControls.querySelector("input[name=sit_out]");
+  const postNow = byId("post-now");
+  const watching = byId("watching");
+  const hostControls = byId("host-controls");
+  const pauseButton = byId("host-pause");
+  const pausedBadge = byId("host-paused");
+  const stakesForm = byId("host-stakes");
+  const seatForm = byId("host-seat");
+  const seatPick = byId("host-seat-pick");
+  const hostError = byId("host-error");
+  const inviteBox = byId("invite");
+  const inviteLink = byId("invite-link");
+  const inviteStatus = byId("invite-status");
+  const tableInfo = byId("table-info");
+  let model = null;
+  let buyInSeat = null;
+
+  function command(type, fields = {}) {
+    return send({ type, table: model.tableId, ref: type, ...fields });
+  }
+
+  function notConnected(box) {
+    box.textContent = "Not connected: try again in a moment.";
+  }
+
+  // ------------------------------------------------------------ sitting down
+
+  async function openBuyIn(seat) {
+    if (!model?.player) {
+      await signIn(seat); // the page says hello again as the player, then comes back here
+      return;
+    }
+    buyInSeat = seat;
+    const { min_buy_in: min, max_buy_in: max } = model.summary;
+    const amount = buyInForm.elements.buy_in;
+    amount.min = String(min);
+    amount.max = String(max);
+    amount.value = String(max);
+    buyIn.querySelector(".buy-in-seat").textContent = String(seat);
+    buyIn.querySelector(".buy-in-range").textContent = `From ${min.toLocaleString()} to ${max.toLocaleString()}.`;
+    buyIn.querySelector(".buy-in-error").textContent = "";
+    buyInForm.elements.post_now.checked = false;
+    if (!buyIn.open) buyIn.showModal();
+    amount.focus();
+    amount.select();
+  }
+
+  buyInForm.addEventListener("submit", (event) => {
+    if (event.submitter?.value !== "sit") return;
+    event.preventDefault();
+    const errorBox = buyIn.querySelector(".buy-in-error");
+    const amount = Number(buyInForm.elements.buy_in.value);
+    const { min_buy_in: min, max_buy_in: max } = model.summary;
+    if (!Number.isInteger(amount) || amount < min || amount > max) {
+      errorBox.textContent = `The buy-in is from ${min} to ${max}.`;
+      return;
+    }
+    const sent = command("sit", {
+      seat: buyInSeat,
+      buy_in: amount,
+      post_now: buyInForm.elements.post_now.checked,
+    });
+    if (!sent) notConnected(errorBox);
+  });
+
+  // ------------------------------------------------------------ seated
+
+  sitOut.addEventListener("change", () => {
+    if (sitOut.checked) command("sit_out");
+    else command("sit_in", { post_now: false });
+  });
+  postNow.addEventListener("click", () => command("sit_in", { post_now: true }));
+  byId("leave").addEventListener("click", () => command("leave"));
+
+  byId("top-up-open").addEventListener("click", () => {
+    const me = mySeat(model);
+    if (!me) return;
+    const room = Math.max(0, model.summary.max_buy_in - me.stack);
+    const amount = topUpForm.elements.amount;
+    amount.max = String(room);
+    amount.value = String(room);
+    topUp.querySelector(".top-up-range").textContent = room
+      ? `Up to ${room.toLocaleString()} (the table's maximum buy-in is ${model.summary.max_buy_in.toLocaleString()}).`
+      : "Your stack is at the table's maximum buy-in already.";
+    topUp.querySelector(".top-up-error").textContent = "";
+    topUp.showModal();
+  });
+  topUpForm.addEventListener("submit", (event) => {
+    if (event.submitter?.value !== "add") return;
+    event.preventDefault();
+    const amount = Number(topUpForm.elements.amount.value);
+    const errorBox = topUp.querySelector(".top-up-error");
+    if (!Number.isInteger(amount) || amount < 1) {
+      errorBox.textContent = "Enter a whole number of chips.";
+      return;
+    }
+    if (!command("top_up", { amount })) notConnected(errorBox);
+  });
+
+  // ------------------------------------------------------------ host
+
+  pauseButton.addEventListener("click", () => {
+    command("host", { action: model.summary.paused ? "resume" : "pause" });
+  });
+  stakesForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const small = Number(stakesForm.elements.small_blind.value);
+    const big = Number(stakesForm.elements.big_blind.value);
+    if (!Number.isInteger(small) || !Number.isInteger(big) || small < 1 || big < small) {
+      hostError.textContent = "The blinds are whole numbers, the small blind at most the big one.";
+      return;
+    }
+    hostError.textContent = "";
+    command("host", { action: "stakes", small_blind: small, big_blind: big });
+  });
+  seatForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const seat = Number(seatPick.value);
+    if (!seat) return;
+    hostError.textContent = "";
+    command("host", { action: event.submitter?.value === "host" ? "host" : "remove", seat });
+  });
+
+  // ------------------------------------------------------------ invite
+
+  byId("copy-invite").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(inviteLink.value);
+      inviteStatus.textContent = "Copied.";
+    } catch {
+      inviteLink.select();
+      inviteStatus.textContent = "Select the link and copy it.";
+    }
+  });
+
+  function drawHost() {
+    const host = isHost(model);
+    hostControls.hidden = !host;
+    inviteBox.hidden = !host;
+    document.body.classList.toggle("is-host", host);
+    if (!host) return;
+    const { paused, small_blind: small, big_blind: big } = model.summary;
+    pauseButton.textContent = paused ? "Resume" : "Pause";
+    pausedBadge.hidden = !paused;
+    const smallBox = stakesForm.elements.small_blind;
+    const bigBox = stakesForm.elements.big_blind;
+    if (document.activeElement !== smallBox && document.activeElement !== bigBox) {
+      smallBox.value = String(small);
+      bigBox.value = String(big);
+    }
+    const chosen = seatPick.value;
+    const options = model.seats.filter(Boolean).map((seat) => {
+      const option = document.createElement("option");
+      option.value = String(seat.seat);
+      option.textContent = `Seat ${seat.seat}: ${seat.name}`;
+      return option;
+    });
+    seatPick.replaceChildren(...options);
+    if (options.some((option) => option.value === chosen)) seatPick.value = chosen;
+    const url = new URL(`/tables/${encodeURIComponent(model.tableId)}`, location.origin);
+    if (invite) url.searchParams.set("invite", invite);
+    inviteLink.value = url.href;
+  }
+
+  // The table's settings at a glance.
+  function drawInfo() {
+    const summary = model.summary;
+    const rows = [
+      ["Game", summary.variant_name],
+      ["Stakes", `${summary.stakes} (${summary.structure.replace("-", " ")})`],
+      ["Buy-in", `${summary.min_buy_in.toLocaleString()} to ${summary.max_buy_in.toLocaleString()}`],
+      ["Seats", `${model.seats.filter(Boolean).length} of ${summary.seats}`],
+      ["Clock", `${summary.action_seconds} s a decision, ${summary.time_bank_seconds} s time bank`],
+    ];
+    tableInfo.replaceChildren(...rows.flatMap(([term, value]) => {
+      const dt = document.createElement("dt");
+      dt.textContent = term;
+      const dd = document.createElement("dd");
+      dd.textContent = value;
+      return [dt, dd];
+    }));
+  }
+
+  function drawSeat() {
+    const me = mySeat(model);
+    seatControls.hidden = !me;
+    if (me) {
+      sitOut.checked = me.away || me.status === "sitting_out";
+      postNow.hidden = !(me.status === "waiting" && !me.away);
+      if (buyIn.open) buyIn.close();
+    }
+    let words = "";
+    if (!me) {
+      words = model.player
+        ? "You are watching. Pick an empty seat to play."
+        : "You are watching. Pick a seat to sign in and play.";
+      if (!model.seats.some((seat) => seat === null)) words = "You are watching. Every seat is taken.";
+    } else if (me.status === "waiting" && !me.away && model.hand) {
+      words = "You are dealt in when the big blind comes to you, or post now.";
+    }
+    watching.textContent = words;
+    watching.hidden = !words;
+  }
+
+  return {
+    openBuyIn,
+    render(next) {
+      model = next;
+      drawSeat();
+      drawHost();
+      drawInfo();
+    },
+    // A refusal of one of these commands shown where it was asked; true when it was ours.
+    refused(ref, message) {
+      if (ref === "sit" && buyIn.open) buyIn.querySelector(".buy-in-error").textContent = message;
+      else if (ref === "top_up" && topUp.open) topUp.querySelector(".top-up-error").textContent = message;
+      else if (ref === "host") hostError.textContent = message;
+      else return false;
+      return true;
+    },
+    // Chips added: the top-up dialog has done its work.
+    toppedUp() {
+      if (topUp.open) topUp.close();
+    },
+  };
+}

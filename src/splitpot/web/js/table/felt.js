@@ -1,0 +1,401 @@
+// The felt: seats round an oval (ours at the bottom centre), their cards, stacks, bets and
+// last actions, the button, the clock of the player to act, the board, the pots, the
+// showdown (winning cards, HIGH/LOW awards) and the all-in equities.
+
+import { cardElement } from "../cards.js";
+import { mySeat, shownHand } from "./state.js";
+
+const STATUS_WORDS = { sitting_out: "Sitting out", waiting: "Waiting", all_in: "All in" };
+
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text != null) node.textContent = text;
+  return node;
+}
+
+function percent(value) {
+  return `${Math.round(value * 100)}%`;
+}
+
+// The words "fold", "call 4", "raise 12 (all in)" as a seat shows them.
+function actionLabel(words) {
+  if (!words) return "";
+  return words[0].toUpperCase() + words.slice(1);
+}
+
+export function createFelt(root, { onSit }) {
+  const seatsLayer = root.querySelector("#seats");
+  const board = root.querySelector("#board");
+  const pots = root.querySelector("#pots");
+  const potTotal = root.querySelector("#pot-total");
+  const message = root.querySelector("#table-message");
+  const helper = root.querySelector("#hand-helper");
+  const seatNodes = new Map(); // seat number -> element
+  let lastModel = null;
+  let highlight = { high: [], low: [] };
+
+  // Where seat `index` (0: ours at the bottom centre, then clockwise) sits, as fractions of
+  // the felt: the others spread evenly round the rest of the oval, clear of our cards.
+  function anchor(index, count, portrait) {
+    const centre = { x: 0.5, y: portrait ? 0.45 : 0.465 };
+    if (index === 0) return { x: 0.5, y: portrait ? 0.845 : 0.83, centre };
+    const radius = portrait ? { x: 0.37, y: 0.365 } : { x: 0.43, y: 0.365 };
+    const gap = (Math.max(360 / count, portrait ? 60 : 48) * Math.PI) / 180;
+    const others = count - 1;
+    const angle = others === 1
+      ? 1.5 * Math.PI
+      : Math.PI / 2 + gap + ((index - 1) * (2 * Math.PI - 2 * gap)) / (others - 1);
+    return {
+      x: centre.x + radius.x * Math.cos(angle),
+      y: centre.y + radius.y * Math.sin(angle),
+      centre,
+    };
+  }
+
+  function seatNode(number) {
+    let node = seatNodes.get(number);
+    if (node) return node;
+    node = element("div", "seat");
+    node.dataset.seat = String(number);
+    seatNodes.set(number, node);
+    seatsLayer.append(node);
+    return node;
+  }
+
+  // The parts of an occupied seat, made once and filled on each render.
+  function occupiedParts(node) {
+    if (node.dataset.kind === "occupied") return;
+    node.dataset.kind = "occupied";
+    node.replaceChildren();
+    const cards = element("div", "cards");
+    const plate = element("div", "plate");
+    const countdown = element("div", "countdown");
+    countdown.setAttribute("role", "timer");
+    countdown.append(element("span", "countdown-text"));
+    const name = element("span", "name");
+    const stack = element("span", "stack");
+    const action = element("span", "last-action");
+    const marks = element("span", "marks");
+    plate.append(countdown, name, stack, action, marks);
+    const bet = element("div", "bet");
+    const equity = element("div", "equity");
+    const awards = element("div", "awards");
+    node.append(cards, plate, bet, equity, awards);
+  }
+
+  function emptyParts(node, number, canSit) {
+    const kind = canSit ? "sit" : "empty";
+    if (node.dataset.kind === kind) return;
+    node.dataset.kind = kind;
+    node.replaceChildren();
+    if (canSit) {
+      const button = element("button", "sit-button", "Sit");
+      button.type = "button";
+      button.setAttribute("aria-label", `Sit in seat ${number}`);
+      button.addEventListener("click", () => onSit(number));
+      node.append(button);
+    } else {
+      node.append(element("span", "empty-label", "Empty"));
+    }
+  }
+
+  function drawCards(container, cards, { count, size }) {
+    const key = `${size}|${cards ? cards.join("") : `backs:${count}`}`;
+    if (container.dataset.key === key) return;
+    container.dataset.key = key;
+    const nodes = cards
+      ? cards.map((card) => cardElement(card, { size }))
+      : Array.from({ length: count }, () => cardElement("??", { size }));
+    container.replaceChildren(...nodes);
+    container.classList.toggle("face-up", Boolean(cards));
+    container.classList.toggle("turned", Boolean(cards) && size === "small" && !reducedMotion.matches);
+  }
+
+  function winningCards(model, seat) {
+    const cards = new Set();
+    for (const award of model.showdown.awards) {
+      if (award.seat !== seat) continue;
+      for (const part of [award.high, award.low]) for (const card of part?.cards || []) cards.add(card);
+    }
+    return cards;
+  }
+
+  function awardLabels(model, seat) {
+    const labels = [];
+    for (const award of model.showdown.awards) {
+      if (award.seat !== seat || !award.amount) continue;
+      const share = award.share === "whole"
+        ? award.low ? "HIGH + LOW" : "HIGH"
+        : award.share.toUpperCase();
+      const pot = award.pot ? ` · side pot ${award.pot}` : "";
+      labels.push({ text: `${share} ${award.amount}${pot}`, share: award.share });
+    }
+    return labels;
+  }
+
+  function drawSeat(model, seat, number, position, isMe, layout) {
+    const node = seatNode(number);
+    const hand = shownHand(model);
+    node.className = "seat";
+    node.style.left = percent(position.x);
+    node.style.top = percent(position.y);
+    node.dataset.side = position.x < 0.4 ? "left" : position.x > 0.6 ? "right" : "middle";
+    node.dataset.row = position.y < position.centre.y ? "top" : "bottom";
+    if (!seat) {
+      node.classList.add("empty");
+      emptyParts(node, number, model.viewer == null);
+      node.setAttribute("aria-label", `Seat ${number}: empty`);
+      return;
+    }
+    occupiedParts(node);
+    const cards = node.querySelector(".cards");
+    if (isMe) cards.id = "my-cards";
+    else cards.removeAttribute("id");
+    const onClock = model.clock?.seat === number && model.hand != null;
+    node.classList.toggle("me", isMe);
+    node.classList.toggle("to-act", onClock);
+    node.classList.toggle("sitting-out", seat.status === "sitting_out" || seat.away);
+    node.classList.toggle("disconnected", !seat.connected);
+    node.classList.toggle("folded", seat.status === "folded");
+    node.classList.toggle("all-in", seat.status === "all_in");
+    node.classList.toggle("bot", seat.bot);
+    const awards = awardLabels(model, number);
+    node.classList.toggle("winner", awards.length > 0);
+
+    drawCards(cards, seat.cards, { count: seat.holeCards, size: isMe ? "large" : "small" });
+    const winning = winningCards(model, number);
+    const helped = isMe && hand ? highlight : { high: [], low: [] };
+    for (const card of cards.children) {
+      card.classList.toggle("winning", winning.has(card.dataset.card));
+      card.classList.toggle("helper-high", helped.high.includes(card.dataset.card));
+      card.classList.toggle("helper-low", helped.low.includes(card.dataset.card));
+    }
+    cards.classList.toggle("has-winner", winning.size > 0);
+
+    node.querySelector(".name").textContent = seat.name;
+    node.querySelector(".stack").textContent = seat.stack ? seat.stack.toLocaleString() : "0";
+    const last = node.querySelector(".last-action");
+    last.textContent = seat.status === "folded" ? "Fold" : actionLabel(seat.lastAction);
+    last.dataset.action = (seat.lastAction || "").split(" ")[0];
+    const marks = node.querySelector(".marks");
+    const words = [];
+    if (STATUS_WORDS[seat.status] && !(seat.status === "waiting" && model.hand == null)) {
+      words.push(STATUS_WORDS[seat.status]);
+    } else if (seat.away) words.push("Sitting out next hand");
+    if (!seat.connected) words.push("Disconnected");
+    if (seat.bot) words.push("Bot");
+    marks.textContent = words.join(" · ");
+
+    const bet = node.querySelector(".bet");
+    bet.hidden = !seat.bet;
+    bet.textContent = seat.bet ? seat.bet.toLocaleString() : "";
+    bet.dataset.amount = String(seat.bet || 0);
+    bet.style.setProperty("--dx", `${layout.betX}px`);
+    bet.style.setProperty("--dy", `${layout.betY}px`);
+
+    const equity = node.querySelector(".equity");
+    drawEquity(equity, seat.equity);
+
+    const awardBox = node.querySelector(".awards");
+    const awardKey = awards.map((award) => award.text).join("|");
+    if (awardBox.dataset.key !== awardKey) {
+      awardBox.dataset.key = awardKey;
+      awardBox.replaceChildren(...awards.map((award) => element("span", `award ${award.share}`, award.text)));
+    }
+
+    let button = node.querySelector(".dealer-button");
+    if (model.button === number) {
+      if (!button) {
+        button = element("span", "dealer-button", "D");
+        button.setAttribute("aria-label", "Dealer button");
+        button.setAttribute("role", "img");
+        node.append(button);
+      }
+      button.style.setProperty("--dx", `${layout.buttonX}px`);
+      button.style.setProperty("--dy", `${layout.buttonY}px`);
+    } else if (button) {
+      button.remove();
+    }
+
+    const label = [`Seat ${number}: ${seat.name}`, `stack ${seat.stack}`];
+    if (seat.bet) label.push(`bet ${seat.bet}`);
+    if (words.length) label.push(words.join(", "));
+    node.setAttribute("aria-label", label.join(", "));
+  }
+
+  function drawEquity(box, entry) {
+    box.hidden = !entry;
+    if (!entry) {
+      box.replaceChildren();
+      return;
+    }
+    const pct = (value) => `${Math.round((value || 0) * 100)}%`;
+    const main = element("span", "equity-main", `${pct(entry.equity)} · scoop ${pct(entry.scoop)}`);
+    const parts = element("span", "equity-parts", `hi ${pct(entry.high)} · lo ${pct(entry.low)}`);
+    box.replaceChildren(main, parts);
+    box.setAttribute("aria-label", `Equity ${pct(entry.equity)}: high ${pct(entry.high)}, low ${pct(entry.low)}, scoop ${pct(entry.scoop)}`);
+  }
+
+  function drawBoard(model) {
+    const hand = shownHand(model);
+    const cards = hand ? hand.board : [];
+    const key = cards.join("");
+    if (board.dataset.key !== key) {
+      const had = board.children.length;
+      board.dataset.key = key;
+      board.replaceChildren(...cards.map((card, index) => {
+        const node = cardElement(card);
+        if (index >= had && !reducedMotion.matches) node.classList.add("dealt");
+        return node;
+      }));
+    }
+    const winning = new Set();
+    for (const award of model.showdown.awards) {
+      for (const part of [award.high, award.low]) for (const card of part?.cards || []) winning.add(card);
+    }
+    for (const card of board.children) {
+      card.classList.toggle("winning", winning.has(card.dataset.card));
+      card.classList.toggle("helper-high", highlight.high.includes(card.dataset.card));
+      card.classList.toggle("helper-low", highlight.low.includes(card.dataset.card));
+    }
+    board.classList.toggle("has-winner", winning.size > 0);
+    board.setAttribute("aria-label", cards.length ? `Board: ${cards.length} cards` : "Board: no cards yet");
+  }
+
+  function drawPots(model) {
+    const hand = model.hand;
+    const gathered = hand ? hand.pots.filter((pot) => pot.amount > 0) : [];
+    pots.replaceChildren(...gathered.map((pot, index) => {
+      const node = element("div", "pot");
+      node.dataset.amount = String(pot.amount);
+      node.append(element("span", "pot-name", index === 0 ? "Main pot" : `Side pot ${index}`));
+      node.append(element("span", "pot-amount", pot.amount.toLocaleString()));
+      return node;
+    }));
+    potTotal.textContent = hand && hand.total ? `Pot ${hand.total.toLocaleString()}` : "";
+  }
+
+  function drawMessage(model) {
+    const summary = model.summary;
+    let text = "";
+    if (!model.hand && summary) {
+      const seated = model.seats.filter(Boolean).length;
+      if (summary.paused) text = "The host has paused the game";
+      else if (!model.lastHand && seated < 2) text = "Waiting for players";
+      else if (!model.lastHand) text = "The next hand starts soon";
+    }
+    message.textContent = text;
+    message.hidden = !text;
+  }
+
+  // The pixel offsets from a seat's centre toward the felt's centre for its bet and button.
+  function towardCentre(position, width, height) {
+    const dx = (position.centre.x - position.x) * width;
+    const dy = (position.centre.y - position.y) * height;
+    const length = Math.hypot(dx, dy) || 1;
+    const reach = Math.min(length * 0.5, length - 40);
+    const betX = (dx / length) * Math.max(reach, 60);
+    const betY = (dy / length) * Math.max(reach, 60);
+    // the button sits beside the bet, a little to its side
+    const side = 34;
+    return {
+      betX, betY,
+      buttonX: betX * 0.75 - (dy / length) * side,
+      buttonY: betY * 0.75 + (dx / length) * side,
+    };
+  }
+
+  function render(model) {
+    lastModel = model;
+    const count = model.summary?.seats || model.seats.length;
+    const width = root.clientWidth;
+    const height = root.clientHeight;
+    const portrait = height > width * 1.05;
+    root.classList.toggle("portrait", portrait);
+    root.dataset.seats = String(count);
+    const me = mySeat(model);
+    const bottom = model.viewer ?? 1;
+    for (const [number, node] of seatNodes) {
+      if (number > count) {
+        node.remove();
+        seatNodes.delete(number);
+      }
+    }
+    for (let number = 1; number <= count; number += 1) {
+      const index = (number - bottom + count) % count;
+      const position = anchor(index, count, portrait);
+      const isMe = Boolean(me && me.seat === number);
+      drawSeat(model, model.seats[number - 1], number, position, isMe, towardCentre(position, width, height));
+    }
+    drawBoard(model);
+    drawPots(model);
+    drawMessage(model);
+    placeHelper(model);
+    tick();
+  }
+
+  // The hand helper sits under our cards.
+  function placeHelper(model) {
+    const me = mySeat(model);
+    const node = me ? seatNodes.get(me.seat) : null;
+    if (node && helper.parentElement !== node) node.append(helper);
+    if (!node && helper.parentElement !== root) root.append(helper);
+    helper.hidden = !node || !helper.textContent;
+  }
+
+  // The clock of the player to act: a ring that empties, then the time bank's.
+  function tick() {
+    const model = lastModel;
+    if (!model) return;
+    const clock = model.clock;
+    for (const [number, node] of seatNodes) {
+      const ring = node.querySelector(".countdown");
+      if (!ring) continue;
+      const on = clock && clock.seat === number && model.hand != null && clock.deadline != null;
+      ring.hidden = !on;
+      if (!on) continue;
+      const seconds = model.summary?.action_seconds || 30;
+      const left = (clock.deadline - Date.now()) / 1000;
+      let fraction;
+      let text;
+      if (left >= 0) {
+        fraction = Math.min(1, left / seconds);
+        text = `${Math.ceil(left)}`;
+        ring.classList.remove("bank");
+      } else {
+        const bank = Math.max(0, (clock.bank || 0) + left);
+        fraction = clock.bank ? bank / clock.bank : 0;
+        text = `${Math.ceil(bank)}`;
+        ring.classList.add("bank");
+      }
+      ring.style.setProperty("--left", fraction.toFixed(3));
+      ring.classList.toggle("hurry", left < 6);
+      const textNode = ring.querySelector(".countdown-text");
+      if (textNode.textContent !== text) {
+        textNode.textContent = text;
+        ring.setAttribute("aria-label", left >= 0 ? `${text} seconds to act` : `time bank: ${text} seconds`);
+      }
+    }
+  }
+  setInterval(tick, 250);
+
+  new ResizeObserver(() => {
+    if (lastModel) render(lastModel);
+  }).observe(root);
+
+  return {
+    render,
+    // The cards of our best high and low (hand helper), highlighted on the felt.
+    setHighlight(cards) {
+      highlight = cards;
+      if (lastModel) render(lastModel);
+    },
+    setHelperText(text) {
+      helper.textContent = text;
+      if (lastModel) placeHelper(lastModel);
+    },
+  };
+}

@@ -1,0 +1,235 @@
+// The table page /tables/{id}: signs in (or watches), keeps the room's connection, folds
+// its messages into the model (state.js) and has each part of the page draw it.
+
+import { forget, identity, onIdentityChange } from "../api.js";
+import { askForName } from "../signin.js";
+import { connect } from "../connection.js";
+import { createActions } from "./actions.js";
+import { createChat } from "./chat.js";
+import { createControls } from "./controls.js";
+import { createFelt } from "./felt.js";
+import { createHelper } from "./helper.js";
+import { createSettings } from "./settings.js";
+import { emptyModel, mySeat, receive, shownHand } from "./state.js";
+
+// How long the page lingers after some events, so that what came in one burst (an all-in
+// run-out, the showdown) is shown one step at a time: each street with its equities, each
+// hand turned in turn (the room waits for it before the next deal).
+const LINGER = { equity: 1300, shown: 650, face_up: 250 };
+
+const STRUCTURES = { "pot-limit": "Pot Limit", "no-limit": "No Limit", limit: "Limit", mixed: "Mixed" };
+
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const invite = new URLSearchParams(location.search).get("invite");
+const model = emptyModel(tableId);
+let me = identity();
+let pendingSeat = null; // a seat picked before signing in: its buy-in opens once seated to watch
+let hands = null; // the last hands panel, once opened
+let drawScheduled = false;
+const inbox = []; // the room's messages not yet shown
+let pumping = false;
+
+const connectionBox = document.querySelector("#connection");
+const tableMessage = document.querySelector("#table-message");
+
+function send(message) {
+  return connection.send(message);
+}
+
+const actions = createActions({ send, onAnswered: () => draw() });
+const chat = createChat({ send });
+const felt = createFelt(document.querySelector("#felt"), {
+  onSit: (seat) => controls.openBuyIn(seat),
+});
+const controls = createControls({
+  send,
+  invite,
+  // The new identity says hello again (onIdentityChange below), then the buy-in opens.
+  async signIn(seat) {
+    pendingSeat = seat;
+    if (!(await askForName())) pendingSeat = null;
+  },
+});
+const settings = createSettings({ onShortcut: (key) => actions.shortcut(key) });
+const helper = createHelper({
+  onResult(answer) {
+    felt.setHelperText(answer?.text || "");
+    felt.setHighlight({ high: answer?.high?.cards || [], low: answer?.low?.cards || [] });
+  },
+});
+chat.setTable(tableId);
+
+// Draws everything once per frame, however many messages came in it.
+function draw() {
+  if (drawScheduled) return;
+  drawScheduled = true;
+  requestAnimationFrame(() => {
+    drawScheduled = false;
+    drawNow();
+  });
+}
+
+function drawNow() {
+  if (!model.summary) return;
+  felt.render(model);
+  actions.render(model);
+  controls.render(model);
+  drawTitle();
+  askHelper();
+  chat.allowChat(Boolean(model.player));
+}
+
+function drawTitle() {
+  const summary = model.summary;
+  const hand = shownHand(model);
+  const structure = STRUCTURES[hand?.structure || summary.structure] || "";
+  const stakes = hand?.stakes || summary.stakes;
+  document.querySelector("#table-name").textContent = summary.name;
+  const game = [summary.variant_name, `${structure} ${stakes}`];
+  if (model.hand) game.push(`Hand #${model.hand.number}`);
+  document.querySelector("#table-game").textContent = game.join(" · ");
+  const yourTurn = model.turn ? "Your turn · " : "";
+  document.title = `${yourTurn}${summary.name} · ${stakes} · splitpot`;
+}
+
+function askHelper() {
+  const mine = mySeat(model);
+  const hand = shownHand(model);
+  if (!mine?.cards || !hand) {
+    helper.update(null);
+    return;
+  }
+  helper.update(hand.variant || model.summary.variant, mine.cards, hand.board);
+}
+
+function showStatus(status) {
+  connectionBox.dataset.state = status;
+  connectionBox.textContent = {
+    connecting: "Connecting…",
+    connected: "Connected",
+    reconnecting: "Reconnecting…",
+  }[status];
+}
+
+// A refused command: shown next to what was asked.
+function refused(message) {
+  const ref = message.ref == null ? "" : String(message.ref);
+  if (ref === "hello" && message.code === "unauthorized") {
+    forget(); // the room no longer knows the token: watch, and ask for a name to sit
+    me = null;
+    connection.restart();
+    return;
+  }
+  if (ref === "watch") {
+    tableMessage.hidden = false;
+    tableMessage.textContent = message.code === "forbidden"
+      ? "This table is private: open it with the invite link its host shared."
+      : message.message;
+    document.body.dataset.ready = "1";
+    return;
+  }
+  if (ref.startsWith("act:")) actions.refused(ref, message.message);
+  else if (ref === "chat") chat.refused(message.message);
+  else if (!controls.refused(ref, message.message)) actions.showError(message.message);
+}
+
+function handle(message) {
+  for (const note of receive(model, message, Date.now())) {
+    switch (note.kind) {
+      case "snapshot":
+        if (pendingSeat != null && model.player && model.viewer == null) {
+          controls.openBuyIn(pendingSeat);
+        }
+        pendingSeat = null;
+        drawNow();
+        document.body.dataset.ready = "1";
+        break;
+      case "log":
+        chat.addDealer(note.text, note.event);
+        break;
+      case "chat":
+        chat.addChat(note.from, note.text);
+        break;
+      case "turn":
+        actions.render(model);
+        if (!actions.onTurn()) settings.beep();
+        break;
+      case "hand_ended":
+        hands?.refresh();
+        break;
+      case "error":
+        refused(note);
+        break;
+      default:
+        break;
+    }
+  }
+  if (message.type === "welcome") {
+    const watch = { type: "watch", table: tableId, ref: "watch" };
+    if (invite) watch.invite = invite;
+    connection.send(watch);
+  }
+  if (message.type === "event" && message.event.kind === "chips_added" && message.event.seat === model.viewer) {
+    controls.toppedUp();
+  }
+  draw();
+}
+
+if (!me) me = await askForName({ allowWatch: true }); // null: just watch
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// Takes the room's messages in order, lingering where LINGER says.
+async function pump() {
+  pumping = true;
+  while (inbox.length) {
+    const message = inbox.shift();
+    handle(message);
+    const linger = message.type === "event" ? LINGER[message.event.kind] : 0;
+    if (linger && inbox.length) await sleep(linger);
+  }
+  pumping = false;
+}
+
+function enqueue(message) {
+  if (message.type === "table") inbox.length = 0; // a snapshot holds everything before it
+  inbox.push(message);
+  if (!pumping) pump();
+}
+
+const connection = connect({
+  onOpen() {
+    actions.reset();
+    const hello = { type: "hello", ref: "hello" };
+    if (me) hello.token = me.token;
+    connection.send(hello);
+  },
+  onMessage: enqueue,
+  onStatus: showStatus,
+});
+
+// Signing in or out in another tab: say hello again as whoever this is now.
+onIdentityChange((found) => {
+  if ((found?.token || null) === (me?.token || null)) return;
+  me = found;
+  connection.restart();
+});
+
+// The last 50 hands (hands.js), mounted the first time the panel is opened.
+const handsDialog = document.querySelector("#hands-dialog");
+document.querySelector("#open-hands").addEventListener("click", async () => {
+  handsDialog.showModal();
+  if (hands) {
+    hands.refresh();
+    return;
+  }
+  const { mountHands } = await import("../hands.js");
+  hands = mountHands(document.querySelector("#hands-panel"), {
+    tableId,
+    invite,
+    me: model.player?.id ?? null,
+  });
+});
+document.querySelector("#close-hands").addEventListener("click", () => handsDialog.close());

@@ -1,0 +1,419 @@
+// The table as the page shows it, folded from the room's messages (docs/protocol.md):
+// a `table` snapshot replaces everything, each `event` is folded in. No DOM, no I/O.
+
+const IN_HAND = ["playing", "all_in"];
+const BETTING_POSTS = ["small_blind", "big_blind", "straddle"];
+
+// A fresh model for the table with this id.
+export function emptyModel(tableId) {
+  return {
+    tableId,
+    seq: 0,
+    player: null,      // {id, name} from `welcome`, null for a watcher
+    summary: null,     // the table's summary (name, stakes, host, paused, ...)
+    viewer: null,      // our seat, or null
+    button: null,
+    seats: [],         // index seat-1: a seat object or null (empty)
+    hand: null,        // the hand in play
+    lastHand: null,    // the hand just over, shown until the next deal
+    showdown: emptyShowdown(),
+    turn: null,        // our `turn`, until we act or the hand ends
+    clock: null,       // {seat, deadline (ms), bank (s)}: who is on the clock
+  };
+}
+
+function emptyShowdown() {
+  return { awards: [], hands: {} }; // hands: seat -> {high, low} as shown
+}
+
+// "fold", "call 4", "raise 12 (all in)": an action as a seat's label shows it.
+export function actionWords(action, to, added, allIn) {
+  if (action === "fold" || action === "check") return action;
+  const amount = action === "call" ? added : to;
+  return `${action} ${amount}` + (allIn ? " (all in)" : "");
+}
+
+// The seats clockwise after `seat` (not including it), wrapping round.
+function clockwiseFrom(model, seat) {
+  const count = model.seats.length;
+  const order = [];
+  for (let step = 1; step <= count; step += 1) order.push(((seat - 1 + step) % count) + 1);
+  return order;
+}
+
+function seatAt(model, seat) {
+  return model.seats[seat - 1] || null;
+}
+
+function nextPlaying(model, after) {
+  if (after == null) return null;
+  return clockwiseFrom(model, after).find((n) => seatAt(model, n)?.status === "playing") ?? null;
+}
+
+// Fold one message in; `now` is the time in ms (Date.now()). Returns what the page should
+// tell: [{kind: "log", text} | {kind: "chat", from, text} | {kind: "hand_started"} |
+//        {kind: "hand_ended"} | {kind: "turn"} | {kind: "error", code, message, ref} | ...].
+export function receive(model, message, now) {
+  switch (message.type) {
+    case "welcome":
+      model.player = message.player;
+      return [];
+    case "table":
+      if (message.table !== model.tableId) return [];
+      snapshot(model, message);
+      return [{ kind: "snapshot" }];
+    case "event": {
+      if (message.table !== model.tableId || message.seq <= model.seq) return [];
+      model.seq = message.seq;
+      const event = message.event;
+      const fold = FOLDS[event.kind];
+      const notes = fold ? fold(model, event, now) || [] : [];
+      const lines = event.text ? event.text.split("\n") : [];
+      return [...lines.map((text) => ({ kind: "log", text, event: event.kind })), ...notes];
+    }
+    case "turn":
+      if (message.table !== model.tableId) return [];
+      model.turn = {
+        hand: message.hand,
+        seat: message.seat,
+        legal: message.legal,
+        deadline: message.deadline ? Date.parse(message.deadline) : null,
+        seq: message.seq,
+        timeBank: message.time_bank ?? 0,
+      };
+      setClock(model, message.seat, model.turn.deadline, message.time_bank);
+      return [{ kind: "turn" }];
+    case "chat":
+      if (message.table !== model.tableId) return [];
+      return [{ kind: "chat", from: message.from, text: message.text }];
+    case "error":
+      return [{ kind: "error", code: message.code, message: message.message, ref: message.ref }];
+    default:
+      return [];
+  }
+}
+
+function snapshot(model, message) {
+  const state = message.state;
+  model.seq = message.seq;
+  model.summary = { ...state.table };
+  model.viewer = state.viewer ?? null;
+  model.button = state.button ?? null;
+  model.seats = state.seats.map(seatFromSnapshot);
+  model.turn = null; // the room sends our turn again after the snapshot
+  model.clock = null;
+  const hand = state.hand;
+  if (hand) {
+    model.hand = {
+      ...hand,
+      board: [...hand.board],
+      pots: hand.pots.map((pot) => ({ ...pot })),
+      toAct: hand.to_act ?? null,
+      equity: hand.equity ?? null,
+    };
+    model.lastHand = null;
+    model.showdown = emptyShowdown();
+    applyEquity(model, hand.equity);
+    if (hand.to_act != null) {
+      const deadline = state.deadline ? Date.parse(state.deadline) : null;
+      setClock(model, hand.to_act, deadline, seatAt(model, hand.to_act)?.timeBank);
+    }
+  } else {
+    model.hand = null;
+  }
+}
+
+function seatFromSnapshot(seat) {
+  if (seat.player == null) return null;
+  return {
+    seat: seat.seat,
+    player: seat.player,
+    name: seat.name,
+    stack: seat.stack,
+    bet: seat.bet || 0,
+    status: seat.status || "waiting",
+    holeCards: seat.hole_cards || 0,
+    lastAction: seat.last_action ?? null,
+    cards: seat.cards ? [...seat.cards] : null,
+    bot: Boolean(seat.bot),
+    connected: seat.connected !== false,
+    timeBank: seat.time_bank ?? null,
+    away: seat.status === "sitting_out",
+    equity: null,
+  };
+}
+
+function setClock(model, seat, deadline, bank) {
+  model.clock = seat == null ? null : { seat, deadline, bank: bank ?? 0 };
+  if (model.hand) model.hand.toAct = seat;
+}
+
+// Whoever acts next, as the rules order it (the room tells only the player to act).
+function passClock(model, seat, now) {
+  const seconds = model.summary?.action_seconds;
+  const deadline = seat != null && seconds ? now + seconds * 1000 : null;
+  setClock(model, seat, deadline, seatAt(model, seat)?.timeBank);
+}
+
+function addToPot(model, chips) {
+  if (model.hand) model.hand.total += chips;
+}
+
+function applyEquity(model, seats) {
+  for (const seat of model.seats) if (seat) seat.equity = null;
+  for (const entry of seats || []) {
+    const seat = seatAt(model, entry.seat);
+    if (seat) seat.equity = entry;
+  }
+}
+
+// The time bank a seat used past its deadline comes off its bank.
+function spendTimeBank(model, seat, now) {
+  const clock = model.clock;
+  const picture = seatAt(model, seat);
+  if (!clock || clock.seat !== seat || !picture || clock.deadline == null) return;
+  const over = Math.max(0, (now - clock.deadline) / 1000);
+  if (picture.timeBank != null) picture.timeBank = Math.max(0, picture.timeBank - over);
+}
+
+const FOLDS = {
+  player_sat(model, event) {
+    while (model.seats.length < event.seat) model.seats.push(null);
+    model.seats[event.seat - 1] = {
+      seat: event.seat, player: event.player, name: event.name, stack: event.stack,
+      bet: 0, status: "waiting", holeCards: 0, lastAction: null, cards: null,
+      bot: false, connected: true, equity: null, away: false,
+      timeBank: model.summary?.time_bank_seconds ?? null,
+    };
+    if (model.summary) model.summary.players += 1;
+    if (model.player && event.player === model.player.id) model.viewer = event.seat;
+  },
+  player_left(model, event) {
+    model.seats[event.seat - 1] = null;
+    if (model.summary) model.summary.players = Math.max(0, model.summary.players - 1);
+    if (event.seat === model.viewer) {
+      model.viewer = null;
+      model.turn = null;
+      return [{ kind: "left", stack: event.stack }];
+    }
+    return [];
+  },
+  sat_out(model, event) {
+    const seat = seatAt(model, event.seat);
+    if (!seat) return;
+    seat.away = true;
+    const dealt = model.hand && (IN_HAND.includes(seat.status) || seat.status === "folded");
+    if (!dealt) seat.status = "sitting_out";
+  },
+  sat_in(model, event) {
+    const seat = seatAt(model, event.seat);
+    if (!seat) return;
+    seat.away = false;
+    if (seat.status === "sitting_out") seat.status = "waiting";
+  },
+  chips_added(model, event) {
+    const seat = seatAt(model, event.seat);
+    if (!seat) return;
+    const busted = seat.stack === 0 && seat.status === "waiting" && !model.hand;
+    seat.stack = event.stack;
+    if (busted) seat.status = "ready";
+  },
+  stakes_changed(model, event) {
+    if (!model.summary) return;
+    for (const key of ["structure", "stakes", "small_blind", "big_blind", "small_bet", "big_bet"]) {
+      if (key in event) model.summary[key] = event[key];
+    }
+  },
+  hand_started(model, event) {
+    model.hand = {
+      id: event.hand, number: event.number, button: event.button, street: "preflop",
+      board: [], pots: [], total: 0, toAct: null, equity: null,
+      structure: event.structure, stakes: event.stakes,
+      small_blind: event.small_blind, big_blind: event.big_blind,
+      small_bet: event.small_bet, big_bet: event.big_bet,
+      variant: event.variant,
+    };
+    model.lastHand = null;
+    model.showdown = emptyShowdown();
+    model.turn = null;
+    model.clock = null;
+    model.button = event.button;
+    const bankMax = model.summary?.time_bank_seconds ?? 0;
+    const dealt = new Map(event.seats.map((entry) => [entry.seat, entry.stack]));
+    for (const seat of model.seats) {
+      if (!seat) continue;
+      Object.assign(seat, { bet: 0, cards: null, holeCards: 0, lastAction: null, equity: null });
+      if (dealt.has(seat.seat)) {
+        seat.stack = dealt.get(seat.seat);
+        seat.status = "playing";
+        seat.away = false;
+        if (seat.timeBank != null) seat.timeBank = Math.min(bankMax, seat.timeBank + 2);
+      } else {
+        seat.status = seat.away ? "sitting_out" : "waiting";
+      }
+    }
+    return [{ kind: "hand_started" }];
+  },
+  posted(model, event, now) {
+    const seat = seatAt(model, event.seat);
+    if (!seat) return;
+    const inFront = event.post !== "dead" && event.post !== "ante";
+    seat.stack -= event.amount;
+    if (inFront) seat.bet += event.amount;
+    if (event.all_in) seat.status = "all_in";
+    addToPot(model, event.amount);
+    if (BETTING_POSTS.includes(event.post) && model.hand) {
+      const biggest = model.hand.biggestPost;
+      if (!biggest || event.amount >= biggest.amount) {
+        model.hand.biggestPost = { seat: event.seat, amount: event.amount };
+      }
+    }
+    passClock(model, nextPlaying(model, model.hand?.biggestPost?.seat ?? model.button), now);
+  },
+  dealt(model, event) {
+    const seat = seatAt(model, event.seat);
+    if (!seat) return;
+    seat.holeCards = event.count;
+    if (event.cards) seat.cards = [...event.cards];
+    return event.cards ? [{ kind: "my_cards" }] : [];
+  },
+  face_up(model, event) {
+    const seat = seatAt(model, event.seat);
+    if (seat) seat.cards = [...event.cards];
+  },
+  equity(model, event) {
+    if (model.hand) model.hand.equity = event.seats;
+    applyEquity(model, event.seats);
+  },
+  board(model, event, now) {
+    if (!model.hand) return;
+    model.hand.street = event.street;
+    model.hand.board = [...event.board];
+    const betting = model.seats.filter((seat) => seat?.status === "playing").length > 1;
+    passClock(model, betting ? nextPlaying(model, model.button) : null, now);
+    return [{ kind: "board" }];
+  },
+  acted(model, event, now) {
+    const seat = seatAt(model, event.seat);
+    if (!seat) return;
+    spendTimeBank(model, event.seat, now);
+    seat.stack -= event.added;
+    seat.bet = event.to;
+    if (event.action === "fold") {
+      seat.status = "folded";
+      seat.holeCards = 0;
+    } else if (event.all_in) {
+      seat.status = "all_in";
+    }
+    seat.lastAction = actionWords(event.action, event.to, event.added, event.all_in);
+    addToPot(model, event.added);
+    if (event.seat === model.viewer) model.turn = null;
+    passClock(model, nextPlaying(model, event.seat), now);
+    return [{ kind: "acted", seat: event.seat, action: event.action }];
+  },
+  round_ended(model, event) {
+    for (const seat of model.seats) {
+      if (!seat) continue;
+      seat.bet = 0;
+      if (seat.status === "playing") seat.lastAction = null;
+    }
+    if (model.hand && event.pots) model.hand.pots = event.pots.map((pot) => ({ ...pot }));
+    setClock(model, null);
+  },
+  uncalled(model, event) {
+    const seat = seatAt(model, event.seat);
+    if (!seat) return;
+    seat.stack += event.amount;
+    seat.bet = Math.max(0, seat.bet - event.amount);
+    addToPot(model, -event.amount);
+  },
+  shown(model, event) {
+    const seat = seatAt(model, event.seat);
+    if (seat) seat.cards = [...event.cards];
+    model.showdown.hands[event.seat] = { high: event.high, low: event.low };
+    setClock(model, null);
+    return [{ kind: "shown", seat: event.seat }];
+  },
+  mucked(model, event) {
+    const seat = seatAt(model, event.seat);
+    if (seat) {
+      seat.lastAction = "muck";
+      seat.holeCards = 0;
+    }
+  },
+  rake(model, event) {
+    addToPot(model, -event.amount);
+  },
+  pot_awarded(model, event) {
+    const seat = seatAt(model, event.seat);
+    if (seat) seat.stack += event.amount;
+    addToPot(model, -event.amount);
+    const pot = model.hand?.pots?.[event.pot];
+    if (pot) pot.amount = Math.max(0, pot.amount - event.amount);
+    model.showdown.awards.push(event);
+    setClock(model, null);
+  },
+  hand_ended(model, event) {
+    const stacks = new Map(event.stacks.map((entry) => [entry.seat, entry.stack]));
+    for (const [number, stack] of stacks) {
+      const seat = seatAt(model, number);
+      if (!seat) continue;
+      seat.stack = stack;
+      seat.bet = 0;
+      seat.holeCards = 0; // the cards left on view are those shown (and our own)
+      seat.status = seat.away ? "sitting_out" : stack ? "ready" : "waiting";
+    }
+    model.lastHand = model.hand;
+    model.hand = null;
+    model.turn = null;
+    model.clock = null;
+    return [{ kind: "hand_ended" }];
+  },
+  host(model, event) {
+    if (!model.summary) return;
+    if (event.action === "pause") model.summary.paused = true;
+    if (event.action === "resume") model.summary.paused = false;
+    if (event.action === "host") {
+      const seat = event.seat != null ? seatAt(model, event.seat) : null;
+      if (seat) model.summary.host = seat.player;
+      else if (event.host != null) model.summary.host = event.host;
+    }
+    return [{ kind: "host", action: event.action }];
+  },
+};
+
+// ---------------------------------------------------------------- derived views
+
+export function mySeat(model) {
+  return model.viewer == null ? null : seatAt(model, model.viewer);
+}
+
+export function isHost(model) {
+  return Boolean(model.player && model.summary && String(model.summary.host) === String(model.player.id));
+}
+
+// The hand being shown: the one in play, or the one just over (its showdown).
+export function shownHand(model) {
+  return model.hand || model.lastHand;
+}
+
+// The biggest bet in front of any seat this round (the bet to match).
+export function currentBet(model) {
+  return Math.max(0, ...model.seats.filter(Boolean).map((seat) => seat.bet));
+}
+
+// Whether we hold live cards in the hand in play.
+export function inHand(model) {
+  const me = mySeat(model);
+  return Boolean(model.hand && me && IN_HAND.includes(me.status));
+}
+
+// The legal entry named `action` of our turn, or undefined.
+export function legalEntry(model, action) {
+  return model.turn?.legal.find((entry) => entry.action === action);
+}
+
+// The structure being played: the hand's, else the table's.
+export function structure(model) {
+  return shownHand(model)?.structure || model.summary?.structure || "pot-limit";
+}
