@@ -37,22 +37,43 @@ export function createFelt(root, { onSit }) {
   let lastModel = null;
   let highlight = { high: [], low: [] };
 
-  // Where seat `index` (0: ours at the bottom centre, then clockwise) sits, as fractions of
-  // the felt: the others spread evenly round the rest of the oval, clear of our cards.
-  function anchor(index, count, portrait) {
+  // Where each seat sits, as fractions of the felt, ours (index 0) at the bottom centre and
+  // the others clockwise from it: on a phone in two columns and a top row, on a wide screen
+  // evenly (by length) round an oval, clear of our cards.
+  function anchors(count, portrait, width, height) {
     const centre = { x: 0.5, y: portrait ? 0.45 : 0.465 };
-    if (index === 0) return { x: 0.5, y: portrait ? 0.845 : 0.83, centre };
-    const radius = portrait ? { x: 0.37, y: 0.365 } : { x: 0.43, y: 0.365 };
-    const gap = (Math.max(360 / count, portrait ? 60 : 48) * Math.PI) / 180;
+    const places = [{ x: 0.5, y: portrait ? 0.845 : 0.83 }];
     const others = count - 1;
-    const angle = others === 1
-      ? 1.5 * Math.PI
-      : Math.PI / 2 + gap + ((index - 1) * (2 * Math.PI - 2 * gap)) / (others - 1);
-    return {
-      x: centre.x + radius.x * Math.cos(angle),
-      y: centre.y + radius.y * Math.sin(angle),
-      centre,
-    };
+    if (portrait) {
+      const sides = others === 1 ? 0 : Math.max(1, Math.round(others / 3));
+      const top = others - 2 * sides;
+      const sideY = (i) => (sides === 1 ? 0.45 : 0.64 - (i * 0.36) / (sides - 1));
+      const topX = (i) => (top === 1 ? 0.5 : 0.25 + (i * 0.5) / (top - 1));
+      for (let i = 0; i < sides; i += 1) places.push({ x: 0.125, y: sideY(i) });
+      for (let i = 0; i < top; i += 1) places.push({ x: topX(i), y: 0.1 });
+      for (let i = sides - 1; i >= 0; i -= 1) places.push({ x: 0.875, y: sideY(i) });
+    } else {
+      const radius = { x: 0.43, y: 0.365 };
+      const steps = 720;
+      const points = [];
+      let length = 0;
+      for (let i = 0; i <= steps; i += 1) {
+        const angle = Math.PI / 2 + (i * 2 * Math.PI) / steps;
+        const point = { x: centre.x + radius.x * Math.cos(angle), y: centre.y + radius.y * Math.sin(angle) };
+        if (points.length) {
+          const last = points[points.length - 1];
+          length += Math.hypot((point.x - last.x) * width, (point.y - last.y) * height);
+        }
+        points.push({ ...point, along: length });
+      }
+      const gap = Math.max(length / count, length * 0.14);
+      for (let k = 0; k < others; k += 1) {
+        const along = others === 1 ? length / 2 : gap + (k * (length - 2 * gap)) / (others - 1);
+        const point = points.find((p) => p.along >= along) || points[points.length - 1];
+        places.push({ x: point.x, y: point.y });
+      }
+    }
+    return places.map((place) => ({ ...place, centre }));
   }
 
   function seatNode(number) {
@@ -186,7 +207,6 @@ export function createFelt(root, { onSit }) {
       words.push(STATUS_WORDS[seat.status]);
     } else if (seat.away) words.push("Sitting out next hand");
     if (!seat.connected) words.push("Disconnected");
-    if (seat.bot) words.push("Bot");
     marks.textContent = words.join(" · ");
 
     const bet = node.querySelector(".bet");
@@ -303,8 +323,8 @@ export function createFelt(root, { onSit }) {
     const side = 34;
     return {
       betX, betY,
-      buttonX: betX * 0.75 - (dy / length) * side,
-      buttonY: betY * 0.75 + (dx / length) * side,
+      buttonX: betX * 0.6 - (dy / length) * side,
+      buttonY: betY * 0.6 + (dx / length) * side,
     };
   }
 
@@ -324,9 +344,9 @@ export function createFelt(root, { onSit }) {
         seatNodes.delete(number);
       }
     }
+    const places = anchors(count, portrait, width, height);
     for (let number = 1; number <= count; number += 1) {
-      const index = (number - bottom + count) % count;
-      const position = anchor(index, count, portrait);
+      const position = places[(number - bottom + count) % count];
       const isMe = Boolean(me && me.seat === number);
       drawSeat(model, model.seats[number - 1], number, position, isMe, towardCentre(position, width, height));
     }
