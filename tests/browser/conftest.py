@@ -7,7 +7,6 @@ makes them fail instead (``make test`` installs Chromium when it is missing)."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,9 +19,6 @@ from room_helpers import FAST, RoomServer, running_room
 from store_fixtures import cheap_hasher
 
 from splitpot.store import open_store
-
-# Hands follow each other quickly; the pages still get a moment to draw the result.
-OPTIONS = dataclasses.replace(FAST, hand_pause=0.3)
 
 
 @pytest.fixture(scope="session")
@@ -46,7 +42,7 @@ def room(tmp_path: Path) -> Iterator[RoomServer]:
     """A room on a SQLite file of the test's own (the browser tests are not store tests)."""
     store = open_store(f"sqlite:///{tmp_path / 'room.sqlite3'}", password_hasher=cheap_hasher())
     try:
-        with running_room(store, OPTIONS) as server:
+        with running_room(store, FAST) as server:
             yield server
     finally:
         store.close()
