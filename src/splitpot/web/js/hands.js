@@ -320,6 +320,65 @@ async function download(handId, choice, invite, status) {
   }
 }
 
+/* ---------- the session, from the table's ledger (GET /api/tables/{id}/ledger.csv) ---------- */
+
+/** The rows of a CSV text (RFC 4180: a quoted field may hold commas, quotes and newlines). */
+function csvRows(text) {
+  const rows = [];
+  let row = [];
+  let field = "";
+  let quoted = false;
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text[at];
+    if (quoted) {
+      if (char === '"' && text[at + 1] === '"') {
+        field += '"';
+        at += 1;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ",") {
+      row.push(field);
+      field = "";
+    } else if (char === "\n" || char === "\r") {
+      if (char === "\r" && text[at + 1] === "\n") at += 1;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+    } else field += char;
+  }
+  if (field || row.length) rows.push([...row, field]);
+  return rows;
+}
+
+/**
+ * Each player's session at the table from its ledger: hands dealt (a hand_result entry
+ * each, zero included), hands won (a positive result), chips bought in (buy-ins and
+ * top-ups) and the net result; and how many hands the table has dealt.
+ */
+export function sessionStats(csv) {
+  const [header = [], ...rows] = csvRows(csv);
+  const column = Object.fromEntries(header.map((name, index) => [name, index]));
+  const players = new Map();
+  const hands = new Set();
+  for (const row of rows) {
+    const kind = row[column.kind];
+    if (row[column.account] !== "table" || !["hand_result", "buy_in", "top_up"].includes(kind)) continue;
+    const name = row[column.player];
+    const amount = Number(row[column.amount]);
+    const stat = players.get(name) || { name, hands: 0, won: 0, boughtIn: 0, net: 0 };
+    if (kind === "hand_result") {
+      stat.hands += 1;
+      stat.net += amount;
+      if (amount > 0) stat.won += 1;
+      hands.add(row[column.hand]);
+    } else stat.boughtIn += amount;
+    players.set(name, stat);
+  }
+  return { hands: hands.size, players: [...players.values()] };
+}
+
 /* ---------- the panel ---------- */
 
 /**
@@ -641,113 +700,109 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     }
   }
 
-  /* ----- session stats ----- */
+  /* ----- session stats (from the table's ledger) ----- */
 
-  function renderStats() {
-    const view = views.stats;
-    view.replaceChildren();
-    if (!documents.length) {
-      view.append(element("p", "muted", "Stats appear once a hand has finished."));
-      return;
-    }
-    const byName = new Map();
-    let biggest = 0;
-    for (const doc of documents) {
-      const results = nets(doc);
-      biggest = Math.max(biggest, doc.result.total_pot);
-      doc.players.forEach((player, index) => {
-        const row = byName.get(player.name) || { name: player.name, hands: 0, won: 0, net: 0, you: false };
-        row.hands += 1;
-        if (doc.result.collected[index] > 0) row.won += 1;
-        row.net += results[index];
-        row.you ||= index === doc.you;
-        byName.set(player.name, row);
-      });
-    }
-    const rows = [...byName.values()].sort((a, b) => b.net - a.net || a.name.localeCompare(b.name));
-    view.append(element("p", "muted", `Over the last ${documents.length} hand${documents.length === 1 ? "" : "s"} · biggest pot ${chips.format(biggest)}`));
-    const table = element("table", "stats-table");
-    const caption = element("caption", "visually-hidden", "Hands played, hands won and chips won or lost, per player");
+  function statsHead(table) {
     const head = element("thead");
     const headRow = element("tr");
-    for (const [label, numeric] of [["Player", false], ["Hands", true], ["Won", true], ["Won/lost", true]]) {
-      const th = element("th", numeric ? "num" : "", label);
+    for (const [label, className] of [["Player", ""], ["Hands", "num"], ["Won", "num"], ["Bought in", "num bought"], ["Won/lost", "num"]]) {
+      const th = element("th", className, label);
       th.scope = "col";
       headRow.append(th);
     }
     head.append(headRow);
+    table.append(head);
+  }
+
+  function renderStats(ledger) {
+    const view = views.stats;
+    view.replaceChildren();
+    if (ledger.status === "rejected") {
+      view.append(element("p", "error", `The session cannot be loaded: ${ledger.reason.message}`));
+      return;
+    }
+    const stats = sessionStats(ledger.value);
+    if (!stats.hands) {
+      view.append(element("p", "muted", "The session's stats appear once a hand has finished."));
+      return;
+    }
+    const seen = documents.find((doc) => doc.you !== null && doc.you !== undefined);
+    const myName = seen ? seen.players[seen.you].name : null;
+    const biggest = Math.max(0, ...documents.map((doc) => doc.result.total_pot));
+    view.append(element("p", "muted", `${chips.format(stats.hands)} hand${stats.hands === 1 ? "" : "s"} at this table · biggest pot of the last ${documents.length}: ${chips.format(biggest)}`));
+    const table = element("table", "stats-table");
+    table.append(element("caption", "visually-hidden", "Per player: hands played, hands won, chips bought in, chips won or lost"));
+    statsHead(table);
     const body = element("tbody");
+    const rows = stats.players.sort((a, b) => b.net - a.net || a.name.localeCompare(b.name));
     for (const row of rows) {
-      const tr = element("tr", row.you ? "you" : "");
-      const th = element("th", "", row.you ? `${row.name} (you)` : row.name);
+      const you = row.name === myName;
+      const tr = element("tr", you ? "you" : "");
+      const th = element("th", "", you ? `${row.name} (you)` : row.name);
       th.scope = "row";
       tr.append(
         th,
         element("td", "num", chips.format(row.hands)),
         element("td", "num", chips.format(row.won)),
+        element("td", "num bought", chips.format(row.boughtIn)),
         element("td", `num net ${row.net > 0 ? "up" : row.net < 0 ? "down" : ""}`, signed(row.net)),
       );
       body.append(tr);
     }
-    table.append(caption, head, body);
+    table.append(body);
     view.append(table);
   }
 
   /* ----- settle up ----- */
 
-  async function renderSettle() {
+  function renderSettle(settle, ledger) {
     const view = views.settle;
     const note = element("p", "muted", "Who pays whom to settle the table, in the fewest payments (every hand played here).");
-    const ledger = button("Ledger (CSV)", "small-button");
-    ledger.setAttribute("aria-label", "Download the table's ledger as CSV");
-    const ledgerStatus = element("p", "error");
-    ledgerStatus.setAttribute("role", "alert");
-    ledger.addEventListener("click", async () => {
-      ledgerStatus.textContent = "";
-      try {
-        const text = await request("GET", `/api/tables/${encodeURIComponent(tableId)}/ledger.csv`, undefined, { invite });
-        save(text, `${tableId}-ledger.csv`, "text/csv");
-      } catch (problem) {
-        ledgerStatus.textContent = problem.message;
-      }
-    });
     let content;
-    try {
-      const { payments } = await request("GET", `/api/tables/${encodeURIComponent(tableId)}/settle`, undefined, { invite });
-      if (!payments.length) content = element("p", "settled", "Everyone is even: nothing to settle.");
-      else {
-        content = element("ul", "payments");
-        for (const payment of payments) {
-          const item = element("li", "payment");
-          item.append(
-            element("span", "payer", payment.from),
-            element("span", "pays", "pays"),
-            element("span", "payee", payment.to),
-            element("span", "payment-amount", chips.format(payment.amount)),
-          );
-          item.setAttribute("aria-label", `${payment.from} pays ${payment.to} ${payment.amount}`);
-          content.append(item);
-        }
+    if (settle.status === "rejected") {
+      content = element("p", "error", `The settle-up cannot be loaded: ${settle.reason.message}`);
+    } else if (!settle.value.payments.length) {
+      content = element("p", "settled", "Everyone is even: nothing to settle.");
+    } else {
+      content = element("ul", "payments");
+      for (const payment of settle.value.payments) {
+        const item = element("li", "payment");
+        item.append(
+          element("span", "payer", payment.from),
+          element("span", "pays", "pays"),
+          element("span", "payee", payment.to),
+          element("span", "payment-amount", chips.format(payment.amount)),
+        );
+        item.setAttribute("aria-label", `${payment.from} pays ${payment.to} ${payment.amount}`);
+        content.append(item);
       }
-    } catch (problem) {
-      content = element("p", "error", `The settle-up cannot be loaded: ${problem.message}`);
     }
-    view.replaceChildren(note, content, ledger, ledgerStatus);
+    view.replaceChildren(note, content);
+    if (ledger.status === "fulfilled") {
+      const download = button("Ledger (CSV)", "small-button");
+      download.setAttribute("aria-label", "Download the table's ledger as CSV");
+      download.addEventListener("click", () => save(ledger.value, `${tableId}-ledger.csv`, "text/csv"));
+      view.append(download);
+    }
   }
 
   /* ----- loading ----- */
 
   async function refresh() {
-    try {
-      const answer = await request("GET", `/api/tables/${encodeURIComponent(tableId)}/hands?limit=${LIMIT}`, undefined, { invite });
-      documents = answer.hands;
+    const table = `/api/tables/${encodeURIComponent(tableId)}`;
+    const get = (path) => request("GET", `${table}${path}`, undefined, { invite });
+    const [hands, ledger, settle] = await Promise.allSettled([
+      get(`/hands?limit=${LIMIT}`), get("/ledger.csv"), get("/settle"),
+    ]);
+    if (hands.status === "fulfilled") {
+      documents = hands.value.hands;
       error.textContent = "";
-    } catch (problem) {
-      error.textContent = `The hands cannot be loaded: ${problem.message}`;
+    } else {
+      error.textContent = `The hands cannot be loaded: ${hands.reason.message}`;
     }
     renderList();
-    renderStats();
-    await renderSettle();
+    renderStats(ledger);
+    renderSettle(settle, ledger);
   }
 
   refresh();
