@@ -13,6 +13,14 @@ export class ApiError extends Error {
   }
 }
 
+/** A message of the room as a sentence to show: a capital first, a full stop last. */
+export function sentence(text) {
+  const trimmed = String(text).trim();
+  if (!trimmed) return trimmed;
+  const capital = trimmed[0].toUpperCase() + trimmed.slice(1);
+  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
+}
+
 /** The signed-in player, {player: {id, name}, token}, or null. */
 export function identity() {
   let stored;

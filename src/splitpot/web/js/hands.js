@@ -1,7 +1,7 @@
 // The hands panel of a table: the last 50 hands, a step-by-step replayer (street by street,
 // with the hand helper), downloads (PokerStars, PHH, JSON), session stats and the settle-up.
 
-import { ApiError, request } from "./api.js";
+import { ApiError, request, sentence } from "./api.js";
 import { cardElement } from "./cards.js";
 
 const LIMIT = 50;
@@ -316,7 +316,7 @@ async function download(handId, choice, invite, status) {
     const text = typeof answer === "string" ? answer : `${JSON.stringify(answer, null, 2)}\n`;
     save(text, `${handId}.${choice.extension}`, choice.type);
   } catch (error) {
-    status.textContent = `${choice.label}: ${error.message}`;
+    status.textContent = `${choice.label}: ${sentence(error.message)}`;
   }
 }
 
@@ -718,7 +718,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     const view = views.stats;
     view.replaceChildren();
     if (ledger.status === "rejected") {
-      view.append(element("p", "error", `The session cannot be loaded: ${ledger.reason.message}`));
+      view.append(element("p", "error", `The session cannot be loaded. ${sentence(ledger.reason.message)}`));
       return;
     }
     const stats = sessionStats(ledger.value);
@@ -760,7 +760,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     const note = element("p", "muted", "Who pays whom to settle the table, in the fewest payments (every hand played here).");
     let content;
     if (settle.status === "rejected") {
-      content = element("p", "error", `The settle-up cannot be loaded: ${settle.reason.message}`);
+      content = element("p", "error", `The settle-up cannot be loaded. ${sentence(settle.reason.message)}`);
     } else if (!settle.value.payments.length) {
       content = element("p", "settled", "Everyone is even: nothing to settle.");
     } else {
@@ -798,7 +798,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
       documents = hands.value.hands;
       error.textContent = "";
     } else {
-      error.textContent = `The hands cannot be loaded: ${hands.reason.message}`;
+      error.textContent = `The hands cannot be loaded. ${sentence(hands.reason.message)}`;
     }
     renderList();
     renderStats(ledger);

@@ -1,7 +1,7 @@
 // The lobby page (/): who is signed in, the public tables with their filters, the host's
 // private tables, and the form that creates a table with every setting.
 
-import { ApiError, forget, identity, onIdentityChange, request } from "./api.js";
+import { ApiError, forget, identity, onIdentityChange, request, sentence } from "./api.js";
 import { askForName } from "./signin.js";
 
 const REFRESH_MS = 5000;
@@ -66,10 +66,6 @@ function element(tag, className = "", text = "") {
   if (className) node.className = className;
   if (text !== "") node.textContent = text;
   return node;
-}
-
-function capitalised(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 const chips = new Intl.NumberFormat();
@@ -253,7 +249,7 @@ async function loadTables() {
     loaded = true;
     $("#lobby-error").textContent = "";
   } catch (error) {
-    $("#lobby-error").textContent = `Cannot load the tables: ${error.message} Trying again…`;
+    $("#lobby-error").textContent = `The tables cannot be loaded. ${sentence(error.message)} Trying again every ${REFRESH_MS / 1000} seconds…`;
     if (!loaded) $("#tables-status").textContent = "The tables could not be loaded";
   }
   renderTables();
@@ -485,7 +481,7 @@ async function createTable(event) {
       }
       return;
     }
-    const message = capitalised(inWords(error.message));
+    const message = sentence(inWords(error.message));
     const setting = error instanceof ApiError && error.code === "bad_message" ? settingOf(error.message) : null;
     const input = showCreateError(setting, message);
     (input || $("#create-error")).focus?.();

@@ -1,7 +1,7 @@
 // The sign-in dialog shared by the pages: play as a guest under a name, or sign up / log in
 // to an account with a password; optionally "Just watch". The room's refusals show inline.
 
-import { ApiError, logIn, signInAsGuest, signUp } from "./api.js";
+import { ApiError, logIn, sentence, signInAsGuest, signUp } from "./api.js";
 
 const NAME_LENGTH = 24;
 const PASSWORD_LENGTH = 8;
@@ -146,10 +146,6 @@ function fieldOf(error) {
   return "general";
 }
 
-function capitalised(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
-}
-
 async function attempt(choice) {
   const { name, password, buttons, form } = parts();
   clearErrors();
@@ -178,7 +174,7 @@ async function attempt(choice) {
     finish(found);
   } catch (error) {
     const message = error instanceof ApiError ? error.message : String(error);
-    showError(fieldOf(error), capitalised(message));
+    showError(fieldOf(error), sentence(message));
   } finally {
     for (const button of buttons) button.disabled = false;
     form.removeAttribute("aria-busy");
