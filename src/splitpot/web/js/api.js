@@ -82,7 +82,7 @@ async function send(method, path, body, token) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new ApiError("network", "The room cannot be reached: check your connection and try again.", 0);
+    throw new ApiError("network", "The room cannot be reached: check your connection.", 0);
   }
   if (response.status === 204) return null;
   const type = response.headers.get("content-type") || "";
