@@ -485,13 +485,15 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     if (boardCards.length) for (const card of boardCards) board.append(cardElement(card, { size: "small" }));
     else board.append(element("span", "muted", "no flop"));
     pick.append(head, who, board);
+    let yours = "";
     if (doc.you !== null && doc.you !== undefined) {
       const mine = element("span", "hand-mine");
       const net = results[doc.you];
       mine.append(element("span", `net ${net > 0 ? "up" : net < 0 ? "down" : ""}`, `You ${signed(net)}`));
       pick.append(mine);
+      yours = ` You ${signed(net)}.`;
     }
-    pick.setAttribute("aria-label", `Hand ${handNumber(doc)}, pot ${doc.result.total_pot}, ${who.textContent}. Replay it`);
+    pick.setAttribute("aria-label", `Hand ${handNumber(doc)}, pot ${doc.result.total_pot}: ${who.textContent}.${yours} Replay it`);
     pick.addEventListener("click", () => openHand(doc));
     item.append(pick);
     return item;

@@ -39,7 +39,7 @@ const SETTING_WORDS = [
   ["action_seconds", /action_seconds/i],
   ["bots", /\bbots?\b/i],
   ["seats", /\bseats?\b/i],
-  ["variant", /\bvariant\b|hole cards/i],
+  ["variant", /\bvariant\b/i],
   ["structure", /\bstructure\b/i],
   ["private", /\bprivate\b/i],
   ["name", /\bname\b/i],
