@@ -173,8 +173,11 @@ async function attempt(choice) {
         : await logIn(chosenName, password.value);
     finish(found);
   } catch (error) {
-    const message = error instanceof ApiError ? error.message : String(error);
-    showError(fieldOf(error), sentence(message));
+    const message = sentence(error instanceof ApiError ? error.message : String(error));
+    const advice = error instanceof ApiError && error.code === "name_taken"
+      ? " If it is yours, log in with its password; else pick another name."
+      : "";
+    showError(fieldOf(error), message + advice);
   } finally {
     for (const button of buttons) button.disabled = false;
     form.removeAttribute("aria-busy");
