@@ -593,8 +593,8 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     }
     open = { doc, steps, at: 0 };
     replayTitle.textContent = `Hand ${handNumber(doc)}`;
-    const button = doc.players[doc.button];
-    replayGame.textContent = `${gameLine(doc)}${button ? ` · button: ${button.name}` : ""}`;
+    const dealer = doc.players[doc.button];
+    replayGame.textContent = `${gameLine(doc)}${dealer ? ` · button: ${dealer.name}` : ""}`;
     downloadStatus.textContent = "";
     const reasons = DOWNLOADS.map((choice) => cannotWrite(doc, choice.format));
     downloadButtons.forEach((get, index) => { get.disabled = Boolean(reasons[index]); });
