@@ -5,7 +5,7 @@
 import { cardElement } from "../cards.js";
 import { mySeat, shownHand } from "./state.js";
 
-const STATUS_WORDS = { sitting_out: "Sitting out", waiting: "Waiting", all_in: "All in" };
+const STATUS_WORDS = { sitting_out: "Sitting out", waiting: "Waiting" };
 
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
@@ -148,11 +148,13 @@ export function createFelt(root, { onSit }) {
     const labels = [];
     for (const award of model.showdown.awards) {
       if (award.seat !== seat || !award.amount) continue;
-      const share = award.share === "whole"
-        ? award.low ? "HIGH + LOW" : "HIGH"
-        : award.share.toUpperCase();
+      const [words, kind] = award.share !== "whole" ? [award.share.toUpperCase(), award.share]
+        : award.high && award.low ? ["HIGH + LOW", "scoop"]
+        : award.low ? ["LOW", "low"]
+        : award.high ? ["HIGH", "high"]
+        : ["WINS", "high"]; // uncontested
       const pot = award.pot ? ` · side pot ${award.pot}` : "";
-      labels.push({ text: `${share} ${award.amount}${pot}`, share: award.share });
+      labels.push({ text: `${words} ${award.amount}${pot}`, share: kind });
     }
     return labels;
   }
@@ -217,7 +219,9 @@ export function createFelt(root, { onSit }) {
     bet.style.setProperty("--dy", `${layout.betY}px`);
 
     const equity = node.querySelector(".equity");
-    drawEquity(equity, seat.equity);
+    drawEquity(equity, model.showdown.awards.length ? null : seat.equity); // the awards tell the rest
+    equity.style.setProperty("--dx", `${layout.betX}px`);
+    equity.style.setProperty("--dy", `${layout.betY}px`);
 
     const awardBox = node.querySelector(".awards");
     const awardKey = awards.map((award) => award.text).join("|");
@@ -253,8 +257,18 @@ export function createFelt(root, { onSit }) {
       return;
     }
     const pct = (value) => `${Math.round((value || 0) * 100)}%`;
-    const main = element("span", "equity-main", `${pct(entry.equity)} · scoop ${pct(entry.scoop)}`);
-    const parts = element("span", "equity-parts", `hi ${pct(entry.high)} · lo ${pct(entry.low)}`);
+    const main = element("span", "equity-main");
+    main.append(
+      element("span", "equity-share", pct(entry.equity)),
+      element("span", "equity-sep", " · "),
+      element("span", "equity-scoop", `scoop ${pct(entry.scoop)}`),
+    );
+    const parts = element("span", "equity-parts");
+    parts.append(
+      element("span", "equity-high", `hi ${pct(entry.high)}`),
+      element("span", "equity-sep", " · "),
+      element("span", "equity-low", `lo ${pct(entry.low)}`),
+    );
     box.replaceChildren(main, parts);
     box.setAttribute("aria-label", `Equity ${pct(entry.equity)}: high ${pct(entry.high)}, low ${pct(entry.low)}, scoop ${pct(entry.scoop)}`);
   }
@@ -312,11 +326,11 @@ export function createFelt(root, { onSit }) {
   }
 
   // The pixel offsets from a seat's centre toward the felt's centre for its bet and button.
-  function towardCentre(position, width, height) {
+  function towardCentre(position, width, height, portrait) {
     const dx = (position.centre.x - position.x) * width;
     const dy = (position.centre.y - position.y) * height;
     const length = Math.hypot(dx, dy) || 1;
-    const reach = Math.min(length * 0.5, length - 40);
+    const reach = Math.min(length * (portrait ? 0.36 : 0.5), length - 40);
     const betX = (dx / length) * Math.max(reach, 60);
     const betY = (dy / length) * Math.max(reach, 60);
     // the button sits beside the bet, a little to its side
@@ -348,7 +362,7 @@ export function createFelt(root, { onSit }) {
     for (let number = 1; number <= count; number += 1) {
       const position = places[(number - bottom + count) % count];
       const isMe = Boolean(me && me.seat === number);
-      drawSeat(model, model.seats[number - 1], number, position, isMe, towardCentre(position, width, height));
+      drawSeat(model, model.seats[number - 1], number, position, isMe, towardCentre(position, width, height, portrait));
     }
     drawBoard(model);
     drawPots(model);

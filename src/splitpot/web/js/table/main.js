@@ -188,7 +188,7 @@ async function pump() {
     const message = inbox.shift();
     handle(message);
     const linger = message.type === "event" ? LINGER[message.event.kind] : 0;
-    if (linger && inbox.length) await sleep(linger);
+    if (linger) await sleep(linger); // what comes meanwhile waits its turn
   }
   pumping = false;
 }
