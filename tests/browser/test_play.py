@@ -1,8 +1,8 @@
 """Two players create a table, join it and play hands to the showdown entirely through the
 pages (clicks and typing), in each betting structure: the lobby's sign-in and "New table"
-form, the seat's buy-in, the action bar. The pages' stacks, winners and shown cards are
-checked against the room's events and hand documents, and neither page received the
-other's hole cards before they were shown."""
+form, the seat's buy-in, the action bar, the host's pause and resume (one hand at a time).
+The pages' stacks, winners and shown cards are checked against the room's events and hand
+documents, and neither page received the other's hole cards before they were shown."""
 
 from __future__ import annotations
 
@@ -141,6 +141,23 @@ def check_hand(room: RoomServer, pages: dict[int, Player], feed: Feed, ended: Fr
     assert "??" not in "".join(document["holes"]), "both hands were shown"
 
 
+def pause(host: Player, feed: Feed) -> None:
+    """The host pauses the game with the page's host controls."""
+    start = len(feed.frames)
+    host.page.locator("#host-controls").get_by_role("button", name="Pause", exact=True).click()
+    feed.event("host", start, action="pause")
+
+
+def deal(host: Player, feed: Feed) -> str:
+    """The host resumes the game on the page, and pauses it again once a hand is dealt:
+    that hand is played out, and the next waits. The hand's id."""
+    start = len(feed.frames)
+    host.page.locator("#host-controls").get_by_role("button", name="Resume", exact=True).click()
+    hand: str = feed.event("hand_started", start)["hand"]
+    pause(host, feed)
+    return hand
+
+
 @pytest.mark.parametrize("structure", ["limit", "pot-limit", "no-limit", "mixed"])
 def test_two_players_create_join_and_play_to_the_showdown(
     room: RoomServer, players: Any, structure: str
@@ -151,7 +168,7 @@ def test_two_players_create_join_and_play_to_the_showdown(
     table = ann.create_table(name=f"Ann's {structure}", structure=structure, seats=2)
     feed = Feed(room, table)
     feed.add(1, ann.identity()["token"])
-    feed.host(1, "pause")  # hands are dealt one at a time below
+    pause(ann, feed)  # hands are dealt one at a time below
     with room.http() as http:
         summary = http.get(f"/api/tables/{table}").json()
     ann.sit(1, summary["max_buy_in"])
@@ -165,7 +182,7 @@ def test_two_players_create_join_and_play_to_the_showdown(
     pages = {1: ann, 2: bob}
     truths = {}
     for _ in range(HANDS):
-        hand = feed.deal(1)
+        hand = deal(ann, feed)
         played = feed.event("hand_started", hand=hand)["structure"]  # a mixed game's round
         assert played == structure or structure == "mixed"
         strategy = STRATEGIES[played]()
