@@ -5,6 +5,7 @@ import { ApiError, request, sentence } from "./api.js";
 import { cardElement } from "./cards.js";
 
 const LIMIT = 50;
+const PLAY_MS = 1300; // a step every 1.3 s when the replay plays by itself
 const STREETS = ["preflop", "flop", "turn", "river", "showdown"];
 const STREET_NAMES = { preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River", showdown: "Showdown" };
 const BOARD_SIZE = { preflop: 0, flop: 3, turn: 4, river: 5, showdown: 5 };
@@ -450,13 +451,18 @@ export function mountHands(container, { tableId, invite = null } = {}) {
   const listView = element("div", "hand-list-view");
   const listHead = element("div", "hand-list-head");
   const listCount = element("p", "muted hands-count", "Loading…");
+  const mineOnly = element("label", "check mine-only");
+  const mineBox = element("input");
+  mineBox.type = "checkbox";
+  mineOnly.append(mineBox, "Only hands I played");
+  mineBox.addEventListener("change", () => renderList());
   const allJson = button("All as JSON", "ghost small-button");
   allJson.title = "The hands listed here, one splitpot JSON document a line";
   allJson.addEventListener("click", () => {
     const lines = documents.map((doc) => JSON.stringify(doc)).join("\n");
     save(`${lines}\n`, `${tableId}-hands.jsonl`, "application/json");
   });
-  listHead.append(listCount, allJson);
+  listHead.append(listCount, mineOnly, allJson);
   const list = element("ol", "hand-list");
   listView.append(listHead, list);
   const replayView = element("div", "replay");
@@ -500,7 +506,10 @@ export function mountHands(container, { tableId, invite = null } = {}) {
   }
 
   function renderList() {
-    list.replaceChildren(...documents.map(listItem));
+    const played = (doc) => doc.you !== null && doc.you !== undefined;
+    mineOnly.hidden = !documents.some(played);
+    const shown = mineBox.checked && !mineOnly.hidden ? documents.filter(played) : documents;
+    list.replaceChildren(...shown.map(listItem));
     listCount.textContent = documents.length
       ? `${documents.length} hand${documents.length === 1 ? "" : "s"}, newest first`
       : "No hand has finished yet.";
@@ -511,6 +520,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
 
   const back = button("← All hands", "ghost");
   back.addEventListener("click", () => {
+    stopPlaying();
     const handId = open?.doc.id;
     open = null;
     replayView.hidden = true;
@@ -529,7 +539,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     jump.dataset.street = street;
     jump.addEventListener("click", () => {
       const at = open.steps.findIndex((step) => step.street === street);
-      if (at >= 0) show(at);
+      if (at >= 0) goTo(at);
     });
     streetButtons[street] = jump;
     streetBar.append(jump);
@@ -549,19 +559,46 @@ export function mountHands(container, { tableId, invite = null } = {}) {
   const first = iconButton("first", "First step");
   const previous = iconButton("previous", "Previous step");
   const counter = element("span", "step-counter");
-  const next = iconButton("next", "Next step", "step-button primary");
+  const play = button("Play", "primary play-button");
+  const middleControls = element("div", "step-middle");
+  middleControls.append(play, counter);
+  const next = iconButton("next", "Next step");
   const last = iconButton("last", "Last step");
-  controls.append(first, previous, counter, next, last);
-  first.addEventListener("click", () => show(0));
-  previous.addEventListener("click", () => show(open.at - 1));
-  next.addEventListener("click", () => show(open.at + 1));
-  last.addEventListener("click", () => show(open.steps.length - 1));
+  controls.append(first, previous, middleControls, next, last);
+  let playing = 0; // the timer of a replay playing by itself
+
+  function stopPlaying() {
+    clearInterval(playing);
+    playing = 0;
+    play.textContent = "Play";
+  }
+  // a step the viewer asks for stops the replay playing by itself
+  function goTo(at) {
+    stopPlaying();
+    show(at);
+  }
+  play.addEventListener("click", () => {
+    if (playing) {
+      stopPlaying();
+      return;
+    }
+    if (open.at === open.steps.length - 1) show(0);
+    play.textContent = "Pause";
+    playing = setInterval(() => {
+      if (open && open.at < open.steps.length - 1) show(open.at + 1);
+      if (!open || open.at === open.steps.length - 1) stopPlaying();
+    }, PLAY_MS);
+  });
+  first.addEventListener("click", () => goTo(0));
+  previous.addEventListener("click", () => goTo(open.at - 1));
+  next.addEventListener("click", () => goTo(open.at + 1));
+  last.addEventListener("click", () => goTo(open.steps.length - 1));
   replayView.addEventListener("keydown", (event) => {
     if (!open || event.target.matches("input, select, textarea")) return;
     const moves = { ArrowRight: open.at + 1, ArrowLeft: open.at - 1, Home: 0, End: open.steps.length - 1 };
     if (!(event.key in moves)) return;
     event.preventDefault();
-    show(moves[event.key]);
+    goTo(moves[event.key]);
   });
   const downloads = element("div", "downloads");
   const downloadTitle = element("span", "downloads-title", "Download");
