@@ -510,8 +510,9 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     mineOnly.hidden = !documents.some(played);
     const shown = mineBox.checked && !mineOnly.hidden ? documents.filter(played) : documents;
     list.replaceChildren(...shown.map(listItem));
+    const of = shown.length < documents.length ? `${shown.length} of ` : "";
     listCount.textContent = documents.length
-      ? `${documents.length} hand${documents.length === 1 ? "" : "s"}, newest first`
+      ? `${of}${documents.length} hand${documents.length === 1 ? "" : "s"}, newest first`
       : "No hand has finished yet.";
     allJson.hidden = documents.length === 0;
   }
