@@ -1,0 +1,107 @@
+"""The table page's controls in a hand against a player on the wire: the dealer button in
+the button's seat, the pot and the hand helper as the room has them, the question before
+folding a free check, a pre-action that acts by itself on the turn, the settings kept
+across a reload, and leaving with the stack."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from feed import Feed, command, showdown
+from player import Player, legal
+from playwright.sync_api import expect
+from room_helpers import Client, Frame, RoomServer
+
+
+def table_state(room: RoomServer, table: str) -> Frame:
+    """The table as a watcher sees it now."""
+    watcher = Client(room, None)
+    try:
+        return watcher.state(table)
+    finally:
+        watcher.close()
+
+
+def check_felt(room: RoomServer, ann: Player, table: str, cards: list[str]) -> None:
+    """The pot total and the hand helper's words are the room's."""
+    hand = table_state(room, table)["hand"]
+    expect(ann.page.locator("#pot-total")).to_have_text(re.compile(rf"\b{hand['total']}\b"))
+    pots = ann.page.locator("#pots .pot")
+    expect(pots).to_have_count(len(hand["pots"]))
+    for index, pot in enumerate(hand["pots"]):
+        expect(pots.nth(index)).to_have_attribute("data-amount", str(pot["amount"]))
+    query = {"variant": "o8", "hole": "".join(cards), "board": "".join(hand["board"])}
+    with room.http() as http:
+        words = http.get("/api/helper", params=query).json()["text"]
+    expect(ann.page.locator("#hand-helper")).to_have_text(words)
+
+
+def test_the_table_pages_controls_in_a_hand(room: RoomServer, players: Any) -> None:
+    ann = players("Ann")
+    assert ann.token is not None
+    _, bob_token = room.guest("Bob")
+    table = room.create_table(ann.token, name="Controls", seats=2)["table"]["id"]
+    feed = Feed(room, table)
+    feed.add(1, ann.token)
+    bob = feed.add(2, bob_token)
+    feed.host(1, "pause")
+    feed.sit(1, 200)
+    feed.sit(2, 200)
+    ann.open_table(table)
+
+    hand = feed.deal(1)
+    button = feed.event("hand_started", hand=hand)["button"]
+    expect(ann.seat(button).locator(".dealer-button")).to_be_visible()
+    expect(ann.page.locator(".dealer-button")).to_have_count(1)
+    cards = feed.event("dealt", by=1, seat=1, hand=hand)["cards"]
+    # Bob acts first in the round (so Ann still has to act) on his first turn when he is
+    # the button (preflop), else on his second (the flop)
+    pre_turn = 1 if button == 2 else 2
+    seen: dict[str, Any] = {"bob": 0, "confirmed": False, "pre": None, "pre-acted": False}
+
+    def bob_acts(turn: Frame) -> None:
+        seen["bob"] += 1
+        if seen["bob"] == pre_turn:
+            box = ann.page.locator('#pre-actions input[data-pre="check"]')
+            expect(box).to_be_visible()
+            box.check()
+            seen["pre"] = len(feed.frames)
+        command(bob, table, showdown)(turn)
+
+    def ann_acts(turn: Frame) -> None:
+        if seen["pre"] is not None:  # the page checks by itself
+            acted = feed.event("acted", seen["pre"], hand=hand, seat=1)
+            assert acted["action"] == "check", acted
+            seen["pre"], seen["pre-acted"] = None, True
+            return
+        check_felt(room, ann, table, cards)
+        if "check" in legal(turn) and not seen["confirmed"]:
+            seen["confirmed"] = True
+            ann.click("Fold")
+            dialog = ann.page.locator("dialog#confirm-fold")
+            expect(dialog).to_be_visible()
+            dialog.get_by_role("button", name="Cancel").click()
+            expect(dialog).to_be_hidden()
+        ann.click("Check" if "check" in legal(turn) else "Call")
+
+    ended = feed.play(hand, {1: ann_acts, 2: bob_acts})
+    assert seen["confirmed"], "Ann had a free check"
+    assert seen["pre-acted"], "Ann's page checked by itself"
+    assert all(event["action"] != "fold" for event in feed.events("acted", hand))
+
+    ann.page.get_by_role("button", name="Settings").click()
+    settings = ann.page.locator("dialog#settings")
+    settings.get_by_label("Four-colour deck").uncheck()
+    settings.get_by_role("button", name="Done").click()
+    expect(ann.page.locator("body")).to_have_class(re.compile(r"\btwo-colour\b"))
+    ann.page.reload()
+    ann.wait_until_drawn()
+    expect(ann.page.locator("body")).to_have_class(re.compile(r"\btwo-colour\b"))
+
+    stack = next(entry["stack"] for entry in ended["stacks"] if entry["seat"] == 1)
+    ann.page.locator("#seat-controls").get_by_role("button", name="Leave").click()
+    left = feed.event("player_left", seat=1)
+    assert left["stack"] == stack
+    expect(ann.page.get_by_role("button", name="Sit in seat 1", exact=True)).to_be_visible()
+    feed.close()
