@@ -408,6 +408,13 @@ function inWords(message) {
   return message.replace(/\b(small_blind|big_blind|min_buy_in|max_buy_in|action_seconds|time_bank_seconds)\b/g, (name) => SETTING_LABELS[name]);
 }
 
+/** Focuses the field in error and scrolls its message into sight (above the sticky buttons). */
+function bringToSight(input) {
+  const box = input ? $(`#create-${input.name}-error`) : $("#create-error");
+  input?.focus({ preventScroll: true });
+  box.scrollIntoView({ block: "center" });
+}
+
 /** The setting a refusal of the room is about: the one it names first. */
 function settingOf(message) {
   let found = null;
@@ -440,9 +447,9 @@ function readSettings() {
     else if (value === null && !OPTIONAL_SETTINGS.has(setting)) problems.push([setting, "Enter a whole number."]);
     else if (value !== null) settings[setting] = value;
   }
-  const focus = problems.map(([setting, message]) => showCreateError(setting, message));
-  if (focus.length) {
-    focus.find(Boolean)?.focus();
+  const inputs = problems.map(([setting, message]) => showCreateError(setting, message));
+  if (inputs.length) {
+    bringToSight(inputs.find(Boolean));
     return null;
   }
   return settings;
@@ -484,7 +491,7 @@ async function createTable(event) {
     const message = sentence(inWords(error.message));
     const setting = error instanceof ApiError && error.code === "bad_message" ? settingOf(error.message) : null;
     const input = showCreateError(setting, message);
-    (input || $("#create-error")).focus?.();
+    bringToSight(input);
   } finally {
     submit.disabled = false;
     form.removeAttribute("aria-busy");
