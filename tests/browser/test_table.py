@@ -1,11 +1,12 @@
 """The table page's controls in a hand against a player on the wire: the dealer button in
 the button's seat, the pot and the hand helper as the room has them, the question before
-folding a free check, a pre-action that acts by itself on the turn, the settings kept
-across a reload, and leaving with the stack."""
+folding a free check, a pre-action that acts by itself on the turn, the last hands with
+a download, the settings kept across a reload, and leaving with the stack."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from feed import Feed, command, showdown
@@ -35,6 +36,28 @@ def check_felt(room: RoomServer, ann: Player, table: str, cards: list[str]) -> N
     with room.http() as http:
         words = http.get("/api/helper", params=query).json()["text"]
     expect(ann.page.locator("#hand-helper")).to_have_text(words)
+
+
+def check_hands_panel(
+    room: RoomServer, ann: Player, hand: str, ended: Frame, cards: list[str]
+) -> None:
+    """The last hands: the hand is listed with its pot; its PokerStars text downloads as
+    the room writes it for Ann, her cards dealt to her."""
+    ann.page.get_by_role("button", name="Last hands").click()
+    hands = ann.page.locator("#hands-dialog")
+    expect(hands).to_be_visible()
+    pot = sum(award["amount"] for award in ended["awards"])
+    pick = hands.locator(f'button[data-hand="{hand}"]')
+    expect(pick).to_have_accessible_name(re.compile(rf"^Hand #1, pot {pot}\b"))
+    pick.click()
+    with ann.page.expect_download() as got:
+        hands.get_by_role("button", name=re.compile(r"^Download PokerStars")).click()
+    text = Path(got.value.path()).read_text()
+    assert f"Dealt to Ann [{' '.join(cards)}]" in text
+    with room.http(ann.token) as http:
+        assert text == http.get(f"/api/hands/{hand}", params={"format": "pokerstars"}).text
+    hands.get_by_role("button", name="Close", exact=True).click()
+    expect(hands).to_be_hidden()
 
 
 def test_the_table_pages_controls_in_a_hand(room: RoomServer, players: Any) -> None:
@@ -89,6 +112,8 @@ def test_the_table_pages_controls_in_a_hand(room: RoomServer, players: Any) -> N
     assert seen["confirmed"], "Ann had a free check"
     assert seen["pre-acted"], "Ann's page checked by itself"
     assert all(event["action"] != "fold" for event in feed.events("acted", hand))
+
+    check_hands_panel(room, ann, hand, ended, cards)
 
     ann.page.get_by_role("button", name="Settings").click()
     settings = ann.page.locator("dialog#settings")
