@@ -286,6 +286,19 @@ export function replaySteps(doc) {
   return steps;
 }
 
+/** The pots at the end: "Total pot 120 · main 90 · side pot 30 · rake 2". */
+function finalPots(result) {
+  const parts = [`Total pot ${chips.format(result.total_pot)}`];
+  const pots = result.pots || [];
+  if (pots.length > 1) {
+    pots.forEach((pot, index) => {
+      parts.push(`${index === 0 ? "main" : pots.length > 2 ? `side pot ${index}` : "side pot"} ${chips.format(pot.amount)}`);
+    });
+  }
+  if (result.rake) parts.push(`rake ${chips.format(result.rake)}`);
+  return parts.join(" · ");
+}
+
 /* ---------- downloads ---------- */
 
 /** Why a format cannot hold the hand (docs/protocol.md, GET /api/hands), or null. */
@@ -720,9 +733,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     }
     if (size === 0) boardRow.setAttribute("aria-label", "Board: no cards yet");
     else boardRow.setAttribute("aria-label", "Board");
-    potLine.textContent = step.final
-      ? `Total pot ${chips.format(open.doc.result.total_pot)}${open.doc.result.rake ? ` · rake ${chips.format(open.doc.result.rake)}` : ""}`
-      : `Pot ${chips.format(step.total)}`;
+    potLine.textContent = step.final ? finalPots(open.doc.result) : `Pot ${chips.format(step.total)}`;
     narration.textContent = step.text;
     seatList.replaceChildren(...step.seats.map((seat) => seatRow(seat, step)));
     if (step.final) {
