@@ -23,7 +23,7 @@ export function createActions({ send, onAnswered }) {
   let model = null;
   let answered = new Set(); // seqs of the turns answered on this connection
   let sized = null; // {seq, amount}: the amount chosen for the open turn
-  let betSeen = null; // {hand, street, bet}: the bet to match when pre-actions were chosen
+  let ticked = null; // moment(): when the pre-action was ticked
 
   function openTurn() {
     const turn = model?.turn;
@@ -169,42 +169,43 @@ export function createActions({ send, onAnswered }) {
   // Pre-actions: offered while we are in the hand and it is not our turn.
   function drawPre() {
     const me = mySeat(model);
-    const offer = inHand(model) && me.status === "playing" && !openTurn() && model.turn == null;
-    const hand = model.hand;
-    if (hand) {
-      const bet = currentBet(model);
-      const street = `${hand.id}/${hand.street}`;
-      if (betSeen && betSeen.street !== street) clearPre(betSeen.hand !== hand.id);
-      else if (betSeen && bet !== betSeen.bet) clearPre(false, ["check"]);
-      betSeen = { hand: hand.id, street, bet };
-    } else {
-      clearPre(true);
-      betSeen = null;
-    }
+    const offer = inHand(model) && me.status === "playing" && model.turn == null;
+    dropStalePre();
     pre.hidden = !offer;
     const toCall = currentBet(model) - (me?.bet || 0);
     for (const box of preBoxes) {
-      const label = box.closest("label");
-      if (box.dataset.pre === "check") label.hidden = toCall > 0;
+      if (box.dataset.pre === "check") box.closest("label").hidden = toCall > 0;
     }
   }
 
-  // Unticks the pre-actions: `names` only, or all (fold to any bet stays for the hand).
-  function clearPre(newHand, names = null) {
-    for (const box of preBoxes) {
-      const name = box.dataset.pre;
-      if (names ? names.includes(name) : newHand || name !== "fold-any") box.checked = false;
-    }
+  // Where the hand stood when a pre-action was ticked.
+  function moment() {
+    const hand = model.hand;
+    return hand ? { hand: hand.id, street: hand.street, bet: currentBet(model) } : null;
+  }
+
+  // A pre-action holds for the betting round it was ticked in (fold to any bet: for the
+  // hand); "check" no longer once someone bets.
+  function dropStalePre() {
+    const box = preBoxes.find((candidate) => candidate.checked);
+    if (!box) return;
+    const now = moment();
+    const then = ticked;
+    const stale = !now || !then || now.hand !== then.hand
+      || (box.dataset.pre !== "fold-any" && now.street !== then.street)
+      || (box.dataset.pre === "check" && now.bet !== then.bet);
+    if (stale) box.checked = false;
   }
 
   // The pre-action ticked for this turn, as the action to send, or null.
   function preAction() {
-    const ticked = preBoxes.find((box) => box.checked)?.dataset.pre;
-    if (!ticked) return null;
+    dropStalePre();
+    const chosen = preBoxes.find((box) => box.checked)?.dataset.pre;
+    if (!chosen) return null;
     const check = legalEntry(model, "check");
     const call = legalEntry(model, "call");
-    if (ticked === "check") return check ? "check" : null;
-    if (ticked === "call-any") return call ? "call" : check ? "check" : null;
+    if (chosen === "check") return check ? "check" : null;
+    if (chosen === "call-any") return call ? "call" : check ? "check" : null;
     return check ? "check" : legalEntry(model, "fold") ? "fold" : null; // check-fold, fold-any
   }
 
@@ -232,7 +233,9 @@ export function createActions({ send, onAnswered }) {
   // One pre-action at a time, like radio buttons that can all be off.
   for (const box of preBoxes) {
     box.addEventListener("change", () => {
-      if (box.checked) for (const other of preBoxes) if (other !== box) other.checked = false;
+      if (!box.checked) return;
+      for (const other of preBoxes) if (other !== box) other.checked = false;
+      ticked = moment();
     });
   }
   foldButton.addEventListener("click", fold);

@@ -305,7 +305,8 @@ export function createFelt(root, { onSit }) {
     pots.replaceChildren(...gathered.map((pot, index) => {
       const node = element("div", "pot");
       node.dataset.amount = String(pot.amount);
-      node.append(element("span", "pot-name", index === 0 ? "Main pot" : `Side pot ${index}`));
+      if (gathered.length > 1) node.append(element("span", "pot-name", index === 0 ? "Main" : `Side ${index}`));
+      node.setAttribute("aria-label", `${index === 0 ? "Main pot" : `Side pot ${index}`}: ${pot.amount}`);
       node.append(element("span", "pot-amount", pot.amount.toLocaleString()));
       return node;
     }));
