@@ -1,4 +1,4 @@
-"""What the room adds for the browser's felt, over real sockets: the all-in run-out told
+"""What the room adds for the browser pages, over real sockets: the all-in run-out told
 with each face-up hand's equity, the hand helper, side pots at each round's end, and the
 pages themselves."""
 
@@ -58,6 +58,12 @@ def test_an_all_in_run_out_turns_the_hands_up_then_tells_equity_each_street(
         won[award["seat"]] += award["amount"]
     for seat in equities[-1]["seats"]:
         assert abs(Fraction(seat["equity"]) * pot - won[seat["seat"]]) <= 1
+    # The hand's document tells the same awards, when it started and at which table.
+    with room.http() as http:
+        document = http.get(f"/api/hands/{hand}").json()
+    ended = next(e for e in events if e["kind"] == "hand_ended")
+    assert document["awards"] == ended["awards"]
+    assert document["table"] == table and document["started"].endswith("Z")
     # The players saw the same frames as the watcher for these events (no one is told
     # anything more or less about the run-out).
     for client in clients:
@@ -155,3 +161,14 @@ def test_the_pages_and_their_files(room: RoomServer) -> None:
         assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
         assert http.get("/static/no-such-file.js").status_code == 404
         assert http.get("/static/../server/app.py").status_code == 404
+
+
+def test_a_pokerstars_export_names_the_tables_size_for_trackers(room: RoomServer) -> None:
+    """Trackers read "6-max" as the table's size, not the highest seat taken."""
+    table, clients = seated_game(room, ["Ann", "Bob"], 100, name="Six", seats=6)
+    hand = one_hand(clients[0], clients, table)["hand"]
+    with room.http(clients[0].token) as http:
+        text = http.get(f"/api/hands/{hand}", params={"format": "pokerstars"}).text
+    assert f"Table '{table}' 6-max Seat #" in text.splitlines()[1]
+    for client in clients:
+        client.close()

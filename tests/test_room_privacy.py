@@ -125,7 +125,7 @@ def check_frames(raws: list[str], seat: int | None, truths: dict[str, Truth]) ->
         if event.get("kind") == "board":
             assert truth is not None and event["board"] == truth.board[: len(event["board"])]
             sight.board |= set(event["cards"])
-        if event.get("kind") == "shown":
+        if event.get("kind") in ("shown", "face_up"):  # shown, or turned up for a run-out
             assert truth is not None and set(event["cards"]) == truth.holes[event["seat"]]
             sight.shown.add(event["seat"])
         found = cards_named(raw)

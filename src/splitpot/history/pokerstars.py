@@ -458,6 +458,7 @@ def write_pokerstars(
     table: str = "splitpot",
     when: str = "2026/01/01 00:00:00",
     hero: int | None = None,
+    max_seats: int | None = None,
 ) -> str:
     """The hand in PokerStars text, as hand-history tools and splitpot's reader take it.
 
@@ -481,7 +482,8 @@ def write_pokerstars(
     game = f"{name} {_LIMIT_NAMES[record.config.structure]}"
     lines = [
         f"PokerStars Hand #{record.id}:  {game} ({stakes}) - {when} ET",
-        f"Table '{table}' {max(seats.values())}-max Seat #{seats[record.button]} is the button",
+        f"Table '{table}' {max_seats or max(seats.values())}-max "
+        f"Seat #{seats[record.button]} is the button",
     ]
     lines += [f"Seat {p.seat}: {p.name} ({money(p.stack)} in chips)" for p in record.players]
     dead = {post.player: post.amount for post in record.posts if post.kind is PostKind.DEAD}

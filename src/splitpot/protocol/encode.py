@@ -275,7 +275,7 @@ def _event_fields(
             return "hand_ended", {
                 "number": number,
                 "stacks": [{"seat": seat + 1, "stack": stack} for seat, stack in stacks],
-                "awards": [_award(award) for award in scene.awards],
+                "awards": [award_json(award) for award in scene.awards],
             }
         case InHand(event=inner):
             return _hand_event(inner, scene)
@@ -338,12 +338,13 @@ def _hand_event(event: Event, scene: Scene) -> tuple[str, JsonObject]:
         case RakeTaken(amount=amount):
             return "rake", {"amount": amount}
         case PotAwarded():
-            return "pot_awarded", _award(event)
+            return "pot_awarded", award_json(event)
         case HandEnded():
             raise ValueError("a table reports a hand's end as HandFinished, with seats")
 
 
-def _award(award: PotAwarded) -> JsonObject:
+def award_json(award: PotAwarded) -> JsonObject:
+    """One award: a part of a pot paid to a seat, with the hands that won it."""
     return {
         "pot": award.pot,
         "share": award.share.value,
@@ -397,6 +398,7 @@ __all__ = [
     "Json",
     "JsonObject",
     "TableInfo",
+    "award_json",
     "betting_json",
     "cards_json",
     "encode_event",

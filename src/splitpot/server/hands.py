@@ -8,12 +8,13 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from splitpot.engine import arrange_deck
+from splitpot.engine import PotAwarded, arrange_deck
 from splitpot.history.phh import write_phh
 from splitpot.history.pokerstars import write_pokerstars
 from splitpot.history.replay import replay_record
 from splitpot.history.report import revealed_holes
 from splitpot.history.splitpot_json import from_json, to_json
+from splitpot.protocol import award_json, utc_text
 
 PLAYER_IDS = "player_ids"  # the stored record's room player id of each player
 
@@ -26,10 +27,12 @@ def hand_document(
     *,
     table: str = "splitpot",
     started: datetime | None = None,
+    seats: int | None = None,
 ) -> dict[str, Any]:
     """The hand for the player ``viewer`` (a room player id; None: a watcher): the
     splitpot JSON document, or ``{"id", "format", "text"}`` for PokerStars and PHH
-    (PokerStars names the ``table`` and the time the hand ``started``, in UTC)."""
+    (PokerStars names the ``table``, its number of ``seats`` and the time the hand
+    ``started``, in UTC)."""
     record = from_json(stored)
     hand = replay_record(record).hand
     ids = stored.get(PLAYER_IDS, [])
@@ -40,15 +43,25 @@ def hand_document(
     deck = arrange_deck(holes, record.board, record.button, hole_cards)
     public = replace(record, holes=holes, deck=tuple(deck))
     if format == "pokerstars":
-        moment = started or datetime.now(UTC)
-        if moment.tzinfo is None:  # the store's times are UTC
-            moment = moment.replace(tzinfo=UTC)
-        when = moment.astimezone(UTC).strftime("%Y/%m/%d %H:%M:%S")
-        text = write_pokerstars(record, hand, table=table, when=when, hero=index)
+        when = _utc(started or datetime.now(UTC)).strftime("%Y/%m/%d %H:%M:%S")
+        text = write_pokerstars(record, hand, table=table, when=when, hero=index, max_seats=seats)
         return {"id": hand_id, "format": format, "text": text}
     if format == "phh":
         return {"id": hand_id, "format": format, "text": write_phh(public, hand.stacks)}
     document = to_json(public, hand)
     document["id"] = hand_id
     document["you"] = index
+    document["table"] = table
+    document["started"] = None if started is None else utc_text(_utc(started))
+    by_player = [player.seat - 1 for player in record.players]  # awards name table seats
+    document["awards"] = [
+        award_json(replace(event, player=by_player[event.player]))
+        for event in hand.events
+        if isinstance(event, PotAwarded)
+    ]
     return document
+
+
+def _utc(moment: datetime) -> datetime:
+    """The store's times are UTC, stored without a zone."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)

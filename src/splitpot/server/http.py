@@ -149,9 +149,21 @@ async def table_hands(
     actor = await visible_table(room, table_id, invite, player)
     # newest first; one more, for the hand in play (it has no record until it ends)
     hands = await room.db(room.store.table_hands, actor.id, limit + 1)
-    finished = [(hand.id, hand.record) for hand in hands if hand.record is not None]
+    finished = [(hand, hand.record) for hand in hands if hand.record is not None][:limit]
     viewer = None if player is None else player.id
-    return {"hands": [hand_document(id, record, viewer) for id, record in finished[:limit]]}
+    return {
+        "hands": [
+            hand_document(
+                hand.id,
+                record,
+                viewer,
+                table=actor.id,
+                started=hand.started_at,
+                seats=actor.settings.seats,
+            )
+            for hand, record in finished
+        ]
+    }
 
 
 @router.get("/hands/{hand_id}")
@@ -166,13 +178,19 @@ async def hand(
         stored = await room.db(room.store.hand, hand_id)
     except NotFound as error:
         raise ProtocolError(ErrorCode.UNKNOWN_HAND, f"there is no hand {hand_id!r}") from error
-    await visible_table(room, stored.table_id, invite, player)
+    actor = await visible_table(room, stored.table_id, invite, player)
     if stored.record is None:
         raise ProtocolError(ErrorCode.UNKNOWN_HAND, f"hand {hand_id} is still being played")
     viewer = None if player is None else player.id
     try:
         document = hand_document(
-            hand_id, stored.record, viewer, format, table=stored.table_id, started=stored.started_at
+            hand_id,
+            stored.record,
+            viewer,
+            format,
+            table=stored.table_id,
+            started=stored.started_at,
+            seats=actor.settings.seats,
         )
     except HistoryError as error:
         raise ProtocolError(
