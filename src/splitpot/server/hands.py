@@ -15,24 +15,26 @@ from splitpot.history.replay import replay_record
 from splitpot.history.report import revealed_holes
 from splitpot.history.splitpot_json import from_json, to_json
 from splitpot.protocol import award_json, utc_text
+from splitpot.store import Hand
 
 PLAYER_IDS = "player_ids"  # the stored record's room player id of each player
 
 
 def hand_document(
-    hand_id: str,
-    stored: dict[str, Any],
+    stored_hand: Hand,
     viewer: int | None,
     format: str = "json",
     *,
-    table: str = "splitpot",
-    started: datetime | None = None,
     seats: int | None = None,
 ) -> dict[str, Any]:
-    """The hand for the player ``viewer`` (a room player id; None: a watcher): the
-    splitpot JSON document, or ``{"id", "format", "text"}`` for PokerStars and PHH
-    (PokerStars names the ``table``, its number of ``seats`` and the time the hand
-    ``started``, in UTC)."""
+    """The finished hand for the player ``viewer`` (a room player id; None: a watcher):
+    the splitpot JSON document, or ``{"id", "format", "text"}`` for PokerStars and PHH
+    (PokerStars names the table, its number of ``seats`` and the time the hand started,
+    in UTC)."""
+    stored, hand_id, table = stored_hand.record, stored_hand.id, stored_hand.table_id
+    started = stored_hand.started_at
+    if stored is None:
+        raise ValueError(f"hand {hand_id} is not finished: it has no record yet")
     record = from_json(stored)
     hand = replay_record(record).hand
     ids = stored.get(PLAYER_IDS, [])
@@ -43,7 +45,7 @@ def hand_document(
     deck = arrange_deck(holes, record.board, record.button, hole_cards)
     public = replace(record, holes=holes, deck=tuple(deck))
     if format == "pokerstars":
-        when = _utc(started or datetime.now(UTC)).strftime("%Y/%m/%d %H:%M:%S")
+        when = _utc(started).strftime("%Y/%m/%d %H:%M:%S")
         text = write_pokerstars(record, hand, table=table, when=when, hero=index, max_seats=seats)
         return {"id": hand_id, "format": format, "text": text}
     if format == "phh":
@@ -52,7 +54,7 @@ def hand_document(
     document["id"] = hand_id
     document["you"] = index
     document["table"] = table
-    document["started"] = None if started is None else utc_text(_utc(started))
+    document["started"] = utc_text(_utc(started))
     by_player = [player.seat - 1 for player in record.players]  # awards name table seats
     document["awards"] = [
         award_json(replace(event, player=by_player[event.player]))

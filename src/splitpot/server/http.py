@@ -149,21 +149,10 @@ async def table_hands(
     actor = await visible_table(room, table_id, invite, player)
     # newest first; one more, for the hand in play (it has no record until it ends)
     hands = await room.db(room.store.table_hands, actor.id, limit + 1)
-    finished = [(hand, hand.record) for hand in hands if hand.record is not None][:limit]
+    finished = [hand for hand in hands if hand.record is not None][:limit]
     viewer = None if player is None else player.id
-    return {
-        "hands": [
-            hand_document(
-                hand.id,
-                record,
-                viewer,
-                table=actor.id,
-                started=hand.started_at,
-                seats=actor.settings.seats,
-            )
-            for hand, record in finished
-        ]
-    }
+    seats = actor.settings.seats
+    return {"hands": [hand_document(hand, viewer, seats=seats) for hand in finished]}
 
 
 @router.get("/hands/{hand_id}")
@@ -183,15 +172,7 @@ async def hand(
         raise ProtocolError(ErrorCode.UNKNOWN_HAND, f"hand {hand_id} is still being played")
     viewer = None if player is None else player.id
     try:
-        document = hand_document(
-            hand_id,
-            stored.record,
-            viewer,
-            format,
-            table=stored.table_id,
-            started=stored.started_at,
-            seats=actor.settings.seats,
-        )
+        document = hand_document(stored, viewer, format, seats=actor.settings.seats)
     except HistoryError as error:
         raise ProtocolError(
             ErrorCode.BAD_MESSAGE, f"hand {hand_id} cannot be written as {format}: {error}"
