@@ -1,13 +1,12 @@
-"""The table on a phone (390x844, portrait) and a desktop (1366x768), at a full table of
-ten seats on the player's turn: the action bar, the player's cards and the seats do not
-overlap, the action bar is on screen, nothing is wider than the screen, and the action
-buttons are touch targets of 44 px at least."""
+"""The table on a phone (390x844, portrait) and a desktop (1366x768), the same player on
+both, at a full table of ten seats on the player's turn: the action bar, the player's
+cards and the seats do not overlap, the action bar is on screen, nothing is wider than
+the screen, and the action buttons are touch targets of 44 px at least."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from player import Player
 from playwright.sync_api import expect
 from room_helpers import RoomServer
@@ -61,29 +60,36 @@ def overlaps(player: Player) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_the_table_fits_the_screen_without_overlaps(
-    room: RoomServer, players: Any, size: str
-) -> None:
-    _, token = room.guest("Host")
-    table = room.create_table(token, name="Full house", seats=10, bots=8, action_seconds=120)
-    me = players("Gil", size=size)
-    me.open_table(table["table"]["id"])
-    me.sit(1, table["table"]["max_buy_in"], post_now=True)
-    expect(me.button("Fold")).to_be_visible(timeout=30_000)  # the player's turn
-    expect(me.page.locator("#my-cards .card")).to_have_count(4)
-    expect(me.page.locator("#felt .seat")).to_have_count(10)
-
+def check_fits(me: Player) -> None:
+    """No overlap, the action bar on screen, nothing wider than the screen, buttons big
+    enough to touch."""
+    size = me.page.viewport_size
+    assert size is not None
     found = overlaps(me)
-    assert not found, "\n".join(found)
-    viewport = me.page.viewport_size
-    assert viewport is not None
+    assert not found, f"at {size}:\n" + "\n".join(found)
     actions = box(me, "#actions")
-    assert actions["x"] >= 0 and actions["x"] + actions["width"] <= viewport["width"] + SLACK
-    assert actions["y"] >= 0 and actions["y"] + actions["height"] <= viewport["height"] + SLACK
-    assert me.page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    assert actions["x"] >= 0 and actions["x"] + actions["width"] <= size["width"] + SLACK, size
+    assert actions["y"] >= 0 and actions["y"] + actions["height"] <= size["height"] + SLACK, size
+    assert me.page.evaluate("document.documentElement.scrollWidth") <= size["width"], size
     buttons = me.page.locator("#actions button:visible")
     for index in range(buttons.count()):
         button = buttons.nth(index)
         height = (button.bounding_box() or {"height": 0})["height"]
-        assert height >= TOUCH, f"{button.inner_text()!r} is {height} px high"
+        assert height >= TOUCH, f"at {size}: {button.inner_text()!r} is {height} px high"
+
+
+def test_the_table_fits_a_phone_and_a_desktop_without_overlaps(
+    room: RoomServer, players: Any
+) -> None:
+    _, token = room.guest("Host")
+    table = room.create_table(token, name="Full house", seats=10, bots=8, action_seconds=120)
+    desktop = players("Gil")
+    phone = players("Gil", size="phone", same=desktop)
+    for me in (desktop, phone):
+        me.open_table(table["table"]["id"])
+    desktop.sit(1, table["table"]["max_buy_in"], post_now=True)
+    for me in (desktop, phone):
+        expect(me.button("Fold")).to_be_visible(timeout=30_000)  # the player's turn
+        expect(me.page.locator("#my-cards .card")).to_have_count(4)
+        expect(me.page.locator("#felt .seat")).to_have_count(10)
+        check_fits(me)
