@@ -194,7 +194,11 @@ async function pump() {
 }
 
 function enqueue(message) {
-  if (message.type === "table") inbox.length = 0; // a snapshot holds everything before it
+  if (message.type === "table") {
+    // a snapshot holds every event before it
+    const rest = inbox.filter((waiting) => waiting.type !== "event");
+    inbox.splice(0, inbox.length, ...rest);
+  }
   inbox.push(message);
   if (!pumping) pump();
 }
