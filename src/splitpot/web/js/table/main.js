@@ -133,6 +133,13 @@ function refused(message) {
   else if (!controls.refused(ref, message.message)) actions.showError(message.message);
 }
 
+// Asks for the table's snapshot (and our turn, if it is) and its events from then on.
+function watchTable() {
+  const watch = { type: "watch", table: tableId, ref: "watch" };
+  if (invite) watch.invite = invite;
+  connection.send(watch);
+}
+
 function handle(message) {
   for (const note of receive(model, message, Date.now())) {
     switch (note.kind) {
@@ -157,6 +164,10 @@ function handle(message) {
       case "hand_ended":
         hands?.refresh();
         break;
+      case "host":
+        // the event does not name the new host: the table's summary does
+        if (note.action === "host") watchTable();
+        break;
       case "error":
         refused(note);
         break;
@@ -164,11 +175,7 @@ function handle(message) {
         break;
     }
   }
-  if (message.type === "welcome") {
-    const watch = { type: "watch", table: tableId, ref: "watch" };
-    if (invite) watch.invite = invite;
-    connection.send(watch);
-  }
+  if (message.type === "welcome") watchTable();
   if (message.type === "event" && message.event.kind === "chips_added" && message.event.seat === model.viewer) {
     controls.toppedUp();
   }

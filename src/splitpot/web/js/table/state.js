@@ -373,11 +373,6 @@ const FOLDS = {
     if (!model.summary) return;
     if (event.action === "pause") model.summary.paused = true;
     if (event.action === "resume") model.summary.paused = false;
-    if (event.action === "host") {
-      const seat = event.seat != null ? seatAt(model, event.seat) : null;
-      if (seat) model.summary.host = seat.player;
-      else if (event.host != null) model.summary.host = event.host;
-    }
     return [{ kind: "host", action: event.action }];
   },
 };
