@@ -69,7 +69,8 @@ export function receive(model, message, now) {
       const fold = FOLDS[event.kind];
       const notes = fold ? fold(model, event, now) || [] : [];
       const lines = event.text ? event.text.split("\n") : [];
-      return [...lines.map((text) => ({ kind: "log", text, event: event.kind })), ...notes];
+      const logs = lines.map((text, index) => ({ kind: "log", text, event: index ? null : event.kind }));
+      return [...logs, ...notes];
     }
     case "turn":
       if (message.table !== model.tableId) return [];
