@@ -103,6 +103,11 @@ export function createActions({ send, onAnswered }) {
     act(entry.action, typed);
   }
 
+  // "Bet 6", "Raise to 12": the button says the total it sends.
+  function raiseWords(entry, amount) {
+    return `${entry.action === "bet" ? "Bet" : "Raise to"} ${amount}`;
+  }
+
   function drawBar() {
     const turn = openTurn();
     bar.hidden = !turn;
@@ -112,15 +117,14 @@ export function createActions({ send, onAnswered }) {
     const check = legalEntry(model, "check");
     const call = legalEntry(model, "call");
     callButton.hidden = !check && !call;
-    callButton.textContent = check ? "Check" : call ? `Call ${call.amount.toLocaleString()}` : "";
+    callButton.textContent = check ? "Check" : call ? `Call ${call.amount}` : "";
     callButton.dataset.action = check ? "check" : "call";
     const entry = raiseEntry();
     raiseButton.hidden = !entry;
     sizing.hidden = !entry || entry.min === entry.max;
     if (entry) {
       const amount = chosenAmount(entry);
-      const verb = entry.action === "bet" ? "Bet" : "Raise to";
-      raiseButton.textContent = `${verb} ${amount.toLocaleString()}`;
+      raiseButton.textContent = raiseWords(entry, amount);
       raiseButton.dataset.action = entry.action;
       slider.min = String(entry.min);
       slider.max = String(entry.max);
@@ -136,7 +140,7 @@ export function createActions({ send, onAnswered }) {
     }
     const allIn = legalEntry(model, "allin");
     allInButton.hidden = !allIn;
-    if (allIn) allInButton.textContent = `All in ${allIn.amount.toLocaleString()}`;
+    if (allIn) allInButton.textContent = `All in ${allIn.amount}`;
     const show = legalEntry(model, "show");
     const muck = legalEntry(model, "muck");
     bar.classList.toggle("showdown", Boolean(show || muck));
@@ -248,8 +252,7 @@ export function createActions({ send, onAnswered }) {
     const typed = Number(amountBox.value);
     if (!entry || !Number.isInteger(typed) || !model.turn) return;
     sized = { seq: model.turn.seq, amount: typed };
-    const verb = entry.action === "bet" ? "Bet" : "Raise to";
-    raiseButton.textContent = `${verb} ${typed.toLocaleString()}`;
+    raiseButton.textContent = raiseWords(entry, typed);
     if (typed >= entry.min && typed <= entry.max) slider.value = String(typed);
   });
   amountBox.addEventListener("change", () => {

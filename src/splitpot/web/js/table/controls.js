@@ -52,7 +52,7 @@ export function createControls({ send, signIn, invite }) {
     amount.max = String(max);
     amount.value = String(max);
     buyIn.querySelector(".buy-in-seat").textContent = String(seat);
-    buyIn.querySelector(".buy-in-range").textContent = `From ${min.toLocaleString()} to ${max.toLocaleString()}.`;
+    buyIn.querySelector(".buy-in-range").textContent = `From ${min} to ${max}.`;
     buyIn.querySelector(".buy-in-error").textContent = "";
     buyInForm.elements.post_now.checked = false;
     if (!buyIn.open) buyIn.showModal();
@@ -95,7 +95,7 @@ export function createControls({ send, signIn, invite }) {
     amount.max = String(room);
     amount.value = String(room);
     topUp.querySelector(".top-up-range").textContent = room
-      ? `Up to ${room.toLocaleString()} (the table's maximum buy-in is ${model.summary.max_buy_in.toLocaleString()}).`
+      ? `Up to ${room} (the table's maximum buy-in is ${model.summary.max_buy_in}).`
       : "Your stack is at the table's maximum buy-in already.";
     topUp.querySelector(".top-up-error").textContent = "";
     topUp.showModal();
@@ -183,7 +183,7 @@ export function createControls({ send, signIn, invite }) {
     const rows = [
       ["Game", summary.variant_name],
       ["Stakes", `${summary.stakes} (${summary.structure.replace("-", " ")})`],
-      ["Buy-in", `${summary.min_buy_in.toLocaleString()} to ${summary.max_buy_in.toLocaleString()}`],
+      ["Buy-in", `${summary.min_buy_in} to ${summary.max_buy_in}`],
       ["Seats", `${model.seats.filter(Boolean).length} of ${summary.seats}`],
       ["Clock", `${summary.action_seconds} s a decision, ${summary.time_bank_seconds} s time bank`],
     ];

@@ -80,6 +80,7 @@ export function createFelt(root, { onSit }) {
     let node = seatNodes.get(number);
     if (node) return node;
     node = element("div", "seat");
+    node.setAttribute("role", "group");
     node.dataset.seat = String(number);
     seatNodes.set(number, node);
     seatsLayer.append(node);
@@ -135,13 +136,24 @@ export function createFelt(root, { onSit }) {
     container.classList.toggle("turned", Boolean(cards) && size === "small" && !reducedMotion.matches);
   }
 
+  // The five cards of each winning hand (of one seat's awards, or of all: seat null).
   function winningCards(model, seat) {
     const cards = new Set();
     for (const award of model.showdown.awards) {
-      if (award.seat !== seat) continue;
+      if (seat != null && award.seat !== seat) continue;
       for (const part of [award.high, award.low]) for (const card of part?.cards || []) cards.add(card);
     }
     return cards;
+  }
+
+  // Marks the cards that win at the showdown, and those of the hand helper's high and low.
+  function markCards(container, winning, helped) {
+    for (const card of container.children) {
+      card.classList.toggle("winning", winning.has(card.dataset.card));
+      card.classList.toggle("helper-high", helped.high.includes(card.dataset.card));
+      card.classList.toggle("helper-low", helped.low.includes(card.dataset.card));
+    }
+    container.classList.toggle("has-winner", winning.size > 0);
   }
 
   function awardLabels(model, seat) {
@@ -189,17 +201,10 @@ export function createFelt(root, { onSit }) {
     node.classList.toggle("winner", awards.length > 0);
 
     drawCards(cards, seat.cards, { count: seat.holeCards, size: isMe ? "large" : "small" });
-    const winning = winningCards(model, number);
-    const helped = isMe && hand ? highlight : { high: [], low: [] };
-    for (const card of cards.children) {
-      card.classList.toggle("winning", winning.has(card.dataset.card));
-      card.classList.toggle("helper-high", helped.high.includes(card.dataset.card));
-      card.classList.toggle("helper-low", helped.low.includes(card.dataset.card));
-    }
-    cards.classList.toggle("has-winner", winning.size > 0);
+    markCards(cards, winningCards(model, number), isMe && hand ? highlight : { high: [], low: [] });
 
     node.querySelector(".name").textContent = seat.name;
-    node.querySelector(".stack").textContent = seat.stack ? seat.stack.toLocaleString() : "0";
+    node.querySelector(".stack").textContent = String(seat.stack);
     const last = node.querySelector(".last-action");
     last.textContent = seat.status === "folded" ? "Fold" : actionLabel(seat.lastAction);
     last.dataset.action = (seat.lastAction || "").split(" ")[0];
@@ -213,7 +218,7 @@ export function createFelt(root, { onSit }) {
 
     const bet = node.querySelector(".bet");
     bet.hidden = !seat.bet;
-    bet.textContent = seat.bet ? seat.bet.toLocaleString() : "";
+    bet.textContent = seat.bet ? String(seat.bet) : "";
     bet.dataset.amount = String(seat.bet || 0);
     bet.style.setProperty("--dx", `${layout.betX}px`);
     bet.style.setProperty("--dy", `${layout.betY}px`);
@@ -286,16 +291,7 @@ export function createFelt(root, { onSit }) {
         return node;
       }));
     }
-    const winning = new Set();
-    for (const award of model.showdown.awards) {
-      for (const part of [award.high, award.low]) for (const card of part?.cards || []) winning.add(card);
-    }
-    for (const card of board.children) {
-      card.classList.toggle("winning", winning.has(card.dataset.card));
-      card.classList.toggle("helper-high", highlight.high.includes(card.dataset.card));
-      card.classList.toggle("helper-low", highlight.low.includes(card.dataset.card));
-    }
-    board.classList.toggle("has-winner", winning.size > 0);
+    markCards(board, winningCards(model, null), highlight);
     board.setAttribute("aria-label", cards.length ? `Board: ${cards.length} cards` : "Board: no cards yet");
   }
 
@@ -307,10 +303,10 @@ export function createFelt(root, { onSit }) {
       node.dataset.amount = String(pot.amount);
       if (gathered.length > 1) node.append(element("span", "pot-name", index === 0 ? "Main" : `Side ${index}`));
       node.setAttribute("aria-label", `${index === 0 ? "Main pot" : `Side pot ${index}`}: ${pot.amount}`);
-      node.append(element("span", "pot-amount", pot.amount.toLocaleString()));
+      node.append(element("span", "pot-amount", pot.amount));
       return node;
     }));
-    potTotal.textContent = hand && hand.total ? `Pot ${hand.total.toLocaleString()}` : "";
+    potTotal.textContent = hand && hand.total ? `Pot ${hand.total}` : "";
   }
 
   function drawMessage(model) {
