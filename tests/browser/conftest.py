@@ -1,5 +1,5 @@
 """Real browser tests: Playwright (sync API) driving Debian's Chromium against a real room
-on SQLite. One browser for the session; one context per player (``players``), whose
+on SQLite. One browser for the browser tests; one context per player (``players``), whose
 console errors, uncaught errors and failed requests fail the test at its end.
 
 Without /usr/bin/chromium the tests are skipped, unless SPLITPOT_REQUIRE_BROWSER=1, which
@@ -21,20 +21,52 @@ from store_fixtures import cheap_hasher
 from splitpot.store import open_store
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+class Chromium:
+    """One browser for the browser tests, started by the first and stopped after the last
+    of them: Playwright's sync API keeps an event loop marked as running in the main
+    thread while it is open, which would break the later tests that call asyncio.run."""
+
+    def __init__(self) -> None:
+        self.playwright: Any = None
+        self.browser: Any = None
+
+    def start(self) -> Any:
+        if self.browser is None:
+            from playwright.sync_api import expect, sync_playwright
+
+            expect.set_options(timeout=10_000)
+            self.playwright = sync_playwright().start()
+            self.browser = launch(self.playwright)
+        return self.browser
+
+    def stop(self) -> None:
+        if self.browser is not None:
+            self.browser.close()
+            self.playwright.stop()
+            self.browser = self.playwright = None
+
+
+CHROMIUM_SESSION = Chromium()
+HERE = Path(__file__).parent
+
+
+@pytest.fixture
+def browser() -> Any:
     if not CHROMIUM.exists():
         reason = f"no Chromium at {CHROMIUM} (apt-get install chromium; make test does)"
         if os.environ.get("SPLITPOT_REQUIRE_BROWSER") == "1":
             pytest.fail(reason)
         pytest.skip(reason)
-    from playwright.sync_api import expect, sync_playwright
+    return CHROMIUM_SESSION.start()
 
-    expect.set_options(timeout=10_000)
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    """After the last browser test in a row (its fixtures torn down), stop the browser."""
+    result = yield
+    if nextitem is None or HERE not in nextitem.path.parents:
+        CHROMIUM_SESSION.stop()
+    return result
 
 
 @pytest.fixture

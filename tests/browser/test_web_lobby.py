@@ -56,3 +56,36 @@ def test_the_pages_have_an_icon(room: RoomServer, players: Any) -> None:
     for path in (icon, "/favicon.ico"):
         answer = fay.page.request.get(room.url + str(path))
         assert answer.ok and answer.headers["content-type"].startswith("image/svg+xml"), path
+
+
+def test_accounts_sign_up_log_in_and_a_taken_name_is_refused_inline(
+    room: RoomServer, players: Any
+) -> None:
+    with room.http() as http:
+        assert http.post("/api/accounts", json={"name": "Hal", "password": "hal-secret"}).is_success
+    ida = players("Ida", signed_in=False)
+    ida.tolerate(r"\b409\b")  # the room refuses the taken name: that is the point
+    ida.open_lobby()
+    ida.page.get_by_role("button", name="Sign in").click()
+    dialog = ida.page.locator("dialog#signin")
+    dialog.locator("input[name=name]").fill("hal")
+    dialog.locator("input[name=password]").fill("another-secret")
+    dialog.get_by_role("button", name="Sign up").click()
+    expect(dialog.locator("[role=alert]").filter(has_text="taken")).to_be_visible()
+    expect(dialog).to_be_visible()
+
+    dialog.locator("input[name=name]").fill("Ida")
+    dialog.locator("input[name=password]").fill("ida-secret")
+    dialog.get_by_role("button", name="Sign up").click()
+    expect(dialog).to_be_hidden()
+    expect(ida.page.locator("#who")).to_contain_text("Ida")
+    ida.page.get_by_role("button", name="Sign out").click()
+    expect(ida.page.locator("#who")).not_to_contain_text("Ida")
+    assert ida.page.evaluate("localStorage.getItem('splitpot.identity')") is None
+
+    ida.page.get_by_role("button", name="Sign in").click()
+    dialog.locator("input[name=name]").fill("Ida")
+    dialog.locator("input[name=password]").fill("ida-secret")
+    dialog.get_by_role("button", name="Log in").click()
+    expect(dialog).to_be_hidden()
+    expect(ida.page.locator("#who")).to_contain_text("Ida")
