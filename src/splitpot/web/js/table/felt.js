@@ -177,7 +177,6 @@ export function createFelt(root, { onSit }) {
     node.className = "seat";
     node.style.left = percent(position.x);
     node.style.top = percent(position.y);
-    node.dataset.side = position.x < 0.4 ? "left" : position.x > 0.6 ? "right" : "middle";
     node.dataset.row = position.y < position.centre.y ? "top" : "bottom";
     if (!seat) {
       node.classList.add("empty");
@@ -203,7 +202,9 @@ export function createFelt(root, { onSit }) {
     drawCards(cards, seat.cards, { count: seat.holeCards, size: isMe ? "large" : "small" });
     markCards(cards, winningCards(model, number), isMe && hand ? highlight : { high: [], low: [] });
 
-    node.querySelector(".name").textContent = seat.name;
+    const name = node.querySelector(".name");
+    name.textContent = seat.name;
+    name.classList.toggle("long", seat.name.length > 8);
     node.querySelector(".stack").textContent = String(seat.stack);
     const last = node.querySelector(".last-action");
     last.textContent = seat.status === "folded" ? "Fold" : actionLabel(seat.lastAction);
@@ -236,18 +237,18 @@ export function createFelt(root, { onSit }) {
     }
 
     let button = node.querySelector(".dealer-button");
-    if (model.button === number) {
-      if (!button) {
-        button = element("span", "dealer-button", "D");
-        button.setAttribute("aria-label", "Dealer button");
-        button.setAttribute("role", "img");
-        node.append(button);
-      }
-      button.style.setProperty("--dx", `${layout.buttonX}px`);
-      button.style.setProperty("--dy", `${layout.buttonY}px`);
-    } else if (button) {
+    if (model.button === number && !button) {
+      button = element("span", "dealer-button", "D");
+      button.setAttribute("aria-label", "Dealer button");
+      button.setAttribute("role", "img");
+      node.querySelector(".plate").append(button);
+    } else if (model.button !== number && button) {
       button.remove();
     }
+    // beside the plate, on the side of the table's centre (under it at the top)
+    node.dataset.button = position.y < 0.2 ? "below"
+      : isMe || (position.x >= 0.4 && position.x <= 0.6) ? (position.y < position.centre.y ? "below" : "right")
+      : position.x < 0.4 ? "right" : "left";
 
     const label = [`Seat ${number}: ${seat.name}`, `stack ${seat.stack}`];
     if (seat.bet) label.push(`bet ${seat.bet}`);
@@ -322,7 +323,7 @@ export function createFelt(root, { onSit }) {
     message.hidden = !text;
   }
 
-  // The pixel offsets from a seat's centre toward the felt's centre for its bet and button.
+  // The pixel offset from a seat's centre toward the felt's centre for its bet.
   function towardCentre(position, width, height, portrait) {
     const dx = (position.centre.x - position.x) * width;
     const dy = (position.centre.y - position.y) * height;
@@ -330,13 +331,7 @@ export function createFelt(root, { onSit }) {
     const reach = Math.min(length * (portrait ? 0.36 : 0.5), length - 40);
     const betX = (dx / length) * Math.max(reach, 60);
     const betY = (dy / length) * Math.max(reach, 60);
-    // the button sits beside the bet, a little to its side
-    const side = 34;
-    return {
-      betX, betY,
-      buttonX: betX * 0.6 - (dy / length) * side,
-      buttonY: betY * 0.6 + (dx / length) * side,
-    };
+    return { betX, betY };
   }
 
   function render(model) {
