@@ -201,7 +201,7 @@ export function createControls({ send, signIn, invite }) {
     seatControls.hidden = !me;
     if (me) {
       sitOut.checked = me.away || me.status === "sitting_out";
-      postNow.hidden = !(me.status === "waiting" && !me.away);
+      postNow.hidden = !(me.status === "waiting" && !me.away && me.stack > 0);
       if (buyIn.open) buyIn.close();
     }
     let words = "";
@@ -210,6 +210,8 @@ export function createControls({ send, signIn, invite }) {
         ? "You are watching. Pick an empty seat to play."
         : "You are watching. Pick a seat to sign in and play.";
       if (!model.seats.some((seat) => seat === null)) words = "You are watching. Every seat is taken.";
+    } else if (me.stack === 0 && me.status !== "all_in") {
+      words = `You have no chips left: top up (at least ${model.summary.min_buy_in}) to play on.`;
     } else if (me.status === "waiting" && !me.away && model.hand) {
       words = "You are dealt in when the big blind comes to you, or post now.";
     }

@@ -53,7 +53,7 @@ export function createFelt(root, { onSit }) {
       for (let i = 0; i < top; i += 1) places.push({ x: topX(i), y: 0.1 });
       for (let i = sides - 1; i >= 0; i -= 1) places.push({ x: 0.875, y: sideY(i) });
     } else {
-      const radius = { x: 0.43, y: 0.365 };
+      const radius = { x: 0.41, y: 0.365 };
       const steps = 720;
       const points = [];
       let length = 0;
@@ -391,18 +391,21 @@ export function createFelt(root, { onSit }) {
         fraction = Math.min(1, left / seconds);
         text = `${Math.ceil(left)}`;
         ring.classList.remove("bank");
+        ring.dataset.bank = clock.bank ? `+${Math.round(clock.bank)}s` : "";
       } else {
         const bank = Math.max(0, (clock.bank || 0) + left);
         fraction = clock.bank ? bank / clock.bank : 0;
         text = `${Math.ceil(bank)}`;
         ring.classList.add("bank");
+        ring.dataset.bank = "bank";
       }
       ring.style.setProperty("--left", fraction.toFixed(3));
       ring.classList.toggle("hurry", left < 6);
       const textNode = ring.querySelector(".countdown-text");
       if (textNode.textContent !== text) {
         textNode.textContent = text;
-        ring.setAttribute("aria-label", left >= 0 ? `${text} seconds to act` : `time bank: ${text} seconds`);
+        const bank = clock.bank ? `, then ${Math.round(clock.bank)} seconds of time bank` : "";
+        ring.setAttribute("aria-label", left >= 0 ? `${text} seconds to act${bank}` : `time bank: ${text} seconds`);
       }
     }
   }
@@ -419,8 +422,13 @@ export function createFelt(root, { onSit }) {
       highlight = cards;
       if (lastModel) render(lastModel);
     },
+    // The helper's words, "two pair, Kings and Fives · low 7,5,3,2,A": the high part
+    // underlined in the high's colour, the low part in the low's, as on the cards.
     setHelperText(text) {
-      helper.textContent = text;
+      const [high, ...rest] = text.split(" · ");
+      const parts = [element("span", "helper-high-words", high)];
+      if (rest.length) parts.push(" · ", element("span", "helper-low-words", rest.join(" · ")));
+      helper.replaceChildren(...(text ? parts : []));
       if (lastModel) placeHelper(lastModel);
     },
   };
