@@ -172,3 +172,34 @@ def test_a_pokerstars_export_names_the_tables_size_for_trackers(room: RoomServer
     assert f"Table '{table}' 6-max Seat #" in text.splitlines()[1]
     for client in clients:
         client.close()
+
+
+def test_everyone_is_told_whose_decision_it_is_before_it_is_made(room: RoomServer) -> None:
+    """Each decision of a hand is announced to every watcher (``to_act``) with the
+    player's deadline, just before the player's ``turn``: a page rings the right seat
+    without working out the order of play itself."""
+    table, clients = seated_game(room, ["Ann", "Bob"], 100, name="Clock")
+    watcher = Client(room, None)
+    watcher.state(table)
+    hand = one_hand(clients[0], clients, table)["hand"]
+    watcher.wait(lambda f: f["type"] == "event" and f["event"]["kind"] == "hand_ended")
+    decided = ("to_act", "acted", "shown", "mucked")  # a decision: to act, or show or muck
+    events = [e for e in hand_events(watcher, hand) if e["kind"] in decided]
+    told = [index for index, e in enumerate(events) if e["kind"] == "to_act"]
+    assert len(told) >= 9  # called and checked down heads-up, then the show or muck
+    for index in told:
+        decision = events[index + 1]
+        assert decision["kind"] != "to_act" and decision["seat"] == events[index]["seat"]
+        assert events[index]["deadline"].endswith("Z")
+    for client in clients:
+        frames = client.frames
+        for index, frame in enumerate(frames):
+            if frame["type"] == "turn" and frame["hand"] == hand:
+                before = frames[index - 1]
+                assert before["type"] == "event" and before["event"]["kind"] == "to_act"
+                assert before["event"]["seat"] == frame["seat"]
+                assert before["event"]["deadline"] == frame["deadline"]
+                assert before["seq"] == frame["seq"]
+    watcher.close()
+    for client in clients:
+        client.close()

@@ -38,6 +38,7 @@ from splitpot.protocol.encode import (
     equity_event,
     hand_id,
     table_summary,
+    to_act_event,
     utc_text,
     wire_seat,
 )
@@ -99,6 +100,7 @@ __all__ = [
     "refused",
     "table_message",
     "table_summary",
+    "to_act_event",
     "turn_message",
     "utc_text",
     "welcome",

@@ -377,6 +377,21 @@ def equity_event(
     }
 
 
+def to_act_event(
+    hand: str, seat: int, deadline: datetime | None, time_bank: float | None
+) -> JsonObject:
+    """The ``to_act`` room event: whose decision it is now, and until when (null: no
+    clock, a bot's or an absent player's decision)."""
+    return {
+        "kind": "to_act",
+        "hand": hand,
+        "seat": seat + 1,
+        "deadline": None if deadline is None else utc_text(deadline),
+        "time_bank": time_bank,
+        "text": None,
+    }
+
+
 def encode_help(help: HandHelp) -> JsonObject:
     """The hand helper: the best high and low so far, whether a low can still come, and
     the line that says it."""
@@ -408,6 +423,7 @@ __all__ = [
     "equity_event",
     "hand_id",
     "table_summary",
+    "to_act_event",
     "utc_text",
     "wire_seat",
 ]

@@ -24,11 +24,19 @@ from splitpot.dealer import Scene, scenes
 from splitpot.engine import Action, IllegalActionError
 from splitpot.history.splitpot_json import to_json
 from splitpot.history.table_log import record_of
-from splitpot.protocol import ErrorCode, HostAction, JsonObject, ProtocolError
+from splitpot.protocol import (
+    ErrorCode,
+    HostAction,
+    JsonObject,
+    ProtocolError,
+    equity_event,
+    to_act_event,
+)
 from splitpot.server import frames
 from splitpot.server.clock import REFILL_PER_HAND, ActionClock, Turn
 from splitpot.server.connection import Connection
 from splitpot.server.errors import refusal
+from splitpot.server.frames import seconds, wall_time
 from splitpot.server.hands import PLAYER_IDS
 from splitpot.server.runout import FaceUp, equity, runout_parts
 from splitpot.server.settings import TableSettings, parse_settings
@@ -109,6 +117,7 @@ class TableActor:
         self._queue: asyncio.Queue[Command] = asyncio.Queue()
         self._deal_at: float | None = None
         self._runout_pause = 0.0  # more time before the next deal to watch a run-out
+        self._to_act_told: tuple[str, int] | None = None  # the decision last told to_act
         self._act_for_at: float | None = None
         self._chat: dict[int, deque[float]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -217,8 +226,11 @@ class TableActor:
             self.turn = None
             self._act_for_at = now + self.room.options.bot_delay
         elif self.turn is None or self.turn.seat != seat:
-            self.turn, self.turn_seq = self.clock.start(seat, now), self.seq
+            self.turn = self.clock.start(seat, now)
+            self._tell_to_act(seat)
+            self.turn_seq = self.seq  # the turn follows the event that says it
             self._send_turn()
+        self._tell_to_act(seat)
 
     def _can_deal(self) -> bool:
         if self.paused or self.closed:
@@ -467,10 +479,7 @@ class TableActor:
         except Exception:  # the felt's figures are a courtesy: the hand goes on without
             log.exception("table %s: no equity for hand %s", self.id, hand_id)
             return
-        self.seq += 1
-        frame = frames.equity(self, hand_id, sorted(face_up), board, result, self.seq)
-        for connection in list(self.watchers):
-            connection.send(frame)
+        self._room_event(equity_event(hand_id, sorted(face_up), board, result))
 
     async def _deal(self) -> None:
         if self.hand_id is not None:  # the last hand's result is not written yet: first that
@@ -660,10 +669,28 @@ class TableActor:
 
     def _announce(self, text: str, fields: JsonObject, kind: str = "host") -> None:
         """A line in the table's chat from the room itself (host actions are logged)."""
+        self._room_event({"kind": kind, "hand": None, **fields, "text": text})
+
+    def _room_event(self, event: JsonObject) -> None:
+        """An event of the room's own, the same for every watcher, numbered in turn."""
         self.seq += 1
-        frame = frames.notice(self, kind, text, fields, self.seq)
+        frame = frames.room_event(self, event, self.seq)
         for connection in list(self.watchers):
             connection.send(frame)
+
+    def _tell_to_act(self, seat: int) -> None:
+        """Everyone learns whose decision it is, once per decision, with the clock of a
+        player's turn (a bot or a player away decides with none)."""
+        current = self.table.hand
+        assert current is not None and self.hand_id is not None
+        decision = (self.hand_id, len(current.hand.actions))
+        if decision == self._to_act_told:
+            return
+        self._to_act_told = decision
+        turn = self.turn if self.turn is not None and self.turn.seat == seat else None
+        deadline = None if turn is None else wall_time(turn.deadline)
+        bank = None if turn is None else seconds(turn.expires - turn.deadline)
+        self._room_event(to_act_event(self.hand_id, seat, deadline, bank))
 
     def _send_turn(self, only: Connection | None = None) -> None:
         seat = self.table.seat_to_act

@@ -3,22 +3,18 @@ views and events (player ids, bots, connections, host, the dealer's scene)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from time import monotonic
 from typing import TYPE_CHECKING
 
-from splitpot.cards import Card
 from splitpot.dealer import Scene
 from splitpot.engine import LegalActions
-from splitpot.equity import EquityResult
 from splitpot.protocol import (
     JsonObject,
     TableInfo,
     chat_message,
     encode_event,
     encode_state,
-    equity_event,
     event_message,
     frame,
     table_message,
@@ -74,22 +70,10 @@ def event(actor: TableActor, seen: TableEvent, scene: Scene, seq: int) -> str:
     return frame(event_message(actor.id, seq, encoded))
 
 
-def notice(actor: TableActor, kind: str, text: str, fields: JsonObject, seq: int) -> str:
-    """A room event the core does not know (a host's action, a player sat out too long)."""
-    event: JsonObject = {"kind": kind, "hand": None, **fields, "text": text}
+def room_event(actor: TableActor, event: JsonObject, seq: int) -> str:
+    """An event the core does not know (a host's action, a player sat out too long, the
+    all-in equity, whose decision it is), the same for every watcher."""
     return frame(event_message(actor.id, seq, event))
-
-
-def equity(
-    actor: TableActor,
-    hand: str,
-    seats: list[int],
-    board: Sequence[Card],
-    result: EquityResult,
-    seq: int,
-) -> str:
-    """The face-up hands' equity during an all-in run-out (a room event of the hand)."""
-    return frame(event_message(actor.id, seq, equity_event(hand, seats, board, result)))
 
 
 def turn(actor: TableActor, hand: str, seat: int, legal: LegalActions, clock: Turn) -> str:
