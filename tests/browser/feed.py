@@ -166,6 +166,15 @@ def command(client: Client, table: str, choose: Callable[[Frame], Frame]) -> Act
     )
 
 
+def table_state(room: RoomServer, table: str) -> Frame:
+    """The table as a watcher sees it now (a snapshot on a connection of its own)."""
+    watcher = Client(room, None)
+    try:
+        return watcher.state(table)
+    finally:
+        watcher.close()
+
+
 def on_loop(room: RoomServer, call: Callable[[Room], Awaitable[T]]) -> T:
     """Await ``call(room)`` on the running room's event loop (its thread); its result."""
     loop = room.server.servers[0].get_loop()

@@ -69,6 +69,8 @@ class Player:
         self._problem(f"uncaught error on {self.page.url}: {error}")
 
     def _request_failed(self, request: Request) -> None:
+        if request.failure == "net::ERR_ABORTED":
+            return  # cancelled by the page or by leaving it (a reload); an error status counts
         self._problem(f"request failed: {request.method} {request.url}: {request.failure}")
 
     def _response(self, response: Response) -> None:

@@ -9,19 +9,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from feed import Feed, command, showdown
+from feed import Feed, command, showdown, table_state
 from player import Player, legal
 from playwright.sync_api import expect
-from room_helpers import Client, Frame, RoomServer
-
-
-def table_state(room: RoomServer, table: str) -> Frame:
-    """The table as a watcher sees it now."""
-    watcher = Client(room, None)
-    try:
-        return watcher.state(table)
-    finally:
-        watcher.close()
+from room_helpers import Frame, RoomServer
 
 
 def check_felt(room: RoomServer, ann: Player, table: str, cards: list[str]) -> None:
