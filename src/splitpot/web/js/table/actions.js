@@ -111,7 +111,10 @@ export function createActions({ send, onAnswered }) {
   function drawBar() {
     const turn = openTurn();
     bar.hidden = !turn;
-    if (!turn) return;
+    if (!turn) {
+      if (confirmFold.open) confirmFold.close(); // the turn is over: nothing to confirm
+      return;
+    }
     const fixed = structure(model) === "limit";
     foldButton.hidden = !legalEntry(model, "fold");
     const check = legalEntry(model, "check");

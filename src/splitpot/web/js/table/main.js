@@ -115,9 +115,7 @@ function showStatus(status) {
 function refused(message) {
   const ref = message.ref == null ? "" : String(message.ref);
   if (ref === "hello" && message.code === "unauthorized") {
-    forget(); // the room no longer knows the token: watch, and ask for a name to sit
-    me = null;
-    connection.restart();
+    forget(); // the room no longer knows the token: onIdentityChange says hello as a watcher
     return;
   }
   if (ref === "watch") {
