@@ -1,7 +1,8 @@
 """The table page's controls in a hand against a player on the wire: the dealer button in
 the button's seat, the pot and the hand helper as the room has them, the question before
-folding a free check, a pre-action that acts by itself on the turn, the last hands with
-a download, the settings kept across a reload, and leaving with the stack."""
+folding a free check, a pre-action that acts by itself on the turn, the keyboard's "c" to
+check, the last hands with a download, the settings kept across a reload, and leaving
+with the stack."""
 
 from __future__ import annotations
 
@@ -64,6 +65,12 @@ def test_the_table_pages_controls_in_a_hand(room: RoomServer, players: Any) -> N
     feed.sit(2, 200)
     ann.open_table(table)
 
+    ann.page.get_by_role("button", name="Settings").click()
+    settings = ann.page.locator("dialog#settings")
+    settings.get_by_label("Keyboard shortcuts").check()
+    settings.get_by_role("button", name="Done").click()
+    expect(settings).to_be_hidden()
+
     hand = feed.deal(1)
     button = feed.event("hand_started", hand=hand)["button"]
     expect(ann.seat(button).locator(".dealer-button")).to_be_visible()
@@ -73,6 +80,7 @@ def test_the_table_pages_controls_in_a_hand(room: RoomServer, players: Any) -> N
     # the button (preflop), else on his second (the flop)
     pre_turn = 1 if button == 2 else 2
     seen: dict[str, Any] = {"bob": 0, "confirmed": False, "pre": None, "pre-acted": False}
+    seen["keyed"] = None
 
     def bob_acts(turn: Frame) -> None:
         seen["bob"] += 1
@@ -97,17 +105,23 @@ def test_the_table_pages_controls_in_a_hand(room: RoomServer, players: Any) -> N
             expect(dialog).to_be_visible()
             dialog.get_by_role("button", name="Cancel").click()
             expect(dialog).to_be_hidden()
+        elif "check" in legal(turn) and not seen["keyed"]:  # the shortcut for check/call
+            seen["keyed"] = len(feed.frames)
+            expect(ann.button("Check")).to_be_visible()
+            ann.page.keyboard.press("c")
+            assert feed.event("acted", seen["keyed"], hand=hand, seat=1)["action"] == "check"
+            return
         ann.click("Check" if "check" in legal(turn) else "Call")
 
     ended = feed.play(hand, {1: ann_acts, 2: bob_acts})
     assert seen["confirmed"], "Ann had a free check"
     assert seen["pre-acted"], "Ann's page checked by itself"
+    assert seen["keyed"], "Ann checked with the keyboard"
     assert all(event["action"] != "fold" for event in feed.events("acted", hand))
 
     check_hands_panel(room, ann, hand, ended, cards)
 
     ann.page.get_by_role("button", name="Settings").click()
-    settings = ann.page.locator("dialog#settings")
     settings.get_by_label("Four-colour deck").uncheck()
     settings.get_by_role("button", name="Done").click()
     expect(ann.page.locator("body")).to_have_class(re.compile(r"\btwo-colour\b"))
