@@ -132,6 +132,12 @@ export function createFelt(root, { onSit }) {
       ? cards.map((card) => cardElement(card, { size }))
       : Array.from({ length: count }, () => cardElement("??", { size }));
     container.replaceChildren(...nodes);
+    if (size === "large" && cards && !reducedMotion.matches) {
+      nodes.forEach((node, index) => {
+        node.classList.add("dealt");
+        node.style.animationDelay = `${index * 70}ms`;
+      });
+    }
     container.classList.toggle("face-up", Boolean(cards));
     container.classList.toggle("turned", Boolean(cards) && size === "small" && !reducedMotion.matches);
   }
