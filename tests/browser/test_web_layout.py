@@ -1,7 +1,8 @@
 """The table on a phone (390x844, portrait) and a desktop (1366x768), the same player on
 both, at a full table of ten seats on the player's turn: the action bar, the player's
 cards and the seats do not overlap, the action bar is on screen, nothing is wider than
-the screen, and the action buttons are touch targets of 44 px at least."""
+the screen, and the action buttons are touch targets of 44 px at least; with reduced motion
+preferred, nothing animates."""
 
 from __future__ import annotations
 
@@ -78,6 +79,17 @@ def check_fits(me: Player) -> None:
         assert height >= TOUCH, f"at {size}: {button.inner_text()!r} is {height} px high"
 
 
+MOTION = """() => {
+  const seconds = (text) => Math.max(...text.split(",").map((t) => parseFloat(t) || 0));
+  let most = 0;
+  for (const node of document.querySelectorAll("*")) {
+    const style = getComputedStyle(node);
+    most = Math.max(most, seconds(style.animationDuration), seconds(style.transitionDuration));
+  }
+  return most;
+}"""
+
+
 def test_the_table_fits_a_phone_and_a_desktop_without_overlaps(
     room: RoomServer, players: Any
 ) -> None:
@@ -93,3 +105,5 @@ def test_the_table_fits_a_phone_and_a_desktop_without_overlaps(
         expect(me.page.locator("#my-cards .card")).to_have_count(4)
         expect(me.page.locator("#felt .seat")).to_have_count(10)
         check_fits(me)
+        # the players' contexts prefer reduced motion: nothing moves for long
+        assert me.page.evaluate(MOTION) <= 0.001
