@@ -1,7 +1,8 @@
 """A watcher's page: every WebSocket frame it receives (read with Playwright's websocket
 events) holds no hole card of a player before that player's hand is shown, in hands won
 without a showdown, shown down, with a side pot, and run out with everyone all in
-(``face_up``); the page draws the side pot as the room has it, and the cards once shown."""
+(``face_up``); the page marks the seat to act, draws the side pot as the room has it, and
+the cards once shown."""
 
 from __future__ import annotations
 
@@ -76,6 +77,24 @@ def side_pot() -> Choose:
 HANDS: list[Callable[[], Choose]] = [raise_then_fold, lambda: showdown, side_pot, lambda: all_in]
 
 
+def to_act_marked(watcher: Player, unmarked: list[str]) -> Act:
+    """An ``Act`` wrapper's check: the watcher's page marks the seat whose turn it is (and
+    no other) with the clock. The first turn it does not is kept in ``unmarked`` (and no
+    later one is checked), so that the rest of the test still runs."""
+
+    def check(turn: Frame) -> None:
+        if unmarked:
+            return
+        try:
+            expect(watcher.seat(turn["seat"])).to_have_class(re.compile(r"\bto-act\b"))
+            expect(watcher.page.locator(".seat.to-act")).to_have_count(1)
+            expect(watcher.seat(turn["seat"]).locator(".countdown")).to_be_visible()
+        except AssertionError as error:
+            unmarked.append(f"seat {turn['seat']} to act in {turn['hand']}: {error}")
+
+    return check
+
+
 def pots_drawn(watcher: Player, room: RoomServer, table: str, seen: list[Frame]) -> Act:
     """An ``Act`` wrapper's check: once the room has two pots, the page draws both."""
 
@@ -113,11 +132,12 @@ def test_a_watchers_page_receives_no_hole_card_before_it_is_shown(
 
     truths = {}
     side_pots: list[Frame] = []
-    look = pots_drawn(watcher, room, table, side_pots)
+    unmarked: list[str] = []
+    look, marked = pots_drawn(watcher, room, table, side_pots), to_act_marked(watcher, unmarked)
     for strategy in HANDS:
         hand, choose = feed.deal(1), strategy()
         acts = {seat: command(c, table, choose) for seat, c in feed.clients.items()}
-        feed.play(hand, {seat: both(look, act) for seat, act in acts.items()})
+        feed.play(hand, {seat: both(marked, both(look, act)) for seat, act in acts.items()})
         truths[hand] = truth(room, hand)
         expect(watcher.page.locator("#dealer-log")).to_contain_text(f"Hand #{len(truths)}")
     assert side_pots, "a hand had a side pot"
@@ -133,3 +153,4 @@ def test_a_watchers_page_receives_no_hole_card_before_it_is_shown(
 
     assert sum(f.get("type") == "event" for f in watcher.received) > 20
     assert hidden_cards_received(watcher.raw, None, truths) == []
+    assert not unmarked, unmarked[0]
