@@ -27,7 +27,7 @@ function emptyShowdown() {
 }
 
 // "fold", "call 4", "raise 12 (all in)": an action as a seat's label shows it.
-export function actionWords(action, to, added, allIn) {
+function actionWords(action, to, added, allIn) {
   if (action === "fold" || action === "check") return action;
   const amount = action === "call" ? added : to;
   return `${action} ${amount}` + (allIn ? " (all in)" : "");
@@ -51,8 +51,9 @@ function nextPlaying(model, after) {
 }
 
 // Fold one message in; `now` is the time in ms (Date.now()). Returns what the page should
-// tell: [{kind: "log", text} | {kind: "chat", from, text} | {kind: "hand_started"} |
-//        {kind: "hand_ended"} | {kind: "turn"} | {kind: "error", code, message, ref} | ...].
+// tell or do: [{kind: "snapshot"} | {kind: "log", text, event} | {kind: "chat", from, text} |
+//   {kind: "turn"} | {kind: "hand_ended"} | {kind: "host", action} |
+//   {kind: "error", code, message, ref}].
 export function receive(model, message, now) {
   switch (message.type) {
     case "welcome":
@@ -195,9 +196,7 @@ const FOLDS = {
     if (event.seat === model.viewer) {
       model.viewer = null;
       model.turn = null;
-      return [{ kind: "left", stack: event.stack }];
     }
-    return [];
   },
   sat_out(model, event) {
     const seat = seatAt(model, event.seat);
@@ -253,7 +252,6 @@ const FOLDS = {
         seat.status = seat.away ? "sitting_out" : "waiting";
       }
     }
-    return [{ kind: "hand_started" }];
   },
   posted(model, event, now) {
     const seat = seatAt(model, event.seat);
@@ -276,7 +274,6 @@ const FOLDS = {
     if (!seat) return;
     seat.holeCards = event.count;
     if (event.cards) seat.cards = [...event.cards];
-    return event.cards ? [{ kind: "my_cards" }] : [];
   },
   face_up(model, event) {
     const seat = seatAt(model, event.seat);
@@ -292,7 +289,6 @@ const FOLDS = {
     model.hand.board = [...event.board];
     const betting = model.seats.filter((seat) => seat?.status === "playing").length > 1;
     passClock(model, betting ? nextPlaying(model, model.button) : null, now);
-    return [{ kind: "board" }];
   },
   acted(model, event, now) {
     const seat = seatAt(model, event.seat);
@@ -310,7 +306,6 @@ const FOLDS = {
     addToPot(model, event.added);
     if (event.seat === model.viewer) model.turn = null;
     passClock(model, nextPlaying(model, event.seat), now);
-    return [{ kind: "acted", seat: event.seat, action: event.action }];
   },
   round_ended(model, event) {
     for (const seat of model.seats) {
@@ -333,7 +328,6 @@ const FOLDS = {
     if (seat) seat.cards = [...event.cards];
     model.showdown.hands[event.seat] = { high: event.high, low: event.low };
     setClock(model, null);
-    return [{ kind: "shown", seat: event.seat }];
   },
   mucked(model, event) {
     const seat = seatAt(model, event.seat);
