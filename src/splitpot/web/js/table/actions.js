@@ -291,16 +291,17 @@ export function createActions({ send, onAnswered }) {
       showError(message);
       if (model) render(model);
     },
-    // Keyboard shortcuts: f fold, c check/call, r bet/raise, p pot, a all in. True if used.
+    // Keyboard shortcuts: f fold, c check/call, r bet/raise the amount in the box, p bet or
+    // raise the pot, a all in. True if the key was one of them.
     shortcut(key) {
       if (!openTurn()) return false;
       const entry = raiseEntry();
       if (key === "f") fold();
       else if (key === "c") checkOrCall();
       else if (key === "r" && entry) betOrRaise();
-      else if (key === "p" && entry) setAmount(presetAmount("pot", entry));
-      else if (key === "a" && entry) setAmount(entry.max);
+      else if (key === "p" && entry) act(entry.action, presetAmount("pot", entry));
       else if (key === "a" && legalEntry(model, "allin")) act("allin");
+      else if (key === "a" && entry) act(entry.action, entry.max);
       else return false;
       return true;
     },
