@@ -22,9 +22,9 @@ HANDS = 2  # each player on the button once
 Strategy = Callable[[Player, Frame], None]
 
 
-class PotOnce:
-    """Pot limit: the first bet or raise of the hand with the Pot button, whose amount
-    must be the pot-limit maximum the room allows; then passive."""
+class PotSized:
+    """Pot limit: the hand's first raise and its first bet after the flop with the Pot
+    button, whose amount must be the pot-limit maximum the room allows; else passive."""
 
     def __init__(self) -> None:
         self.bets: list[int] = []
@@ -32,7 +32,9 @@ class PotOnce:
     def __call__(self, player: Player, turn: Frame) -> None:
         choices = legal(turn)
         wager = choices.get("raise") or choices.get("bet")
-        if self.bets or wager is None:
+        first_raise = not self.bets and "raise" in choices
+        first_bet = len(self.bets) <= 1 and "bet" in choices
+        if wager is None or not (first_raise or first_bet):
             return passive(player, turn)
         total = player.bet(turn, preset="pot")
         assert total == wager["max"], f"Pot bets {total}; the pot-limit maximum is {wager}"
@@ -91,7 +93,7 @@ def acting(pages: dict[int, Player], strategy: Strategy) -> dict[int, Act]:
     return {seat: partial(strategy, page) for seat, page in pages.items()}
 
 
-STRATEGIES: dict[str, Any] = {"pot-limit": PotOnce, "limit": RaiseToCap, "no-limit": TypeOnce}
+STRATEGIES: dict[str, Any] = {"pot-limit": PotSized, "limit": RaiseToCap, "no-limit": TypeOnce}
 
 
 def check_hand(room: RoomServer, pages: dict[int, Player], feed: Feed, ended: Frame) -> None:
@@ -191,6 +193,8 @@ def test_two_players_create_join_and_play_to_the_showdown(
         truths[hand] = truth(room, hand)
         if played == "limit":
             assert len(strategy.raises) == 3 and strategy.capped, strategy.raises
+        if played == "pot-limit":
+            assert len(strategy.bets) == 2, f"a pot-sized raise and bet: {strategy.bets}"
     feed.close()
 
     for seat, page in pages.items():
