@@ -85,14 +85,6 @@ class Player:
         """A test that makes an error on purpose names it; every other one still fails."""
         self.tolerated.append(re.compile(pattern))
 
-    def events(self, kind: str | None = None) -> list[Frame]:
-        """The ``event`` objects received so far (of one kind)."""
-        return [
-            f["event"]
-            for f in self.received
-            if f.get("type") == "event" and kind in (None, f["event"]["kind"])
-        ]
-
     def identity(self) -> Frame:
         """The identity the pages keep (localStorage "splitpot.identity")."""
         stored = self.page.evaluate("localStorage.getItem('splitpot.identity')")
@@ -238,26 +230,17 @@ def legal(turn: Frame) -> dict[str, Frame]:
     return {entry["action"]: entry for entry in turn["legal"]}
 
 
+ACTION_WORDS = {"check": "Check", "call": "Call", "show": "Show"}  # the action bar's
+
+
 def passive(player: Player, turn: Frame) -> None:
     """Check, else call (the button says what the call costs), and show at the showdown."""
     choices = legal(turn)
     if "call" in choices and "check" not in choices:
         amount = choices["call"]["amount"]
         expect(player.button("Call")).to_have_accessible_name(re.compile(rf"^Call {amount}\b"))
-    for action in ("check", "call", "show"):
+    for action, words in ACTION_WORDS.items():
         if action in choices:
-            player.click(words_for(action))
+            player.click(words)
             return
     raise AssertionError(f"nothing passive in {turn['legal']}")
-
-
-def words_for(action: str) -> str:
-    """The action bar's words for a protocol action."""
-    return {
-        "check": "Check",
-        "call": "Call",
-        "fold": "Fold",
-        "show": "Show",
-        "muck": "Muck",
-        "allin": "All in",
-    }[action]

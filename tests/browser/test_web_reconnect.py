@@ -51,6 +51,8 @@ def test_the_page_comes_back_after_the_room_closes_its_socket_mid_hand(
     ended = feed.play(hand, {1: ann_acts, 2: command(feed.clients[2], table, showdown)})
     assert dropped, "Ann had a turn"
     assert len(ann.sockets) == 2
+    hellos = [frame for frame in ann.sent if frame["type"] == "hello"]
+    assert [hello["token"] for hello in hellos] == [ann.token, ann.token]
     assert ann.page.url.endswith(f"/tables/{table}")
     assert any(e["seat"] == 1 and e["hand"] == hand for e in feed.events("acted", hand)), (
         "Ann acted after the reconnect"
