@@ -96,10 +96,14 @@ def acting(pages: dict[int, Player], strategy: Strategy) -> dict[int, Act]:
 STRATEGIES: dict[str, Any] = {"pot-limit": PotSized, "limit": RaiseToCap, "no-limit": TypeOnce}
 
 
+SHARES = {"high": "HIGH", "low": "LOW", "whole": "HIGH"}  # an award's label starts so
+
+
 def check_hand(room: RoomServer, pages: dict[int, Player], feed: Feed, ended: Frame) -> None:
     """What each page shows once the hand is over: the stacks of the hand's end, the
-    winners, the cards shown, the cards of the winning hands (and no other) marked, the
-    dealer's words for each award; and the hand document (HTTP) agrees."""
+    winners and their awards ("HIGH 12"), the cards shown, the cards of the winning hands
+    (and no other) marked, the dealer's words for each award; and the hand document (HTTP)
+    agrees."""
     hand = ended["hand"]
     winners = {award["seat"] for award in ended["awards"] if award["amount"] > 0}
     shown = feed.events("shown", hand)
@@ -120,6 +124,12 @@ def check_hand(room: RoomServer, pages: dict[int, Player], feed: Feed, ended: Fr
             expect(player.seat(seat)).to_have_class(
                 re.compile(r"\bwinner\b") if seat in winners else re.compile(r"^(?!.*\bwinner\b)")
             )
+        for award in ended["awards"]:
+            if award["amount"] > 0:
+                label = re.compile(rf"^{SHARES[award['share']]} {award['amount']}\b")
+                expect(
+                    player.seat(award["seat"]).locator(".award", has_text=label).first
+                ).to_be_visible()
         for event in shown:
             for card in event["cards"]:
                 expect(
@@ -181,6 +191,8 @@ def test_two_players_create_join_and_play_to_the_showdown(
     bob.sit(2, summary["min_buy_in"])
     feed.add(2, bob.identity()["token"])
 
+    expect(ann.page.locator("#host-controls")).to_be_visible()
+    expect(bob.page.locator("#host-controls")).to_be_hidden()
     pages = {1: ann, 2: bob}
     truths = {}
     for _ in range(HANDS):
