@@ -1,8 +1,9 @@
 """Two players create a table, join it and play hands to the showdown entirely through the
 pages (clicks and typing), in each betting structure: the lobby's sign-in and "New table"
 form, the seat's buy-in, the action bar, the host's pause and resume (one hand at a time).
-The pages' stacks, winners and shown cards are checked against the room's events and hand
-documents, and neither page received the other's hole cards before they were shown."""
+Ann plays on a desktop, Bob on a phone. The pages' stacks, winners and shown cards are
+checked against the room's events and hand documents, and neither page received the
+other's hole cards before they were shown."""
 
 from __future__ import annotations
 
@@ -174,7 +175,8 @@ def deal(host: Player, feed: Feed) -> str:
 def test_two_players_create_join_and_play_to_the_showdown(
     room: RoomServer, players: Any, structure: str
 ) -> None:
-    ann, bob = players("Ann", signed_in=False), players("Bob", signed_in=False)
+    ann = players("Ann", signed_in=False)
+    bob = players("Bob", signed_in=False, size="phone")  # each hand on both screens
     ann.open_lobby()
     ann.sign_in_as_guest()
     table = ann.create_table(name=f"Ann's {structure}", structure=structure, seats=2)
