@@ -135,3 +135,16 @@ def test_the_table_pages_controls_in_a_hand(room: RoomServer, players: Any) -> N
     assert left["stack"] == stack
     expect(ann.page.get_by_role("button", name="Sit in seat 1", exact=True)).to_be_visible()
     feed.close()
+
+
+def test_a_private_table_without_its_invite_and_an_unknown_table_say_so(
+    room: RoomServer, players: Any
+) -> None:
+    _, host = room.guest("Host")
+    table = room.create_table(host, name="Secret", private=True)["table"]["id"]
+    eve = players("Eve")
+    eve.page.goto(f"{room.url}/tables/{table}")
+    expect(eve.page.get_by_text(re.compile(r"private.*invite", re.I)).first).to_be_visible()
+    expect(eve.page.locator(".seat.me")).to_have_count(0)
+    eve.page.goto(f"{room.url}/tables/no-such-table")
+    expect(eve.page.get_by_text(re.compile(r"no table", re.I)).first).to_be_visible()
