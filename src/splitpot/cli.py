@@ -13,7 +13,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress
 
-from splitpot import __version__
+from splitpot import __version__, verify
 from splitpot.bots import make_bot
 from splitpot.cards import CardError, format_cards
 from splitpot.client.game import Game
@@ -264,9 +264,7 @@ def _game(args: argparse.Namespace) -> Game:
     name = player_name(args.name)
     if args.invite is not None and args.table is None:
         raise ValueError("--invite TOKEN goes with --table ID: the private table it opens")
-    return RemoteGame(
-        args.server, name, table=args.table, invite=args.invite, max_hands=args.hands
-    )
+    return RemoteGame(args.server, name, table=args.table, invite=args.invite, max_hands=args.hands)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -505,6 +503,12 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true", help="print one JSON object")
     show.set_defaults(handler=_cmd_showdown)
     _add_serve(commands)
+
+    check = commands.add_parser(
+        "verify", help="check a hand's fair deal from its record", description=verify.DESCRIPTION
+    )
+    verify.configure(check)
+    check.set_defaults(handler=verify.run)
 
     replay = commands.add_parser(
         "replay",

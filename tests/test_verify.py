@@ -1,0 +1,178 @@
+"""``splitpot verify``: a hand dealt by splitpot-deal-v1 checks out from its record alone,
+and changing any byte of what the record publishes makes a named check fail."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from engine_helpers import blind_posts, play
+
+from splitpot.cards import parse_cards
+from splitpot.engine import Hand, deal_order
+from splitpot.fair import (
+    Contribution,
+    PreOrder,
+    dealing_positions,
+    fairness_record,
+    player_commitment,
+    shuffle,
+)
+from splitpot.history.splitpot_json import to_json
+from splitpot.history.table_log import hand_record
+from splitpot.rules import GameConfig, PotLimit, Variant
+from splitpot.verify import GENESIS, chain_hash, main, verify_chain, verify_hand
+
+CONFIG = GameConfig(Variant.O8, PotLimit(1, 2))
+SEATS = [2, 5, 7]  # table seats (from 1) of the three players, clockwise
+ENTROPY = {2: bytes(range(32)), 7: bytes(range(32, 64))}  # seat 5 revealed nothing
+
+
+def dealt_record(hand_id: str = "t9-1", fold_first: bool = False) -> dict[str, Any]:
+    """A three-player hand dealt from a fair deck and played to the showdown (the first
+    to act folding, if asked), as a watcher's record: hands shown, the folded one hidden,
+    with its fairness object revealing the board and the hands shown."""
+    pre_order = PreOrder.draw()
+    seed = bytes(range(100, 132))
+    deal = shuffle("t9", hand_id, pre_order, seed, ENTROPY)
+    button = 0
+    hand = Hand(
+        CONFIG,
+        [100, 100, 100],
+        button,
+        blind_posts(3, button, 1, 2),
+        parse_cards(" ".join(deal.deck)),
+    )
+    play(hand, "fold" if fold_first else "call", "call", "check")
+    while hand.result is None:
+        legal = hand.legal_actions()
+        play(hand, "check" if legal.check else "show" if legal.show else "call")
+    record = to_json(hand_record(hand, ["Ann", "Bob", "Cy"], [s - 1 for s in SEATS], hand_id), hand)
+    order = deal_order(3, button)
+    holes, board = dealing_positions(3, 4)
+    folded = {order[0]} if fold_first else set()
+    record["holes"] = ["????????" if p in folded else record["holes"][p] for p in range(3)]
+    revealed = [*board] + [k for i, p in enumerate(order) if p not in folded for k in holes[i]]
+    players = [Contribution(seat, player_commitment(x), x) for seat, x in ENTROPY.items()]
+    players.append(Contribution(5, player_commitment(bytes(32)), None))
+    record["table"] = "t9"
+    record["fairness"] = fairness_record(
+        deal, "t9", hand_id, 4, [SEATS[p] for p in order], players, revealed
+    )
+    return record
+
+
+def failed(record: dict[str, Any]) -> list[str]:
+    return [check.name for check in verify_hand(record) if not check.passed]
+
+
+def test_a_fair_hand_verifies_every_card_it_shows() -> None:
+    record = dealt_record()
+    checks = verify_hand(record)
+    assert [c.name for c in checks if not c.passed] == []
+    names = [c.name for c in checks]
+    assert {"scheme", "server seed", "deck commitment", "seat 2's entropy"} <= set(names)
+    assert sum(name.startswith("card ") for name in names) == 5 + 12  # board and 3 hands
+    assert sum(name.startswith("dealt ") for name in names) == 5 + 12
+
+
+def test_a_folded_hand_stays_private_and_the_rest_verifies() -> None:
+    record = dealt_record(fold_first=True)
+    assert failed(record) == []
+    assert len(record["fairness"]["revealed"]) == 5 + 8
+
+
+@pytest.mark.parametrize(
+    ("change", "fails"),
+    [
+        (lambda f: f.update(server_seed=_flip(f["server_seed"])), "server seed"),
+        (lambda f: f["players"][0].update(entropy=_flip(f["players"][0]["entropy"])), "entropy"),
+        (
+            lambda f: f["players"][0].update(commitment=_flip(f["players"][0]["commitment"])),
+            "entropy",
+        ),
+        (lambda f: f["commitments"].__setitem__(7, _flip(f["commitments"][7])), "deck commitment"),
+        (lambda f: f.update(deck_commitment=_flip(f["deck_commitment"])), "deck commitment"),
+        (lambda f: f["revealed"][0].update(salt=_flip(f["revealed"][0]["salt"])), "card "),
+        (lambda f: f["revealed"][0].update(card=_other_card(f["revealed"][0]["card"])), "card "),
+        (lambda f: f.update(hand_id="t9-2"), "card "),
+        (lambda f: f.update(seats_dealt=f["seats_dealt"][::-1]), "dealt "),
+    ],
+)
+def test_changing_any_published_byte_fails_a_named_check(change: Any, fails: str) -> None:
+    record = dealt_record()
+    change(record["fairness"])
+    assert any(name.startswith(fails) or fails in name for name in failed(record)), failed(record)
+
+
+def test_a_card_of_the_board_changed_in_the_record_fails() -> None:
+    record = dealt_record()
+    board = record["board"]
+    record["board"] = _other_card(board[:2]) + board[2:]
+    assert any(name.startswith("dealt ") for name in failed(record))
+
+
+def _flip(text: str) -> str:
+    """The hex text with its last digit changed."""
+    return text[:-1] + ("0" if text[-1] != "0" else "1")
+
+
+def _other_card(card: str) -> str:
+    return ("2" if card[0] != "2" else "3") + card[1]
+
+
+def test_the_chain_names_the_first_record_that_does_not_follow() -> None:
+    records = [dealt_record(f"t9-{n}") for n in (1, 2, 3)]
+    previous = GENESIS
+    for record in records:
+        made = chain_hash(previous, record)
+        record["chain"] = {"previous": previous.hex(), "hash": made.hex()}
+        previous = made
+    assert all(check.passed for check in verify_chain(records))
+    rewritten = copy.deepcopy(records)
+    rewritten[1]["players"][0]["stack"] += 1
+    checks = verify_chain(rewritten)
+    assert [c.passed for c in checks] == [True, False]
+    assert checks[-1].name == "hand t9-2" and "contents" in checks[-1].detail
+    skipped = [records[0], records[2]]
+    assert "does not follow" in verify_chain(skipped)[-1].detail
+
+
+def test_the_command_exits_0_1_or_2_with_a_report(tmp_path: Path) -> None:
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    record = dealt_record()
+    good.write_text(json.dumps(record))
+    record["fairness"]["server_seed"] = _flip(record["fairness"]["server_seed"])
+    bad.write_text(json.dumps(record))
+    assert main([str(good)]) == 0
+    assert main([str(bad)]) == 1
+    (tmp_path / "empty.json").write_text("")
+    assert main([str(tmp_path / "empty.json")]) == 2
+    run = subprocess.run(
+        [sys.executable, "-m", "splitpot.verify", str(bad)], capture_output=True, text=True
+    )
+    assert run.returncode == 1
+    assert "FAIL server seed" in run.stdout
+
+
+def test_splitpot_verify_is_the_same_command_and_needs_only_the_standard_library(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "hands.json"
+    path.write_text(json.dumps({"hands": [dealt_record("t9-1"), dealt_record("t9-2")]}))
+    run = subprocess.run(
+        [sys.executable, "-m", "splitpot.cli", "verify", str(path)], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.count(": verified (") == 2
+    heavy = "('numpy', 'numba', 'sqlalchemy', 'fastapi')"
+    alone = f"import sys, splitpot.verify; print([m for m in sys.modules if m.startswith({heavy})])"
+    assert (
+        subprocess.run([sys.executable, "-c", alone], capture_output=True, text=True).stdout
+        == "[]\n"
+    )
