@@ -178,6 +178,29 @@ function spendTimeBank(model, seat, now) {
   if (picture.timeBank != null) picture.timeBank = Math.max(0, picture.timeBank - over);
 }
 
+// The showdown after the river's betting (RULES.md 5): the hands are shown in order, the
+// river's last bettor or raiser first, else the first player still in left of the button;
+// a hand that cannot win is asked to show or muck, so the clock goes to the next hand not
+// yet shown (the room says nothing of who shows without being asked).
+function startShowdown(model, now) {
+  const hand = model.hand;
+  const live = (number) => IN_HAND.includes(seatAt(model, number)?.status);
+  const first = hand.riverAggressor ?? clockwiseFrom(model, model.button).find(live);
+  if (first == null) return;
+  hand.showdownOrder = [first, ...clockwiseFrom(model, first).slice(0, -1)].filter(live);
+  passClock(model, first, now);
+}
+
+function nextAtShowdown(model, seat, now) {
+  const order = model.hand?.showdownOrder;
+  if (!order) {
+    setClock(model, null);
+    return;
+  }
+  const next = order[order.indexOf(seat) + 1];
+  passClock(model, next ?? null, now);
+}
+
 const FOLDS = {
   player_sat(model, event) {
     while (model.seats.length < event.seat) model.seats.push(null);
@@ -303,11 +326,13 @@ const FOLDS = {
       seat.status = "all_in";
     }
     seat.lastAction = actionWords(event.action, event.to, event.added, event.all_in);
+    const aggressive = event.action === "bet" || event.action === "raise";
+    if (aggressive && model.hand?.street === "river") model.hand.riverAggressor = event.seat;
     addToPot(model, event.added);
     if (event.seat === model.viewer) model.turn = null;
     passClock(model, nextPlaying(model, event.seat), now);
   },
-  round_ended(model, event) {
+  round_ended(model, event, now) {
     for (const seat of model.seats) {
       if (!seat) continue;
       seat.bet = 0;
@@ -315,6 +340,7 @@ const FOLDS = {
     }
     if (model.hand && event.pots) model.hand.pots = event.pots.map((pot) => ({ ...pot }));
     setClock(model, null);
+    if (event.street === "river" && model.hand) startShowdown(model, now);
   },
   uncalled(model, event) {
     const seat = seatAt(model, event.seat);
@@ -323,18 +349,19 @@ const FOLDS = {
     seat.bet = Math.max(0, seat.bet - event.amount);
     addToPot(model, -event.amount);
   },
-  shown(model, event) {
+  shown(model, event, now) {
     const seat = seatAt(model, event.seat);
     if (seat) seat.cards = [...event.cards];
     model.showdown.hands[event.seat] = { high: event.high, low: event.low };
-    setClock(model, null);
+    nextAtShowdown(model, event.seat, now);
   },
-  mucked(model, event) {
+  mucked(model, event, now) {
     const seat = seatAt(model, event.seat);
     if (seat) {
       seat.lastAction = "muck";
       seat.holeCards = 0;
     }
+    nextAtShowdown(model, event.seat, now);
   },
   rake(model, event) {
     addToPot(model, -event.amount);
