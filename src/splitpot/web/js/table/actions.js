@@ -9,6 +9,7 @@ export function createActions({ send, onAnswered }) {
   const bar = document.querySelector("#actions");
   const pre = document.querySelector("#pre-actions");
   const errorBox = document.querySelector("#action-error");
+  const turnStatus = document.querySelector("#turn-status");
   const foldButton = bar.querySelector(".fold");
   const callButton = bar.querySelector(".check-call");
   const raiseButton = bar.querySelector(".raise");
@@ -231,7 +232,11 @@ export function createActions({ send, onAnswered }) {
     if (!openTurn()) return false;
     showError("");
     const action = preAction();
-    if (!action) return false;
+    if (!action) {
+      const choices = bar.querySelectorAll(".action-buttons button:not([hidden])");
+      turnStatus.textContent = `Your turn: ${[...choices].map((button) => button.textContent).join(", ")}`;
+      return false;
+    }
     for (const box of preBoxes) if (box.dataset.pre !== "fold-any") box.checked = false;
     act(action);
     return true;
