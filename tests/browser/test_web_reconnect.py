@@ -1,6 +1,6 @@
 """The room closes a page's WebSocket in the middle of a hand, on the player's turn: the
-page connects again by itself, comes back to the same table with the same cards and the
-same turn, and acts."""
+page says it is reconnecting, connects again by itself, comes back to the same table with
+the same cards and the same turn, and acts."""
 
 from __future__ import annotations
 
@@ -11,6 +11,14 @@ from feed import Feed, command, connections_of, drop, showdown
 from player import passive
 from playwright.sync_api import expect
 from room_helpers import Frame, RoomServer
+
+# Every text #connection shows from now on, in window.statusesSaid.
+WATCH_STATUS = """() => {
+  const status = document.querySelector("#connection");
+  window.statusesSaid = [];
+  new MutationObserver(() => window.statusesSaid.push(status.textContent.trim())).observe(
+    status, {childList: true, characterData: true, subtree: true});
+}"""
 
 
 def test_the_page_comes_back_after_the_room_closes_its_socket_mid_hand(
@@ -39,10 +47,13 @@ def test_the_page_comes_back_after_the_room_closes_its_socket_mid_hand(
     def ann_acts(turn: Frame) -> None:
         if not dropped:  # the first turn: the room drops the page's socket first
             dropped.append(turn)
+            ann.page.evaluate(WATCH_STATUS)
             with ann.page.expect_websocket() as again:
                 drop(room, page_socket)
             expect(ann.page.locator("#connection")).to_have_text("Connected")
             assert again.value.url == ann.sockets[0].url and ann.sockets[0].is_closed()
+            said = ann.page.evaluate("window.statusesSaid")
+            assert said[-2:] == ["Reconnecting…", "Connected"], said
             expect(ann.seat(1)).to_have_class(re.compile(r"\bme\b"))
             for card in dealt["cards"]:
                 expect(ann.page.locator(f'#my-cards .card[data-card="{card}"]')).to_be_visible()
