@@ -116,8 +116,8 @@ def test_a_watchers_page_receives_no_hole_card_before_it_is_shown(
     room: RoomServer, players: Any
 ) -> None:
     tokens = {seat: room.guest(name)[1] for seat, name in ((1, "Ann"), (2, "Bob"), (3, "Cy"))}
-    table = room.create_table(tokens[1], name="Glass walls", seats=3, structure="no-limit")
-    table = table["table"]["id"]
+    settings = {"name": "Glass walls", "seats": 3, "structure": "no-limit"}
+    table = room.create_table(tokens[1], **settings)["table"]["id"]
     feed = Feed(room, table)
     for seat, token in tokens.items():
         feed.add(seat, token)
