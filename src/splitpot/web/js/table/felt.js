@@ -224,6 +224,7 @@ export function createFelt(root, { onSit }) {
     marks.textContent = words.join(" · ");
 
     const bet = node.querySelector(".bet");
+    if (!seat.bet && Number(bet.dataset.amount) > 0 && model.hand) gather(bet);
     bet.hidden = !seat.bet;
     bet.textContent = seat.bet ? String(seat.bet) : "";
     bet.dataset.amount = String(seat.bet || 0);
@@ -260,6 +261,23 @@ export function createFelt(root, { onSit }) {
     if (seat.bet) label.push(`bet ${seat.bet}`);
     if (words.length) label.push(words.join(", "));
     node.setAttribute("aria-label", label.join(", "));
+  }
+
+  // A bet gathered into the pot slides to the middle (no motion: it just goes).
+  function gather(bet) {
+    if (reducedMotion.matches || bet.hidden) return;
+    const from = bet.getBoundingClientRect();
+    const to = (pots.firstElementChild || potTotal).getBoundingClientRect();
+    const chip = element("div", "chip-flight", bet.textContent);
+    chip.setAttribute("aria-hidden", "true");
+    chip.style.left = `${from.left}px`;
+    chip.style.top = `${from.top}px`;
+    document.body.append(chip);
+    requestAnimationFrame(() => {
+      chip.style.transform = `translate(${to.left + to.width / 2 - from.left - from.width / 2}px, ${to.top - from.top}px)`;
+      chip.style.opacity = "0";
+    });
+    setTimeout(() => chip.remove(), 500);
   }
 
   function drawEquity(box, entry) {
