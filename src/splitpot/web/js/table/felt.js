@@ -36,6 +36,7 @@ export function createFelt(root, { onSit }) {
   const seatNodes = new Map(); // seat number -> element
   let lastModel = null;
   let highlight = { high: [], low: [] };
+  const gathering = []; // bets on their way to the pot: {chip, from}
 
   // Where each seat sits, as fractions of the felt, ours (index 0) at the bottom centre and
   // the others clockwise from it: on a phone in two columns and a top row, on a wide screen
@@ -263,21 +264,29 @@ export function createFelt(root, { onSit }) {
     node.setAttribute("aria-label", label.join(", "));
   }
 
-  // A bet gathered into the pot slides to the middle (no motion: it just goes).
+  // A bet gathered into the pot slides to the middle once the felt is drawn (no motion:
+  // it just goes).
   function gather(bet) {
     if (reducedMotion.matches || bet.hidden) return;
-    const from = bet.getBoundingClientRect();
-    const to = (pots.firstElementChild || potTotal).getBoundingClientRect();
     const chip = element("div", "chip-flight", bet.textContent);
     chip.setAttribute("aria-hidden", "true");
-    chip.style.left = `${from.left}px`;
-    chip.style.top = `${from.top}px`;
-    document.body.append(chip);
-    requestAnimationFrame(() => {
-      chip.style.transform = `translate(${to.left + to.width / 2 - from.left - from.width / 2}px, ${to.top - from.top}px)`;
-      chip.style.opacity = "0";
-    });
-    setTimeout(() => chip.remove(), 500);
+    gathering.push({ chip, from: bet.getBoundingClientRect() });
+  }
+
+  function flyToPot() {
+    const to = (pots.firstElementChild || potTotal).getBoundingClientRect();
+    for (const { chip, from } of gathering.splice(0)) {
+      chip.style.left = `${from.left}px`;
+      chip.style.top = `${from.top}px`;
+      document.body.append(chip);
+      const dx = to.left + to.width / 2 - (from.left + from.width / 2);
+      const dy = to.top + to.height / 2 - (from.top + from.height / 2);
+      requestAnimationFrame(() => {
+        chip.style.transform = `translate(${dx}px, ${dy}px)`;
+        chip.style.opacity = "0";
+      });
+      setTimeout(() => chip.remove(), 500);
+    }
   }
 
   function drawEquity(box, entry) {
@@ -382,6 +391,7 @@ export function createFelt(root, { onSit }) {
     }
     drawBoard(model);
     drawPots(model);
+    flyToPot();
     drawMessage(model);
     placeHelper(model);
     tick();
