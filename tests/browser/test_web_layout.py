@@ -2,12 +2,14 @@
 both, at a full table of ten seats on the player's turn: the action bar, the player's
 cards and the seats do not overlap, the action bar is on screen, nothing is wider than
 the screen, and the action buttons are touch targets of 44 px at least; with reduced motion
-preferred, nothing animates."""
+preferred, nothing animates. And ten hands shown down at once (cards and award labels)
+overlap neither each other nor the board, and stay on the screen."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from feed import Feed, command, showdown
 from player import Player
 from playwright.sync_api import expect
 from room_helpers import RoomServer
@@ -15,13 +17,7 @@ from room_helpers import RoomServer
 Box = dict[str, float]
 TOUCH = 44  # px: the least height of a touch target
 SLACK = 1  # px: rounding of the layout
-
-
-def overlap(a: Box, b: Box) -> bool:
-    return (
-        min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"]) > SLACK
-        and min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"]) > SLACK
-    )
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Hal", "Ida", "Jo")  # Gil's opponents
 
 
 def box(player: Player, selector: str) -> Box:
@@ -30,28 +26,42 @@ def box(player: Player, selector: str) -> Box:
     return dict(found)
 
 
-def union(a: Box, b: Box | None) -> Box:
-    if b is None:
-        return a
-    x, y = min(a["x"], b["x"]), min(a["y"], b["y"])
-    right = max(a["x"] + a["width"], b["x"] + b["width"])
-    bottom = max(a["y"] + a["height"], b["y"] + b["height"])
-    return {"x": x, "y": y, "width": right - x, "height": bottom - y}
+# The boxes of the action bar (when shown), the board's cards, the player's cards (unless
+# inside their seat) and each seat: its plate with its cards and award labels, wherever
+# they are drawn.
+BOXES = """() => {
+  const rect = (node) => {
+    const r = node.getBoundingClientRect();
+    return r.width && r.height ? {x: r.left, y: r.top, right: r.right, bottom: r.bottom} : null;
+  };
+  const join = (a, b) => (!a ? b : !b ? a : {x: Math.min(a.x, b.x), y: Math.min(a.y, b.y),
+    right: Math.max(a.right, b.right), bottom: Math.max(a.bottom, b.bottom)});
+  const boxes = {};
+  for (const selector of ["#actions", "#board"]) {
+    const found = rect(document.querySelector(selector));
+    if (found) boxes[selector] = found;
+  }
+  const mine = document.querySelector("#my-cards");
+  if (mine && !mine.closest(".seat") && rect(mine)) boxes["#my-cards"] = rect(mine);
+  for (const seat of document.querySelectorAll("#felt .seat")) {
+    let box = rect(seat);
+    for (const part of seat.querySelectorAll(".cards, .awards")) box = join(box, rect(part));
+    boxes[`.seat[data-seat="${seat.dataset.seat}"]`] = box;
+  }
+  return boxes;
+}"""
+
+
+def overlap(a: Box, b: Box) -> bool:
+    return (
+        min(a["right"], b["right"]) - max(a["x"], b["x"]) > SLACK
+        and min(a["bottom"], b["bottom"]) - max(a["y"], b["y"]) > SLACK
+    )
 
 
 def overlaps(player: Player) -> list[str]:
-    """The pairs among the action bar, the player's cards and every seat (its plate and
-    its cards, wherever they are drawn) that overlap."""
-    boxes = {"#actions": box(player, "#actions")}
-    if player.page.locator(".seat #my-cards").count() == 0:
-        boxes["#my-cards"] = box(player, "#my-cards")
-    seats = player.page.locator("#felt .seat")
-    for index in range(seats.count()):
-        seat = seats.nth(index)
-        name = f'.seat[data-seat="{seat.get_attribute("data-seat")}"]'
-        cards = seat.locator(".cards")
-        drawn = cards.bounding_box() if cards.count() and cards.is_visible() else None
-        boxes[name] = union(box(player, name), dict(drawn) if drawn else None)
+    """The pairs among those boxes that overlap."""
+    boxes: dict[str, Box] = player.page.evaluate(BOXES)
     names = sorted(boxes)
     return [
         f"{a} {boxes[a]} overlaps {b} {boxes[b]}"
@@ -107,3 +117,40 @@ def test_the_table_fits_a_phone_and_a_desktop_without_overlaps(
         check_fits(me)
         # the players' contexts prefer reduced motion: nothing moves for long
         assert me.page.evaluate(MOTION) <= 0.001
+
+
+def test_ten_hands_shown_down_fit_a_phone_and_a_desktop_without_overlaps(
+    room: RoomServer, players: Any
+) -> None:
+    desktop = players("Gil")
+    phone = players("Gil", size="phone", same=desktop)
+    assert desktop.token is not None
+    table = room.create_table(desktop.token, name="Ten hands", seats=10)["table"]["id"]
+    feed = Feed(room, table)
+    feed.add(1, desktop.token)
+    for seat, name in enumerate(NAMES, start=2):
+        feed.add(seat, room.guest(name)[1])
+    feed.host(1, "pause")
+    for seat in feed.clients:
+        feed.sit(seat, 100)
+    for me in (desktop, phone):
+        me.open_table(table)
+    hand = feed.deal(1)
+    feed.play(hand, {seat: command(c, table, showdown) for seat, c in feed.clients.items()})
+    shown = sum(len(event["cards"]) for event in feed.events("shown", hand))
+    assert shown == 40, "every hand is shown"
+    found = []
+    for me in (desktop, phone):
+        expect(me.page.locator("#felt .seat .card[data-card]:not(.back)")).to_have_count(40)
+        expect(me.page.locator("#felt .award").first).to_be_visible()
+        size = me.page.viewport_size
+        assert size is not None
+        found += [f"at {size}: {pair}" for pair in overlaps(me)]
+        boxes = me.page.evaluate(BOXES)
+        found += [
+            f"at {size}: {name} {edges} is off the screen"
+            for name, edges in boxes.items()
+            if edges["x"] < -SLACK or edges["right"] > size["width"] + SLACK
+        ]
+    feed.close()
+    assert not found, "\n".join(found)
