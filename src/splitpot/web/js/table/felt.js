@@ -7,6 +7,8 @@ import { mySeat, shownHand } from "./state.js";
 
 const STATUS_WORDS = { sitting_out: "Sitting out", waiting: "Waiting" };
 
+const NO_HELP = { high: [], low: [] };
+
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 function element(tag, className, text) {
@@ -35,7 +37,7 @@ export function createFelt(root, { onSit }) {
   const helper = root.querySelector("#hand-helper");
   const seatNodes = new Map(); // seat number -> element
   let lastModel = null;
-  let highlight = { high: [], low: [] };
+  let highlight = NO_HELP;
   const gathering = []; // bets on their way to the pot: {chip, from}
 
   // Where each seat sits, as fractions of the felt, ours (index 0) at the bottom centre and
@@ -153,6 +155,11 @@ export function createFelt(root, { onSit }) {
     return cards;
   }
 
+  // The helper's cards to mark: none once the showdown's winners are marked.
+  function helped(model) {
+    return model.showdown.awards.length ? NO_HELP : highlight;
+  }
+
   // Marks the cards that win at the showdown, and those of the hand helper's high and low.
   function markCards(container, winning, helped) {
     for (const card of container.children) {
@@ -207,7 +214,7 @@ export function createFelt(root, { onSit }) {
     node.classList.toggle("winner", awards.length > 0);
 
     drawCards(cards, seat.cards, { count: seat.holeCards, size: isMe ? "large" : "small" });
-    markCards(cards, winningCards(model, number), isMe && hand ? highlight : { high: [], low: [] });
+    markCards(cards, winningCards(model, number), isMe && hand ? helped(model) : NO_HELP);
 
     const name = node.querySelector(".name");
     name.textContent = seat.name;
@@ -325,7 +332,7 @@ export function createFelt(root, { onSit }) {
         return node;
       }));
     }
-    markCards(board, winningCards(model, null), highlight);
+    markCards(board, winningCards(model, null), helped(model));
     board.setAttribute("aria-label", cards.length ? `Board: ${cards.length} cards` : "Board: no cards yet");
   }
 
@@ -456,12 +463,12 @@ export function createFelt(root, { onSit }) {
       highlight = cards;
       if (lastModel) render(lastModel);
     },
-    // The helper's words, "two pair, Kings and Fives · low 7,5,3,2,A": the high part
-    // underlined in the high's colour, the low part in the low's, as on the cards.
-    setHelperText(text) {
-      const [high, ...rest] = text.split(" · ");
-      const parts = [element("span", "helper-high-words", high)];
-      if (rest.length) parts.push(" · ", element("span", "helper-low-words", rest.join(" · ")));
+    // The helper's words, "two pair, Kings and Fives · low 7,5,3,2,A": a part that names
+    // a hand underlined in the colour of its cards' marks.
+    setHelperText(text, { high, low }) {
+      const [highWords, ...rest] = text.split(" · ");
+      const parts = [element("span", high ? "helper-high-words" : "", highWords)];
+      if (rest.length) parts.push(" · ", element("span", low ? "helper-low-words" : "", rest.join(" · ")));
       helper.replaceChildren(...(text ? parts : []));
       if (lastModel) placeHelper(lastModel);
     },

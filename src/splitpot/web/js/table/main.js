@@ -53,7 +53,7 @@ const controls = createControls({
 const settings = createSettings({ onShortcut: (key) => actions.shortcut(key) });
 const helper = createHelper({
   onResult(answer) {
-    felt.setHelperText(answer?.text || "");
+    felt.setHelperText(answer?.text || "", { high: Boolean(answer?.high), low: Boolean(answer?.low) });
     felt.setHighlight({ high: answer?.high?.cards || [], low: answer?.low?.cards || [] });
   },
 });
