@@ -48,13 +48,13 @@ export function createFelt(root, { onSit }) {
     const places = [{ x: 0.5, y: portrait ? 0.845 : 0.83 }];
     const others = count - 1;
     if (portrait) {
-      const sides = others === 1 ? 0 : Math.max(1, Math.round(others / 3));
+      const sides = others <= 2 ? 0 : Math.max(1, Math.round(others / 3));
       const top = others - 2 * sides;
-      const sideY = (i) => (sides === 1 ? 0.45 : 0.64 - (i * 0.36) / (sides - 1));
-      const topX = (i) => (top === 1 ? 0.5 : 0.25 + (i * 0.5) / (top - 1));
-      for (let i = 0; i < sides; i += 1) places.push({ x: 0.125, y: sideY(i) });
+      const sideY = (i) => (sides === 1 ? 0.62 : 0.64 - (i * 0.36) / (sides - 1));
+      const topX = (i) => (top === 1 ? 0.5 : 0.245 + (i * 0.51) / (top - 1));
+      for (let i = 0; i < sides; i += 1) places.push({ x: 0.115, y: sideY(i) });
       for (let i = 0; i < top; i += 1) places.push({ x: topX(i), y: 0.1 });
-      for (let i = sides - 1; i >= 0; i -= 1) places.push({ x: 0.875, y: sideY(i) });
+      for (let i = sides - 1; i >= 0; i -= 1) places.push({ x: 0.885, y: sideY(i) });
     } else {
       const radius = { x: 0.41, y: 0.365 };
       const steps = 720;
@@ -104,11 +104,11 @@ export function createFelt(root, { onSit }) {
     const stack = element("span", "stack");
     const action = element("span", "last-action");
     const marks = element("span", "marks");
-    plate.append(countdown, name, stack, action, marks);
+    const awards = element("div", "awards");
+    plate.append(countdown, name, stack, action, marks, awards);
     const bet = element("div", "bet");
     const equity = element("div", "equity");
-    const awards = element("div", "awards");
-    node.append(cards, plate, bet, equity, awards);
+    node.append(cards, plate, bet, equity);
   }
 
   function emptyParts(node, number, canSit) {
