@@ -2,7 +2,6 @@
 // a `table` snapshot replaces everything, each `event` is folded in. No DOM, no I/O.
 
 const IN_HAND = ["playing", "all_in"];
-const BETTING_POSTS = ["small_blind", "big_blind", "straddle"];
 
 // A fresh model for the table with this id.
 export function emptyModel(tableId) {
@@ -33,21 +32,8 @@ function actionWords(action, to, added, allIn) {
   return `${action} ${amount}` + (allIn ? " (all in)" : "");
 }
 
-// The seats clockwise after `seat` (not including it), wrapping round.
-function clockwiseFrom(model, seat) {
-  const count = model.seats.length;
-  const order = [];
-  for (let step = 1; step <= count; step += 1) order.push(((seat - 1 + step) % count) + 1);
-  return order;
-}
-
 function seatAt(model, seat) {
   return model.seats[seat - 1] || null;
-}
-
-function nextPlaying(model, after) {
-  if (after == null) return null;
-  return clockwiseFrom(model, after).find((n) => seatAt(model, n)?.status === "playing") ?? null;
 }
 
 // Fold one message in; `now` is the time in ms (Date.now()). Returns what the page should
@@ -150,13 +136,6 @@ function setClock(model, seat, deadline, bank) {
   if (model.hand) model.hand.toAct = seat;
 }
 
-// Whoever acts next, as the rules order it (the room tells only the player to act).
-function passClock(model, seat, now) {
-  const seconds = model.summary?.action_seconds;
-  const deadline = seat != null && seconds ? now + seconds * 1000 : null;
-  setClock(model, seat, deadline, seatAt(model, seat)?.timeBank);
-}
-
 function addToPot(model, chips) {
   if (model.hand) model.hand.total += chips;
 }
@@ -176,29 +155,6 @@ function spendTimeBank(model, seat, now) {
   if (!clock || clock.seat !== seat || !picture || clock.deadline == null) return;
   const over = Math.max(0, (now - clock.deadline) / 1000);
   if (picture.timeBank != null) picture.timeBank = Math.max(0, picture.timeBank - over);
-}
-
-// The showdown after the river's betting (RULES.md 5): the hands are shown in order, the
-// river's last bettor or raiser first, else the first player still in left of the button;
-// a hand that cannot win is asked to show or muck, so the clock goes to the next hand not
-// yet shown (the room says nothing of who shows without being asked).
-function startShowdown(model, now) {
-  const hand = model.hand;
-  const live = (number) => IN_HAND.includes(seatAt(model, number)?.status);
-  const first = hand.riverAggressor ?? clockwiseFrom(model, model.button).find(live);
-  if (first == null) return;
-  hand.showdownOrder = [first, ...clockwiseFrom(model, first).slice(0, -1)].filter(live);
-  passClock(model, first, now);
-}
-
-function nextAtShowdown(model, seat, now) {
-  const order = model.hand?.showdownOrder;
-  if (!order) {
-    setClock(model, null);
-    return;
-  }
-  const next = order[order.indexOf(seat) + 1];
-  passClock(model, next ?? null, now);
 }
 
 const FOLDS = {
@@ -276,7 +232,7 @@ const FOLDS = {
       }
     }
   },
-  posted(model, event, now) {
+  posted(model, event) {
     const seat = seatAt(model, event.seat);
     if (!seat) return;
     const inFront = event.post !== "dead" && event.post !== "ante";
@@ -284,13 +240,6 @@ const FOLDS = {
     if (inFront) seat.bet += event.amount;
     if (event.all_in) seat.status = "all_in";
     addToPot(model, event.amount);
-    if (BETTING_POSTS.includes(event.post) && model.hand) {
-      const biggest = model.hand.biggestPost;
-      if (!biggest || event.amount >= biggest.amount) {
-        model.hand.biggestPost = { seat: event.seat, amount: event.amount };
-      }
-    }
-    passClock(model, nextPlaying(model, model.hand?.biggestPost?.seat ?? model.button), now);
   },
   dealt(model, event) {
     const seat = seatAt(model, event.seat);
@@ -306,12 +255,15 @@ const FOLDS = {
     if (model.hand) model.hand.equity = event.seats;
     applyEquity(model, event.seats);
   },
-  board(model, event, now) {
+  board(model, event) {
     if (!model.hand) return;
     model.hand.street = event.street;
     model.hand.board = [...event.board];
-    const betting = model.seats.filter((seat) => seat?.status === "playing").length > 1;
-    passClock(model, betting ? nextPlaying(model, model.button) : null, now);
+  },
+  // The room says whose decision it is, and until when (docs/protocol.md, `to_act`).
+  to_act(model, event) {
+    const deadline = event.deadline ? Date.parse(event.deadline) : null;
+    setClock(model, event.seat, deadline, event.time_bank ?? seatAt(model, event.seat)?.timeBank);
   },
   acted(model, event, now) {
     const seat = seatAt(model, event.seat);
@@ -326,13 +278,11 @@ const FOLDS = {
       seat.status = "all_in";
     }
     seat.lastAction = actionWords(event.action, event.to, event.added, event.all_in);
-    const aggressive = event.action === "bet" || event.action === "raise";
-    if (aggressive && model.hand?.street === "river") model.hand.riverAggressor = event.seat;
     addToPot(model, event.added);
     if (event.seat === model.viewer) model.turn = null;
-    passClock(model, nextPlaying(model, event.seat), now);
+    setClock(model, null);
   },
-  round_ended(model, event, now) {
+  round_ended(model, event) {
     for (const seat of model.seats) {
       if (!seat) continue;
       seat.bet = 0;
@@ -340,7 +290,6 @@ const FOLDS = {
     }
     if (model.hand && event.pots) model.hand.pots = event.pots.map((pot) => ({ ...pot }));
     setClock(model, null);
-    if (event.street === "river" && model.hand) startShowdown(model, now);
   },
   uncalled(model, event) {
     const seat = seatAt(model, event.seat);
@@ -349,19 +298,19 @@ const FOLDS = {
     seat.bet = Math.max(0, seat.bet - event.amount);
     addToPot(model, -event.amount);
   },
-  shown(model, event, now) {
+  shown(model, event) {
     const seat = seatAt(model, event.seat);
     if (seat) seat.cards = [...event.cards];
     model.showdown.hands[event.seat] = { high: event.high, low: event.low };
-    nextAtShowdown(model, event.seat, now);
+    setClock(model, null);
   },
-  mucked(model, event, now) {
+  mucked(model, event) {
     const seat = seatAt(model, event.seat);
     if (seat) {
       seat.lastAction = "muck";
       seat.holeCards = 0;
     }
-    nextAtShowdown(model, event.seat, now);
+    setClock(model, null);
   },
   rake(model, event) {
     addToPot(model, -event.amount);
