@@ -22,7 +22,13 @@ from splitpot.server.room import RoomOptions
 from splitpot.store import Store
 
 FAST = RoomOptions(
-    hand_pause=0.05, street_pause=0.0, bot_delay=0.0, db_retry=0.1, closing_wait=0.0, seed=7
+    hand_pause=0.05,
+    street_pause=0.0,
+    show_pause=0.0,
+    bot_delay=0.0,
+    db_retry=0.1,
+    closing_wait=0.0,
+    seed=7,
 )
 Frame = dict[str, Any]
 Choose = Callable[["Client", Frame], Frame]  # a turn -> the act's fields (action, amount)

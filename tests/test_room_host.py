@@ -106,7 +106,8 @@ def test_pause_resume_stakes_and_a_new_host(room: RoomServer) -> None:
         "host.small_blind must be a whole number from 1 to 2, not 3",
     )
     ann.send({"type": "host", "table": table, "action": "host", "seat": 2})
-    ann.wait(lambda f: is_event("host")(f) and f["event"]["action"] == "host")
+    passed = ann.wait(lambda f: is_event("host")(f) and f["event"]["action"] == "host")["event"]
+    assert (passed["host"], passed["seat"]) == (bob_id, 2)  # the event names the new host
     assert ann.state(table)["table"]["host"] == bob_id
     assert ann.error({"type": "host", "table": table, "action": "resume"})["code"] == "forbidden"
     one_hand(bob, [ann, bob], table)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from splitpot.bots import Bot, make_bot
 from splitpot.cards import Deck
 from splitpot.dealer import Scene, scenes
-from splitpot.engine import Action, IllegalActionError
+from splitpot.engine import Action, IllegalActionError, Shown
 from splitpot.history.splitpot_json import to_json
 from splitpot.history.table_log import record_of
 from splitpot.protocol import (
@@ -43,6 +43,7 @@ from splitpot.server.settings import TableSettings, parse_settings
 from splitpot.store import Player, SeatStatus
 from splitpot.table import (
     HandFinished,
+    InHand,
     SatOut,
     Table,
     TableError,
@@ -116,7 +117,7 @@ class TableActor:
         self.turn_seq = 0  # the seq of the last event when the turn began: names the turn
         self._queue: asyncio.Queue[Command] = asyncio.Queue()
         self._deal_at: float | None = None
-        self._runout_pause = 0.0  # more time before the next deal to watch a run-out
+        self._extra_pause = 0.0  # more time before the next deal: a run-out, hands shown
         self._to_act_told: tuple[str, int] | None = None  # the decision last told to_act
         self._act_for_at: float | None = None
         self._chat: dict[int, deque[float]] = {}
@@ -211,7 +212,7 @@ class TableActor:
         if current is None:
             self.turn = None
             if self._deal_at is None and self._can_deal():
-                self._deal_at = now + self.room.options.hand_pause + self._runout_pause
+                self._deal_at = now + self.room.options.hand_pause + self._extra_pause
             elif not self._can_deal():
                 self._deal_at = None
             return
@@ -385,7 +386,12 @@ class TableActor:
                 later = " at the end of the hand" if self._in_hand(seat) else ""
                 text = f"The host removes {occupant.name}{later}"
         await self._keep(action)
-        self._announce(text, {"action": action.value, "by": str(player.id)})
+        fields: JsonObject = {"action": action.value, "by": str(player.id)}
+        if action in (HostAction.HOST, HostAction.REMOVE):
+            fields |= {"seat": command.fields["seat"] + 1}
+        if action is HostAction.HOST:
+            fields |= {"host": str(self.host_id)}
+        self._announce(text, fields)
         if action is HostAction.REMOVE and not self._in_hand(command.fields["seat"]):
             await self._leave(command.fields["seat"])
         elif action is HostAction.STAKES and self.table.hand is None:
@@ -468,7 +474,9 @@ class TableActor:
             if face_up and hand_id is not None:
                 await self._tell_equity(hand_id, face_up)
                 told += 1
-        self._runout_pause = max(0, told - 1) * self.room.options.street_pause
+        shown = sum(isinstance(e, InHand) and isinstance(e.event, Shown) for e in events)
+        options = self.room.options
+        self._extra_pause = max(0, told - 1) * options.street_pause + shown * options.show_pause
         if finished:
             await self._after_hand()
 

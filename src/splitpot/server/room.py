@@ -40,6 +40,7 @@ BOT_NAMES = ("Ada", "Bram", "Cleo", "Dov", "Edda", "Finn", "Gus", "Hana", "Ivo")
 class RoomOptions:
     hand_pause: float = 3.0  # seconds between hands, to read the result
     street_pause: float = 1.5  # seconds more for each street of an all-in run-out
+    show_pause: float = 0.7  # seconds more for each hand shown at the showdown
     bot_delay: float = 0.8  # seconds a bot "thinks"
     db_retry: float = 0.5  # seconds between tries while the database is away
     origins: tuple[str, ...] = ()  # pages on other origins allowed to open the WebSocket

@@ -162,10 +162,6 @@ function handle(message) {
       case "hand_ended":
         hands?.refresh();
         break;
-      case "host":
-        // the event does not name the new host: the table's summary does
-        if (note.action === "host") watchTable();
-        break;
       case "error":
         refused(note);
         break;

@@ -344,6 +344,7 @@ const FOLDS = {
     if (!model.summary) return;
     if (event.action === "pause") model.summary.paused = true;
     if (event.action === "resume") model.summary.paused = false;
+    if (event.action === "host") model.summary.host = event.host;
     return [{ kind: "host", action: event.action }];
   },
 };
