@@ -3,6 +3,7 @@
 
 import { ApiError, request, sentence } from "./api.js";
 import { cardElement } from "./cards.js";
+import { element } from "./dom.js";
 
 const LIMIT = 50;
 const PLAY_MS = 1300; // a step every 1.3 s when the replay plays by itself
@@ -37,13 +38,6 @@ const SVG = "http://www.w3.org/2000/svg";
 
 const chips = new Intl.NumberFormat();
 let panels = 0; // to give each mounted panel its own ids
-
-function element(tag, className = "", text = "") {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== "") node.textContent = text;
-  return node;
-}
 
 function button(text, className = "") {
   const node = element("button", className, text);

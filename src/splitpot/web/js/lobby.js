@@ -3,6 +3,7 @@
 
 import { ApiError, forget, identity, onIdentityChange, request, sentence } from "./api.js";
 import { askForName } from "./signin.js";
+import { element } from "./dom.js";
 
 const REFRESH_MS = 5000;
 const FILTERS_KEY = "splitpot.lobby.filters";
@@ -60,13 +61,6 @@ const NUMBER_SETTINGS = [
 const OPTIONAL_SETTINGS = new Set(["min_buy_in", "max_buy_in"]);
 
 const $ = (selector, root = document) => root.querySelector(selector);
-
-function element(tag, className = "", text = "") {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== "") node.textContent = text;
-  return node;
-}
 
 const chips = new Intl.NumberFormat();
 

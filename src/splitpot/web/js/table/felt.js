@@ -4,19 +4,13 @@
 
 import { cardElement } from "../cards.js";
 import { mySeat, shownHand } from "./state.js";
+import { element } from "../dom.js";
 
 const STATUS_WORDS = { sitting_out: "Sitting out", waiting: "Waiting" };
 
 const NO_HELP = { high: [], low: [] };
 
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text != null) node.textContent = text;
-  return node;
-}
 
 function percent(value) {
   return `${Math.round(value * 100)}%`;
