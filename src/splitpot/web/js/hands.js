@@ -267,17 +267,39 @@ export function replaySteps(doc) {
   }
   gather();
   state.said = state.folded.map((folded) => (folded ? "folded" : ""));
-  const collected = doc.result.collected;
-  const winners = collected.flatMap((amount, index) => (amount > 0 ? [`${name(index)} collects ${chips.format(amount)}`] : []));
+  const won = wins(doc);
+  const winners = [...won].map(([index, labels]) => `${name(index)}: ${labels.join(" + ")}`);
   state.stacks = [...doc.result.stacks];
   state.pot = 0;
-  collected.forEach((amount, index) => {
-    if (amount > 0) state.said[index] = `collects ${chips.format(amount)}`;
-  });
+  for (const [index, labels] of won) state.said[index] = labels.join(" + ");
   state.final = true; // the hand is over: the cards mucked at the showdown are known
   snapshot(winners.length ? winners.join(". ") : "The hand is over", null);
   steps[steps.length - 1].final = true;
   return steps;
+}
+
+/**
+ * What each player won, by player index: "HIGH 6", "LOW 4", "WINS 12" (a whole pot), from
+ * the document's awards (the room's record of who won which half); "collects 12" from the
+ * result where a document has no awards.
+ */
+function wins(doc) {
+  const won = new Map();
+  const add = (index, label) => won.set(index, [...(won.get(index) || []), label]);
+  if (doc.awards) {
+    for (const award of doc.awards) {
+      if (!award.amount) continue;
+      const index = doc.players.findIndex((player) => player.seat === award.seat);
+      const share = award.share === "whole" ? "WINS" : award.share.toUpperCase();
+      const hand = award.share === "low" ? award.low : award.high;
+      add(index, `${share} ${chips.format(award.amount)}` + (hand ? ` (${hand.name})` : ""));
+    }
+  } else {
+    doc.result.collected.forEach((amount, index) => {
+      if (amount > 0) add(index, `collects ${chips.format(amount)}`);
+    });
+  }
+  return won;
 }
 
 /** The pots at the end: "Total pot 120 · main 90 · side pot 30 · rake 2". */
