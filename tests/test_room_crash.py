@@ -138,6 +138,7 @@ def test_a_hand_in_play_resumes_exactly_where_its_log_stops(store: Store) -> Non
         async with room_on(store) as room:
             actor, players = await hand_in_play(room, store)
             hand_id, before, seats = actor.hand_id, views(actor.table), list(actor.table.seats)
+            board = actor.scene.board
         assert hand_id is not None
         logged = store.hand_log(hand_id)
         assert logged.status is HandStatus.PLAYING and len(logged.actions) == 4
@@ -145,6 +146,7 @@ def test_a_hand_in_play_resumes_exactly_where_its_log_stops(store: Store) -> Non
             resumed = await restore_table(room, store.table(actor.id))
             assert resumed.hand_id == hand_id
             assert views(resumed.table) == before  # same seat to act, stacks, bets, board
+            assert len(board) == 3 and resumed.scene.board == board  # the dealer's words go on
             assert resumed.table.seats == seats
             assert {s: o.player_id for s, o in resumed.occupants.items()} == {
                 s: o.player_id for s, o in actor.occupants.items()
@@ -210,7 +212,7 @@ def test_a_hand_over_in_its_log_but_not_in_the_ledger_is_finished_on_restart(
             actor, _ = await hand_in_play(room, store)
             hand_id = actor.hand_id
         assert hand_id is not None
-        table = replay(store.hand_log(hand_id))
+        table, _ = replay(store.hand_log(hand_id))
         while (seat := table.seat_to_act) is not None:
             table.act(seat, Action.fold())
             store.append_action(hand_id, seat + 1, "fold")
@@ -450,7 +452,7 @@ class Crashes:
             elif status is HandStatus.FINISHED:
                 log = self.store.hand_log(hand_id)
                 assert log.actions[: len(logged)] == logged, hand_id
-                assert replay(log).hand is None  # the log holds the whole hand
+                assert replay(log)[0].hand is None  # the log holds the whole hand
                 self.resumed.append(hand_id)
             else:
                 continue

@@ -456,7 +456,7 @@ class TableActor:
         from splitpot.server.recovery import replay  # recovery builds actors: import late
 
         assert self.hand_id is not None
-        self.table = replay(await self.room.db(self.room.store.hand_log, self.hand_id))
+        self.table, _ = replay(await self.room.db(self.room.store.hand_log, self.hand_id))
         self.turn = None
         for connection in list(self.watchers):
             connection.send(self._snapshot_frame(connection))

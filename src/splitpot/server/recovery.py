@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from splitpot.cards import parse_cards
+from splitpot.dealer import scenes
 from splitpot.engine import Action, ActionKind
 from splitpot.server.actor import TableActor
 from splitpot.server.settings import TableSettings
 from splitpot.store import HandLog, HandStatus, Seat, SeatStatus
 from splitpot.store import Table as TableRecord
-from splitpot.table import Table, TableError
+from splitpot.table import Table, TableError, TableEvent
 
 if TYPE_CHECKING:
     from splitpot.server.room import Room
@@ -34,16 +35,18 @@ def settings_of(document: dict[str, Any]) -> TableSettings:
     return TableSettings(**{k: v for k, v in document.items() if k in fields})
 
 
-def replay(hand: HandLog) -> Table:
-    """The table after the logged hand's deal and actions (it raises if they do not fit)."""
+def replay(hand: HandLog) -> tuple[Table, list[TableEvent]]:
+    """The table after the logged hand's deal and actions, and the events they made (it
+    raises if they do not fit)."""
     setup = hand.setup
     table = Table.restore(settings_of(setup["settings"]).config(), setup["snapshot"])
-    table.deal(parse_cards(" ".join(setup["deck"])), draw=parse_cards(" ".join(setup["draw"])))
+    deck, draw = parse_cards(" ".join(setup["deck"])), parse_cards(" ".join(setup["draw"]))
+    events = table.deal(deck, draw=draw)
     for logged in hand.actions:
         if table.seat_to_act != logged.seat - 1:
             raise TableError(f"action {logged.seq} is by seat {logged.seat}, not the seat to act")
-        table.act(logged.seat - 1, Action(ActionKind(logged.kind), logged.amount))
-    return table
+        events += table.act(logged.seat - 1, Action(ActionKind(logged.kind), logged.amount))
+    return table, events
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,7 @@ class Rebuilt:
     settings: TableSettings
     table: Table
     unfinished: HandLog | None = None
+    told: tuple[TableEvent, ...] = ()  # the resumed hand's events so far
 
 
 async def rebuild(room: Room, record: TableRecord) -> Rebuilt:
@@ -65,7 +69,7 @@ async def rebuild(room: Room, record: TableRecord) -> Rebuilt:
     hand = await room.db(room.store.hand_log, latest[0].id)
     if hand.status is not HandStatus.CANCELLED:
         try:
-            table = replay(hand)
+            table, events = replay(hand)
         except UNREPLAYABLE as error:
             if hand.status is HandStatus.PLAYING:
                 log.warning("hand %s cannot resume (%s): cancelled", hand.id, error)
@@ -73,8 +77,9 @@ async def rebuild(room: Room, record: TableRecord) -> Rebuilt:
             else:
                 log.warning("hand %s does not replay (%s)", hand.id, error)
         else:
-            resumed = hand if hand.status is HandStatus.PLAYING else None
-            return Rebuilt(settings_of(hand.setup["settings"]), table, resumed)
+            if hand.status is HandStatus.PLAYING:
+                return Rebuilt(settings_of(hand.setup["settings"]), table, hand, tuple(events))
+            return Rebuilt(settings_of(hand.setup["settings"]), table)
     return before(hand, settings_of(record.settings))
 
 
@@ -97,6 +102,7 @@ async def restore_table(room: Room, record: TableRecord) -> TableActor:
     rebuilt = await rebuild(room, record)
     table, unfinished = rebuilt.table, rebuilt.unfinished
     actor = TableActor(room, record.id, rebuilt.settings, record.host_id, table)
+    _, actor.scene = scenes(list(rebuilt.told), actor.scene)  # the board so far, for words
     # The seats of the hand being resumed: also when the log shows it over but the crash
     # came before its result was written (their stacks are then after the hand, the
     # ledger's before it, until finish_recovered_hand writes the result).
