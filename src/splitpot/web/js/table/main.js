@@ -25,6 +25,7 @@ const model = emptyModel(tableId);
 let me = identity();
 let pendingSeat = null; // a seat picked before signing in: its buy-in opens once seated to watch
 let hands = null; // the last hands panel, once opened
+const handsDialog = document.querySelector("#hands-dialog");
 let drawScheduled = false;
 const inbox = []; // the room's messages not yet shown
 let pumping = false;
@@ -160,7 +161,7 @@ function handle(message) {
         if (!actions.onTurn()) settings.beep();
         break;
       case "hand_ended":
-        hands?.refresh();
+        if (handsDialog.open) hands?.refresh(); // else when it is opened again
         break;
       case "error":
         refused(note);
@@ -182,14 +183,16 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-// Takes the room's messages in order, lingering where LINGER says.
+// Takes the room's messages in order, lingering where LINGER says, but never while our
+// turn waits: the clock runs for us, so what is left is drawn at once.
 async function pump() {
   pumping = true;
   while (inbox.length) {
     const message = inbox.shift();
     handle(message);
     const linger = message.type === "event" ? LINGER[message.event.kind] : 0;
-    if (linger) await sleep(linger); // what comes meanwhile waits its turn
+    const ourTurnWaits = inbox.some((waiting) => waiting.type === "turn");
+    if (linger && !ourTurnWaits) await sleep(linger); // what comes meanwhile waits its turn
   }
   pumping = false;
 }
@@ -223,7 +226,6 @@ onIdentityChange((found) => {
 });
 
 // The last 50 hands (hands.js), mounted the first time the panel is opened.
-const handsDialog = document.querySelector("#hands-dialog");
 document.querySelector("#open-hands").addEventListener("click", async () => {
   handsDialog.showModal();
   if (hands) {
