@@ -186,7 +186,7 @@ def test_everyone_is_told_whose_decision_it_is_before_it_is_made(room: RoomServe
     decided = ("to_act", "acted", "shown", "mucked")  # a decision: to act, or show or muck
     events = [e for e in hand_events(watcher, hand) if e["kind"] in decided]
     told = [index for index, e in enumerate(events) if e["kind"] == "to_act"]
-    assert len(told) >= 9  # called and checked down heads-up, then the show or muck
+    assert len(told) >= 8  # called and checked down heads-up (and a show or muck, if any)
     for index in told:
         decision = events[index + 1]
         assert decision["kind"] != "to_act" and decision["seat"] == events[index]["seat"]

@@ -16,8 +16,10 @@ from engine_helpers import blind_posts, play
 from splitpot.cards import parse_cards
 from splitpot.engine import Hand, deal_order
 from splitpot.fair import (
+    GENESIS,
     Contribution,
     PreOrder,
+    chain_hash,
     dealing_positions,
     fairness_record,
     player_commitment,
@@ -26,7 +28,7 @@ from splitpot.fair import (
 from splitpot.history.splitpot_json import to_json
 from splitpot.history.table_log import hand_record
 from splitpot.rules import GameConfig, PotLimit, Variant
-from splitpot.verify import GENESIS, chain_hash, main, verify_chain, verify_hand
+from splitpot.verify import main, verify_chain, verify_hand
 
 CONFIG = GameConfig(Variant.O8, PotLimit(1, 2))
 SEATS = [2, 5, 7]  # table seats (from 1) of the three players, clockwise

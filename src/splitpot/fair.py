@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 SCHEME = "splitpot-deal-v1"
 RANKS = "23456789TJQKA"
@@ -25,6 +28,11 @@ SEED_BYTES = 32  # a server seed, and a player's entropy
 
 class FairnessError(ValueError):
     """A value that does not fit the scheme (a bad length, a card that is no card)."""
+
+
+def random_bytes(size: int, rng: random.Random | None = None) -> bytes:
+    """Secret random bytes; from ``rng`` only in tests (a seeded generator)."""
+    return secrets.token_bytes(size) if rng is None else rng.randbytes(size)
 
 
 def sha256(*parts: bytes) -> bytes:
@@ -118,13 +126,14 @@ class PreOrder:
             raise FairnessError(f"a pre-order has 52 salts of {SALT_BYTES} bytes")
 
     @classmethod
-    def draw(cls) -> PreOrder:
-        """A new secret pre-order from the operating system's CSPRNG."""
+    def draw(cls, rng: random.Random | None = None) -> PreOrder:
+        """A new secret pre-order from the operating system's CSPRNG (``rng``: a test's
+        seeded generator, for deals that repeat)."""
         cards = list(CARDS)
         for i in range(len(cards) - 1, 0, -1):
-            j = secrets.randbelow(i + 1)
+            j = secrets.randbelow(i + 1) if rng is None else rng.randrange(i + 1)
             cards[i], cards[j] = cards[j], cards[i]
-        return cls(tuple(cards), tuple(secrets.token_bytes(SALT_BYTES) for _ in cards))
+        return cls(tuple(cards), tuple(random_bytes(SALT_BYTES, rng) for _ in cards))
 
     def commitments(self) -> list[bytes]:
         return [card_commitment(s, c) for s, c in zip(self.salts, self.cards, strict=True)]
@@ -218,3 +227,22 @@ def fairness_record(
             for k in sorted(set(revealed))
         ],
     }
+
+
+# ------------------------------------------------------------------ the chain
+
+
+def canonical(record: Mapping[str, Any]) -> bytes:
+    """FAIRNESS.md: JSON with sorted keys and no spaces, as UTF-8, without the record's
+    own ``chain`` field."""
+    body = {key: value for key, value in record.items() if key != "chain"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return text.encode("utf-8")
+
+
+def chain_hash(previous: bytes, record: Mapping[str, Any]) -> bytes:
+    """``h_n = H(h_{n-1} || H(canonical(record_n)))``."""
+    return sha256(previous, sha256(canonical(record)))
+
+
+GENESIS = bytes(32)

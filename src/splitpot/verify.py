@@ -8,7 +8,6 @@ when the file cannot be read.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from splitpot import fair
+from splitpot.fair import chain_hash
 
 UNKNOWN = "??"
 
@@ -120,22 +120,6 @@ def _dealing_order(
 
 
 # ------------------------------------------------------------------ the chain
-
-
-def canonical(record: Mapping[str, Any]) -> bytes:
-    """FAIRNESS.md: JSON with sorted keys and no spaces, as UTF-8, without the record's
-    own ``chain`` field."""
-    body = {key: value for key, value in record.items() if key != "chain"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return text.encode("utf-8")
-
-
-def chain_hash(previous: bytes, record: Mapping[str, Any]) -> bytes:
-    """``h_n = H(h_{n-1} || H(canonical(record_n)))``."""
-    return fair.sha256(previous, hashlib.sha256(canonical(record)).digest())
-
-
-GENESIS = bytes(32)
 
 
 def verify_chain(records: Sequence[Mapping[str, Any]]) -> list[Check]:

@@ -16,12 +16,14 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from splitpot.bots import Bot, make_bot
-from splitpot.cards import Deck
+from splitpot.cards import Deck, parse_cards
 from splitpot.dealer import Scene, scenes
 from splitpot.engine import Action, IllegalActionError, Shown
+from splitpot.fair import GENESIS
 from splitpot.history.splitpot_json import to_json
 from splitpot.history.table_log import record_of
 from splitpot.protocol import (
@@ -30,19 +32,23 @@ from splitpot.protocol import (
     JsonObject,
     ProtocolError,
     equity_event,
+    hand_id,
     to_act_event,
 )
 from splitpot.server import frames
 from splitpot.server.clock import REFILL_PER_HAND, ActionClock, Turn
 from splitpot.server.connection import Connection
+from splitpot.server.dealing import PendingDeal
 from splitpot.server.errors import refusal
 from splitpot.server.frames import seconds, wall_time
-from splitpot.server.hands import PLAYER_IDS
+from splitpot.server.hands import CHAIN, DEAL_SECRET, PLAYER_IDS, chain_link
 from splitpot.server.runout import FaceUp, equity, runout_parts
 from splitpot.server.settings import TableSettings, parse_settings
-from splitpot.store import Player, SeatStatus
+from splitpot.store import Hand as StoredHand
+from splitpot.store import HandStatus, Player, SeatStatus
 from splitpot.table import (
     HandFinished,
+    HandStarted,
     InHand,
     SatOut,
     Table,
@@ -57,6 +63,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("splitpot.room")
 
 CHAT_RATE = (5, 10.0)  # at most 5 lines in 10 seconds per player
+# Commands that change the table wait while an announced hand waits for its players'
+# entropy: the hand is dealt to the table it was announced at.
+WAIT_FOR_THE_DEAL = frozenset({"sit", "sit_out", "sit_in", "top_up", "leave", "host"})
 
 
 @dataclass
@@ -119,6 +128,12 @@ class TableActor:
         self._deal_at: float | None = None
         self._extra_pause = 0.0  # more time before the next deal: a run-out, hands shown
         self._to_act_told: tuple[str, int] | None = None  # the decision last told to_act
+        self.commitments: dict[int, bytes] = {}  # player id -> u for their next hand
+        self.pending: PendingDeal | None = None  # a hand announced, its cards not dealt
+        self._deferred: list[Command] = []  # commands that wait for the pending deal
+        self.deal_secret: dict[str, Any] | None = None  # the fair deal of the hand in play
+        self.hand_started_at = datetime.now(UTC)  # when the hand in play was dealt
+        self.chain_head = GENESIS  # the hash of the table's last hand record
         self._act_for_at: float | None = None
         self._chat: dict[int, deque[float]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -166,18 +181,24 @@ class TableActor:
             except TimeoutError:
                 await self._on_timer()
                 continue
-            try:
-                await self._handle(command)
-            except Exception as error:  # a refusal, or a bug: answer, keep the table alive
-                failure = refusal(error)
-                if failure.code is ErrorCode.SERVER_ERROR:
-                    log.exception("table %s: %s failed", self.id, command.name)
-                if not command.done.done():
-                    command.done.set_exception(failure)
-            else:
-                if not command.done.done():
-                    command.done.set_result(None)
+            if self.pending is not None and command.name in WAIT_FOR_THE_DEAL:
+                self._deferred.append(command)  # done once the cards are dealt
+                continue
+            await self._answer(command)
             self._schedule()
+
+    async def _answer(self, command: Command) -> None:
+        try:
+            await self._handle(command)
+        except Exception as error:  # a refusal, or a bug: answer, keep the table alive
+            failure = refusal(error)
+            if failure.code is ErrorCode.SERVER_ERROR:
+                log.exception("table %s: %s failed", self.id, command.name)
+            if not command.done.done():
+                command.done.set_exception(failure)
+        else:
+            if not command.done.done():
+                command.done.set_result(None)
 
     # ------------------------------------------------------------ timers
 
@@ -194,7 +215,7 @@ class TableActor:
         try:
             if self._deal_at is not None and now >= self._deal_at:
                 self._deal_at = None
-                await self._deal()
+                await (self._deal() if self.pending is None else self._deal_cards())
             elif self._act_for_at is not None and now >= self._act_for_at:
                 self._act_for_at = None
                 await self._act_for()
@@ -208,6 +229,8 @@ class TableActor:
         """After every change: who acts next, and when the next hand is dealt."""
         now = time.monotonic()
         self._act_for_at = None
+        if self.pending is not None:
+            return  # the deal waits for the players' entropy until _deal_at
         current = self.table.hand
         if current is None:
             self.turn = None
@@ -334,6 +357,27 @@ class TableActor:
     async def _cmd_leave(self, command: Command) -> None:
         seat = self._own_seat(self._player(command))
         await self._leave(seat)
+
+    async def _cmd_commit(self, command: Command) -> None:
+        """FAIRNESS.md 3: a player's commitment for the next hand they are dealt into."""
+        player = self._player(command)
+        self._own_seat(player)
+        self.commitments[player.id] = bytes.fromhex(command.fields["commitment"])
+
+    async def _cmd_reveal(self, command: Command) -> None:
+        """FAIRNESS.md 3: the entropy behind a commitment the hand's start listed; the
+        cards are dealt as soon as every player of the deal has revealed."""
+        player = self._player(command)
+        seat = self._own_seat(player) + 1
+        pending, hand = self.pending, command.fields["hand"]
+        if pending is None:
+            raise ProtocolError(ErrorCode.NOT_NOW, f"no hand is waiting for entropy, not {hand}")
+        if hand != pending.hand_id:
+            raise ProtocolError(
+                ErrorCode.WRONG_HAND, f"hand {pending.hand_id} is being dealt, not {hand}"
+            )
+        if pending.reveal(seat, bytes.fromhex(command.fields["entropy"])):
+            await self._deal_cards()
 
     async def _cmd_chat(self, command: Command) -> None:
         player = self._player(command)
@@ -490,35 +534,93 @@ class TableActor:
         self._room_event(equity_event(hand_id, sorted(face_up), board, result))
 
     async def _deal(self) -> None:
+        """Announce the next hand with its deal's commitments (FAIRNESS.md steps 1 to 3);
+        its cards are dealt once the players who committed reveal their entropy, or when
+        their time is up (``reveal_wait``)."""
         if self.hand_id is not None:  # the last hand's result is not written yet: first that
             await self._finish_hand()
         await self._between_hands()
         if not self._can_deal():
             return
-        snapshot = self.table.snapshot()
-        deck, draw = Deck(self.room.seed()), Deck(self.room.seed())
+        draw = Deck(self.room.seed())
+        upcoming = self.table.next_hand(draw.cards)
+        seats_dealt = [seat + 1 for seat in upcoming.seats_dealt]
+        commitments = {
+            seat + 1: self.commitments.pop(occupant.player_id)
+            for seat, occupant in self.occupants.items()
+            if occupant.player_id in self.commitments and seat + 1 in seats_dealt
+        }
+        self.pending = PendingDeal.announce(
+            hand_id(self.id, upcoming.started.number),
+            upcoming.started,
+            seats_dealt,
+            commitments,
+            self.table.config.variant.hole_cards,
+            draw.cards,
+            self.room.rng(),
+        )
+        self._publish(upcoming.events, fairness=self.pending.announcement())
+        if self.pending.players:
+            self._deal_at = time.monotonic() + self.room.options.reveal_wait
+        else:
+            await self._deal_cards()
+
+    async def _deal_cards(self) -> None:
+        """Deal the announced hand from the deck its commitments and the entropy revealed
+        make (FAIRNESS.md steps 4 to 6), the deal's secret kept with it; then the commands
+        that waited for the deal."""
+        pending = self.pending
+        assert pending is not None
+        self._deal_at = None
+        try:
+            await self._deal_announced(pending)
+        except Exception:
+            self._room_event(
+                {
+                    "kind": "hand_cancelled",
+                    "hand": pending.hand_id,
+                    "text": f"Hand #{pending.started.number} is called off",
+                }
+            )
+            raise
+        finally:
+            self.pending = None
+            deferred, self._deferred = self._deferred, []
+            for command in deferred:
+                await self._answer(command)
+
+    async def _deal_announced(self, pending: PendingDeal) -> None:
+        deal = pending.deal(self.id)
+        secret = pending.secret()
         setup = {
-            "snapshot": snapshot,
+            "snapshot": self.table.snapshot(),
             "settings": self.settings.to_json(),
-            "deck": [str(card) for card in deck.cards],
-            "draw": [str(card) for card in draw.cards],
+            "deck": deal.deck,
+            "draw": [str(card) for card in pending.draw],
+            "fairness": secret,
         }
         stored = await self.room.db(self.room.store.start_hand, self.id, setup)  # store first
         try:
-            events = self.table.deal(deck.cards, draw=draw.cards)
+            if stored.id != pending.hand_id:
+                raise TableError(f"the store numbers the hand {stored.id}, not {pending.hand_id}")
+            events = self.table.deal(parse_cards(" ".join(deal.deck)), draw=pending.draw)
         except TableError:
             await self.room.db(self.room.store.cancel_hand, stored.id)
             raise
+        start = next(i for i, event in enumerate(events) if isinstance(event, HandStarted))
+        if events[start] != pending.started:  # a bug: next_hand foretells the deal
+            log.error("table %s: hand %s is not the hand announced", self.id, stored.id)
         current = self.table.latest
         assert current is not None
-        self.hand_id = stored.id
+        self.hand_id, self.deal_secret = stored.id, secret
+        self.hand_started_at = stored.started_at
         self.hand_times.append(time.time())
         self.clock.hand_dealt(current.seats)
         for seat, occupant in self.occupants.items():
             player = self.table.seats[seat]
             if player is not None and player.sitting_out:
                 occupant.hands_out += 1
-        await self._tell(events)
+        await self._tell(events[start + 1 :])  # its start was told with its commitments
 
     async def _between_hands(self) -> None:
         """Before a deal: players sitting out too long lose their seat (``sit_out_hands``)."""
@@ -544,12 +646,21 @@ class TableActor:
         record = to_json(record_of(played, self.hand_id), hand)
         ids = [self.occupants[seat].player_id for seat in played.seats]
         record[PLAYER_IDS] = ids  # whose cards each viewer may see in the history
+        if self.deal_secret is not None:
+            record[DEAL_SECRET] = self.deal_secret  # hands.py reveals what a reader may see
+        finished = StoredHand(
+            self.hand_id, self.id, played.number, HandStatus.FINISHED, self.hand_started_at,
+            None, record,
+        )  # fmt: skip
+        link = chain_link(self.chain_head, finished)
+        record[CHAIN] = link
         results: dict[int, int] = {}
         for index, player_id in enumerate(ids):
             results[player_id] = hand.result.stacks[index] - hand.starting_stacks[index]
         await self.room.db(
             self.room.store.finish_hand, self.hand_id, record, results, hand.result.rake
         )
+        self.chain_head = bytes.fromhex(link["hash"])
         self.pots.append(sum(pot.amount for pot in hand.result.pots) + hand.result.rake)
         self.hand_id = None
 
@@ -653,9 +764,10 @@ class TableActor:
 
     # ------------------------------------------------------------ publishing
 
-    def _publish(self, events: list[TableEvent]) -> None:
+    def _publish(self, events: list[TableEvent], fairness: JsonObject | None = None) -> None:
         """Each event to each connection, as its player may see it; a frame is serialised
-        once for all the connections that see it alike."""
+        once for all the connections that see it alike. ``fairness``: the commitments of a
+        hand's start."""
         before, self.scene = scenes(events, self.scene)
         for event, scene in zip(events, before, strict=True):
             self.seq += 1
@@ -668,10 +780,10 @@ class TableActor:
                 seen = seen_by(event, self.seat_of(connection.player_id))
                 if seen == public:
                     if shared is None:
-                        shared = frames.event(self, public, scene, self.seq)
+                        shared = frames.event(self, public, scene, self.seq, fairness)
                     connection.send(shared)
                 else:
-                    connection.send(frames.event(self, seen, scene, self.seq))
+                    connection.send(frames.event(self, seen, scene, self.seq, fairness))
             if isinstance(event, HandFinished):
                 self.turn = None
 

@@ -64,9 +64,17 @@ def table(actor: TableActor, view: TableView) -> str:
     return frame(table_message(actor.id, actor.seq, state))
 
 
-def event(actor: TableActor, seen: TableEvent, scene: Scene, seq: int) -> str:
+def event(
+    actor: TableActor,
+    seen: TableEvent,
+    scene: Scene,
+    seq: int,
+    fairness: JsonObject | None = None,
+) -> str:
     names = actor.names()
-    encoded = encode_event(seen, actor.id, scene, names, players=players(actor))
+    encoded = encode_event(
+        seen, actor.id, scene, names, players=players(actor), fairness=fairness
+    )
     return frame(event_message(actor.id, seq, encoded))
 
 

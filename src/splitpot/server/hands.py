@@ -9,15 +9,19 @@ from datetime import UTC, datetime
 from typing import Any
 
 from splitpot.engine import PotAwarded, arrange_deck
+from splitpot.fair import chain_hash
 from splitpot.history.phh import write_phh
 from splitpot.history.pokerstars import write_pokerstars
 from splitpot.history.replay import replay_record
 from splitpot.history.report import revealed_holes
 from splitpot.history.splitpot_json import from_json, to_json
 from splitpot.protocol import award_json, utc_text
+from splitpot.server.dealing import revealed_fairness
 from splitpot.store import Hand
 
 PLAYER_IDS = "player_ids"  # the stored record's room player id of each player
+DEAL_SECRET = "deal_secret"  # the stored record's fair deal: what proves it (dealing.py)
+CHAIN = "chain"  # the record's link in its table's chain (FAIRNESS.md)
 
 
 def hand_document(
@@ -55,6 +59,14 @@ def hand_document(
     document["you"] = index
     document["table"] = table
     document["started"] = utc_text(_utc(started))
+    secret = stored.get(DEAL_SECRET)
+    if secret is not None:  # the board and the hands this reader sees, with their salts
+        seats_seen = {record.players[p].seat for p in seen}
+        document["fairness"] = revealed_fairness(
+            table, hand_id, secret, len(record.board), seats_seen
+        )
+    if CHAIN in stored:
+        document[CHAIN] = stored[CHAIN]
     by_player = [player.seat - 1 for player in record.players]  # awards name table seats
     document["awards"] = [
         award_json(replace(event, player=by_player[event.player]))
@@ -62,6 +74,13 @@ def hand_document(
         if isinstance(event, PotAwarded)
     ]
     return document
+
+
+def chain_link(previous: bytes, stored_hand: Hand) -> dict[str, str]:
+    """The hand's link in its table's chain (FAIRNESS.md), over its document as anyone
+    sees it (no session): ``previous`` and this link's ``hash``, in hex."""
+    made = chain_hash(previous, hand_document(stored_hand, None))
+    return {"previous": previous.hex(), "hash": made.hex()}
 
 
 def _utc(moment: datetime) -> datetime:

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 from splitpot.cards import parse_cards
 from splitpot.dealer import scenes
 from splitpot.engine import Action, ActionKind
+from splitpot.fair import GENESIS
 from splitpot.server.actor import TableActor
+from splitpot.server.hands import CHAIN
 from splitpot.server.settings import TableSettings
 from splitpot.store import HandLog, HandStatus, Seat, SeatStatus
 from splitpot.store import Table as TableRecord
@@ -28,6 +30,7 @@ log = logging.getLogger("splitpot.room")
 
 # What a damaged setup or log raises on its way through the settings, cards and engine.
 UNREPLAYABLE = (ValueError, LookupError, TypeError)
+CHAIN_LOOKBACK = 50  # hands looked back through for the last record (past cancelled ones)
 
 
 def settings_of(document: dict[str, Any]) -> TableSettings:
@@ -124,11 +127,22 @@ async def restore_table(room: Room, record: TableRecord) -> TableActor:
             actor.add_player(index, seat.player_id, seat.name)
         actor.occupants[index].leaving = seat.status is SeatStatus.LEAVING
     _host_changes(actor, record)
+    actor.chain_head = await _chain_head(room, record.id)
     if unfinished is not None:
         actor.hand_id = unfinished.id
+        actor.deal_secret = unfinished.setup.get("fairness")
+        actor.hand_started_at = unfinished.started_at
         if table.hand is None:  # the crash came between the last action and the result
             await actor.finish_recovered_hand()
     return actor
+
+
+async def _chain_head(room: Room, table_id: str) -> bytes:
+    """The hash of the table's last hand record, where the chain goes on (FAIRNESS.md)."""
+    for hand in await room.db(room.store.table_hands, table_id, CHAIN_LOOKBACK):
+        if hand.record is not None and CHAIN in hand.record:
+            return bytes.fromhex(hand.record[CHAIN]["hash"])
+    return GENESIS
 
 
 def _host_changes(actor: TableActor, record: TableRecord) -> None:

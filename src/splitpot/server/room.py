@@ -41,6 +41,7 @@ class RoomOptions:
     hand_pause: float = 3.0  # seconds between hands, to read the result
     street_pause: float = 1.5  # seconds more for each street of an all-in run-out
     show_pause: float = 0.7  # seconds more for each hand shown at the showdown
+    reveal_wait: float = 2.0  # seconds players have to reveal their entropy at a deal
     bot_delay: float = 0.8  # seconds a bot "thinks"
     db_retry: float = 0.5  # seconds between tries while the database is away
     origins: tuple[str, ...] = ()  # pages on other origins allowed to open the WebSocket
@@ -80,6 +81,11 @@ class Room:
         """A seed for a deck's shuffle or a bot: None (secret randomness), unless the
         options give the room a seed (tests that need the same deals every run)."""
         return None if self._shuffles is None else self._shuffles.getrandbits(64)
+
+    def rng(self) -> random.Random | None:
+        """A seeded generator for the fair deal's secrets in tests, else None (secret)."""
+        seed = self.seed()
+        return None if seed is None else random.Random(seed)
 
     async def log_action(self, hand_id: str, seat: int, kind: str, amount: int | None) -> None:
         """Append an action to its hand's log; return once it is committed. The actions

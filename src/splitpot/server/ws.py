@@ -203,9 +203,11 @@ class Client:
                 small_blind=command.small_blind,
                 big_blind=command.big_blind,
             )
-        elif isinstance(command, Commit | Reveal):
-            raise ProtocolError(
-                ErrorCode.NOT_NOW, "this room does not take deal commitments yet", command.ref
+        elif isinstance(command, Commit):
+            await self._submit(self._table(command.table), "commit", commitment=command.commitment)
+        elif isinstance(command, Reveal):
+            await self._submit(
+                self._table(command.table), "reveal", hand=command.hand, entropy=command.entropy
             )
 
     async def _visible(self, table: str, invite: str | None) -> TableActor:

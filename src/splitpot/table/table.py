@@ -19,7 +19,7 @@ from typing import Any
 
 from splitpot.cards import Card
 from splitpot.engine import Action, Hand, HandSetupError, IllegalActionError, Post, PostKind
-from splitpot.engine.hand import most_players
+from splitpot.engine.hand import deal_order, most_players
 from splitpot.rules import FixedLimit, GameConfig, Mixed, NoLimit, PotLimit, Rake, Variant
 from splitpot.table.events import (
     ChipsAdded,
@@ -35,6 +35,7 @@ from splitpot.table.events import (
 from splitpot.table.view import TableView, table_view
 
 HISTORY_SIZE = 50
+PLACEHOLDER_DECK = tuple(Card.from_code(code) for code in range(52))  # a dry run's deck
 MAX_SEATS = 10
 
 
@@ -131,6 +132,20 @@ class TableHand:
     names: tuple[str, ...]
     button_seat: int
     hand: Hand
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """The next hand as it will start, before its deck is known."""
+
+    events: list[TableEvent]  # up to and including HandStarted
+    seats_dealt: tuple[int, ...]  # the table seats dealt in, in dealing order
+
+    @property
+    def started(self) -> HandStarted:
+        started = self.events[-1]
+        assert isinstance(started, HandStarted)
+        return started
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +287,21 @@ class Table:
         """The hand in play, or else the last one played (a hand over as soon as it was
         dealt is settled at once and already in the history)."""
         return self.hand or (self.history[-1] if self.history else None)
+
+    def next_hand(self, draw: Sequence[Card] | None = None) -> NextHand:
+        """What ``deal`` with this ``draw`` will start with, whatever the deck: the events
+        up to the hand's start (a change of stakes, ``HandStarted``) and the seats in
+        dealing order. Nothing changes: a room announces a hand before its deck exists
+        (FAIRNESS.md)."""
+        probe = Table.restore(self.config, self.snapshot())
+        if self.history:  # the last hand's stakes, to tell a change
+            probe.history.append(self.history[-1])
+        events = probe.deal(PLACEHOLDER_DECK, draw=draw)
+        started = next(i for i, event in enumerate(events) if isinstance(event, HandStarted))
+        played = probe.latest
+        assert played is not None
+        order = [played.seats[p] for p in deal_order(len(played.seats), played.hand.button)]
+        return NextHand(events[: started + 1], tuple(order))
 
     def deal(
         self, deck: Sequence[Card | None], *, draw: Sequence[Card] | None = None

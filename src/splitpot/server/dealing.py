@@ -1,0 +1,144 @@
+"""A table's fair deal (FAIRNESS.md, splitpot-deal-v1): the room announces a hand with its
+commitments, the players who committed reveal their entropy, then the deck is made and
+dealt. The secret half is kept with the hand, so a record can reveal what its reader may
+see and a restarted room can finish the hand."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from splitpot import fair
+from splitpot.cards import Card
+from splitpot.protocol import ErrorCode, Json, JsonObject, ProtocolError
+from splitpot.table import HandStarted
+
+
+@dataclass
+class PendingDeal:
+    """A hand announced and waiting for its players' entropy. Seats are wire seats."""
+
+    hand_id: str
+    started: HandStarted  # what the table will deal: the seats dealt in, the button
+    seats_dealt: list[int]  # in dealing order (FAIRNESS.md step 6)
+    pre_order: fair.PreOrder
+    seed: bytes
+    players: dict[int, bytes]  # seat -> the commitment the deal uses
+    hole_cards: int
+    draw: tuple[Card, ...]  # the cards of a draw for the button, if the game (re)starts
+    entropy: dict[int, bytes] = field(default_factory=dict)  # seat -> revealed so far
+
+    @classmethod
+    def announce(
+        cls,
+        hand_id: str,
+        started: HandStarted,
+        seats_dealt: list[int],
+        commitments: dict[int, bytes],
+        hole_cards: int,
+        draw: tuple[Card, ...],
+        rng: random.Random | None = None,
+    ) -> PendingDeal:
+        """A new deal: a secret pre-order and server seed, and the commitments of the
+        players dealt in who sent one (``commitments`` by wire seat)."""
+        players = {seat: u for seat, u in commitments.items() if seat in seats_dealt}
+        return cls(
+            hand_id,
+            started,
+            seats_dealt,
+            fair.PreOrder.draw(rng),
+            fair.random_bytes(fair.SEED_BYTES, rng),
+            players,
+            hole_cards,
+            draw,
+        )
+
+    def announcement(self) -> JsonObject:
+        """The ``fairness`` of the ``hand_started`` event: ``D``, ``T`` and each ``u``."""
+        commitments = self.pre_order.commitments()
+        return {
+            "scheme": fair.SCHEME,
+            "deck_commitment": fair.deck_commitment(commitments).hex(),
+            "server_commitment": fair.server_commitment(self.seed).hex(),
+            "players": [
+                {"seat": seat, "commitment": u.hex()} for seat, u in sorted(self.players.items())
+            ],
+        }
+
+    def reveal(self, seat: int, entropy: bytes) -> bool:
+        """Take a player's entropy (refused, naming why, if it is not the one committed);
+        True once every player of the deal has revealed."""
+        commitment = self.players.get(seat)
+        if commitment is None:
+            raise ProtocolError(
+                ErrorCode.NOT_NOW, f"seat {seat} sent no commitment for hand {self.hand_id}"
+            )
+        if fair.player_commitment(entropy) != commitment:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                "reveal.entropy does not match the commitment sent for this hand",
+            )
+        self.entropy[seat] = entropy
+        return set(self.entropy) == set(self.players)
+
+    def deal(self, table_id: str) -> fair.Deal:
+        """The deck, from the pre-order, the server seed and the entropy revealed."""
+        return fair.shuffle(table_id, self.hand_id, self.pre_order, self.seed, self.entropy)
+
+    def secret(self) -> JsonObject:
+        """What the room keeps with the hand to deal it again and to prove it."""
+        return {
+            "pre_order": list(self.pre_order.cards),
+            "salts": [salt.hex() for salt in self.pre_order.salts],
+            "server_seed": self.seed.hex(),
+            "hole_cards": self.hole_cards,
+            "seats_dealt": list[Json](self.seats_dealt),
+            "players": [
+                {
+                    "seat": seat,
+                    "commitment": u.hex(),
+                    "entropy": self.entropy[seat].hex() if seat in self.entropy else None,
+                }
+                for seat, u in sorted(self.players.items())
+            ],
+        }
+
+
+def deal_of(table_id: str, hand_id: str, secret: dict[str, Any]) -> fair.Deal:
+    """The deck of a hand from what the room kept."""
+    pre_order = fair.PreOrder(
+        tuple(secret["pre_order"]), tuple(bytes.fromhex(s) for s in secret["salts"])
+    )
+    entropy = {p["seat"]: bytes.fromhex(p["entropy"]) for p in secret["players"] if p["entropy"]}
+    seed = bytes.fromhex(secret["server_seed"])
+    return fair.shuffle(table_id, hand_id, pre_order, seed, entropy)
+
+
+def revealed_fairness(
+    table_id: str,
+    hand_id: str,
+    secret: dict[str, Any],
+    board_cards: int,
+    seats_seen: set[int],
+) -> dict[str, object]:
+    """The record's ``fairness`` for one reader: the board dealt and the hole cards of
+    ``seats_seen`` (wire seats) revealed with their salts, nothing else."""
+    seats = secret["seats_dealt"]
+    holes, board = fair.dealing_positions(len(seats), secret["hole_cards"])
+    revealed = board[:board_cards]
+    for index, seat in enumerate(seats):
+        if seat in seats_seen:
+            revealed += holes[index]
+    players = [
+        fair.Contribution(
+            p["seat"],
+            bytes.fromhex(p["commitment"]),
+            None if p["entropy"] is None else bytes.fromhex(p["entropy"]),
+        )
+        for p in secret["players"]
+    ]
+    deal = deal_of(table_id, hand_id, secret)
+    return fair.fairness_record(
+        deal, table_id, hand_id, secret["hole_cards"], seats, players, revealed
+    )
