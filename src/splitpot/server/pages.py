@@ -42,6 +42,12 @@ async def table(table_id: str) -> FileResponse:
     return page("table.html")
 
 
+@router.get("/fairness", include_in_schema=False)
+async def fairness() -> FileResponse:
+    """What the verifiable deal proves and what it does not (FAIRNESS.md), in plain words."""
+    return page("fairness.html")
+
+
 @router.get("/favicon.ico", include_in_schema=False)
 async def favicon() -> FileResponse:
     return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml", headers=SECURITY_HEADERS)
