@@ -1,0 +1,260 @@
+// splitpot-deal-v1 (FAIRNESS.md) in the page: a player's entropy and every check of a hand's
+// record, exactly as src/splitpot/verify.py makes them. Pure functions, no DOM; WebCrypto.
+
+export const SCHEME = "splitpot-deal-v1";
+const RANKS = "23456789TJQKA";
+const SUITS = "cdhs";
+export const CARDS = [...RANKS].flatMap((rank) => [...SUITS].map((suit) => rank + suit));
+const SALT_BYTES = 16;
+const SEED_BYTES = 32; // a server seed, and a player's entropy
+const UNKNOWN = "??";
+const ascii = new TextEncoder();
+
+/** A value that does not fit the scheme (a bad length, a card that is no card). */
+export class FairnessError extends Error {}
+
+export function toHex(bytes) {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** `value` as bytes, if it is lowercase hex of `size` bytes (verify.py `_hex`). */
+export function fromHex(value, size, what) {
+  if (typeof value !== "string" || value.length !== 2 * size || !/^[0-9a-f]*$/.test(value)) {
+    throw new FairnessError(`${what} is not ${size} bytes of lowercase hex`);
+  }
+  const bytes = new Uint8Array(size);
+  for (let at = 0; at < size; at += 1) bytes[at] = parseInt(value.slice(2 * at, 2 * at + 2), 16);
+  return bytes;
+}
+
+function join(parts) {
+  const bytes = parts.map((part) => (typeof part === "string" ? ascii.encode(part) : part));
+  const joined = new Uint8Array(bytes.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of bytes) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+}
+
+/** `H` of the parts joined (`||`); a text part is its UTF-8. */
+export async function sha256(...parts) {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", join(parts)));
+}
+
+function u8(number) {
+  if (!Number.isInteger(number) || number < 0 || number > 255) {
+    throw new FairnessError(`${number} does not fit in a byte`);
+  }
+  return Uint8Array.of(number);
+}
+
+/** A length-prefixed string: `u32(len(utf8(s))) || utf8(s)`. */
+function lp(text) {
+  const data = ascii.encode(text);
+  const length = new Uint8Array(4);
+  new DataView(length.buffer).setUint32(0, data.length);
+  return join([length, data]);
+}
+
+/** FAIRNESS.md step 1: `H("splitpot-card-v1" || r || 0x00 || card)`. */
+export function cardCommitment(salt, card) {
+  if (!CARDS.includes(card)) {
+    throw new FairnessError(`'${card}' is not a card (rank then suit, like 'As' or 'Td')`);
+  }
+  return sha256("splitpot-card-v1", salt, Uint8Array.of(0), card);
+}
+
+/** `D`: the hash of the 52 card commitments in pre-order. */
+export function deckCommitment(commitments) {
+  if (commitments.length !== CARDS.length) {
+    throw new FairnessError(`a deck commitment needs 52 card commitments, not ${commitments.length}`);
+  }
+  return sha256(...commitments);
+}
+
+/** FAIRNESS.md step 2: `T = H("splitpot-srv-v1" || t)`. */
+export function serverCommitment(seed) {
+  return sha256("splitpot-srv-v1", seed);
+}
+
+/** FAIRNESS.md step 3: `u_p = H("splitpot-player-v1" || x_p)`. */
+export function playerCommitment(entropy) {
+  return sha256("splitpot-player-v1", entropy);
+}
+
+/** A player's part for the next hand: 32 random bytes and their commitment, as hex. */
+export async function newEntropy() {
+  const entropy = crypto.getRandomValues(new Uint8Array(SEED_BYTES));
+  return { entropy: toHex(entropy), commitment: toHex(await playerCommitment(entropy)) };
+}
+
+/** FAIRNESS.md step 4: `K`, from the seats that contributed (`entropy`: a Map seat -> bytes),
+ * in increasing seat number. */
+export function dealKey(tableId, handId, deck, seed, entropy) {
+  const parts = ["splitpot-deal-v1", lp(tableId), lp(handId), deck, seed];
+  for (const seat of [...entropy.keys()].sort((a, b) => a - b)) parts.push(u8(seat), entropy.get(seat));
+  return sha256(...parts);
+}
+
+function bigEndian(bytes) {
+  return BigInt(`0x${toHex(bytes)}`);
+}
+
+/** FAIRNESS.md step 5: the Fisher-Yates shuffle of 0..51 driven by `HMAC(K, "fy" || u8(i))`. */
+export async function permutation(key) {
+  const hmac = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const order = CARDS.map((_, index) => index);
+  for (let i = CARDS.length - 1; i > 0; i -= 1) {
+    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", hmac, join(["fy", u8(i)])));
+    const j = Number(bigEndian(mac) % BigInt(i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+/** FAIRNESS.md step 6: the deck positions of each dealt-in player's hole cards (one card a
+ * round) and of the five board cards (a burn before the flop, the turn and the river). */
+export function dealingPositions(players, holeCards) {
+  const holes = Array.from({ length: players }, () => []);
+  for (let round = 0; round < holeCards; round += 1) {
+    for (let player = 0; player < players; player += 1) holes[player].push(round * players + player);
+  }
+  const dealt = players * holeCards;
+  return { holes, board: [dealt + 1, dealt + 2, dealt + 3, dealt + 5, dealt + 7] };
+}
+
+/* ---------- the checks of a record (verify.py verify_hand) ---------- */
+
+class MissingField extends Error {}
+
+/** `object[key]`, or a MissingField error (a KeyError in verify.py). */
+function field(object, key) {
+  if (object === null || typeof object !== "object" || !(key in object)) {
+    throw new MissingField(`field '${key}'`);
+  }
+  return object[key];
+}
+
+function integer(value) {
+  const number = Number(value);
+  if (value === null || typeof value === "boolean" || !Number.isFinite(number)) {
+    throw new FairnessError(`${value} is not a number`);
+  }
+  return Math.trunc(number);
+}
+
+function cardsOf(text) {
+  const cards = [];
+  for (let at = 0; at < text.length; at += 2) cards.push(text.slice(at, at + 2));
+  return cards;
+}
+
+function check(name, passed, detail = "") {
+  return { name, passed, detail };
+}
+
+function list(value, what) {
+  if (!Array.isArray(value)) throw new FairnessError(`${what} is not a list`);
+  return value;
+}
+
+/**
+ * Every check of FAIRNESS.md on one hand's record, in order: [{name, passed, detail}], the
+ * same names, verdicts and details as verify.py; a check that cannot be made (a missing or
+ * malformed field) fails as "record" with the reason.
+ */
+export async function verifyHand(record) {
+  const fairness = record?.fairness;
+  if (fairness === null || typeof fairness !== "object" || Array.isArray(fairness)) {
+    return [check("fairness", false, "the record has no fairness object")];
+  }
+  try {
+    return await checks(record, fairness);
+  } catch (error) {
+    if (!(error instanceof FairnessError || error instanceof MissingField || error instanceof TypeError)) throw error;
+    return [check("record", false, `cannot be checked: ${error.message}`)];
+  }
+}
+
+async function checks(record, fairness) {
+  const scheme = field(fairness, "scheme");
+  const found = [check("scheme", scheme === SCHEME, String(scheme))];
+  const seed = fromHex(field(fairness, "server_seed"), SEED_BYTES, "server_seed");
+  const served = toHex(await serverCommitment(seed));
+  found.push(check("server seed", served === field(fairness, "server_commitment"), "T = H(t)"));
+  const entropy = new Map();
+  for (const player of list(field(fairness, "players"), "players")) {
+    const seat = integer(field(player, "seat"));
+    const name = `seat ${seat}'s entropy`;
+    if (field(player, "entropy") === null) {
+      found.push(check(name, true, "not revealed: dealt without"));
+      continue;
+    }
+    const value = fromHex(player.entropy, SEED_BYTES, name);
+    const made = toHex(await playerCommitment(value)) === field(player, "commitment");
+    found.push(check(name, made, "u = H(x)"));
+    entropy.set(seat, value);
+  }
+  const commitments = list(field(fairness, "commitments"), "commitments").map((c) => fromHex(c, 32, "a card commitment"));
+  const deck = await deckCommitment(commitments);
+  found.push(check("deck commitment", toHex(deck) === field(fairness, "deck_commitment"), "D"));
+  const tableId = field(fairness, "table_id");
+  const handId = field(fairness, "hand_id");
+  if (tableId !== ("table" in record ? record.table : tableId) || handId !== record.id) {
+    found.push(check("hand", false, "the fairness object is another hand's"));
+  }
+  if (typeof tableId !== "string" || typeof handId !== "string") {
+    throw new FairnessError("table_id and hand_id are text");
+  }
+  const order = await permutation(await dealKey(tableId, handId, deck, seed, entropy));
+  const revealed = new Map();
+  for (const entry of list(field(fairness, "revealed"), "revealed")) {
+    const position = integer(field(entry, "position"));
+    const card = String(field(entry, "card"));
+    const salt = fromHex(field(entry, "salt"), SALT_BYTES, `the salt at position ${position}`);
+    if (!(position >= 0 && position < CARDS.length)) {
+      throw new FairnessError(`position ${position} is not a place in a deck`);
+    }
+    const matches = toHex(await cardCommitment(salt, card)) === toHex(commitments[order[position]]);
+    found.push(check(`card ${card} at position ${position}`, matches, "c = H(r, card)"));
+    revealed.set(position, card);
+  }
+  return [...found, ...dealingOrder(record, fairness, revealed)];
+}
+
+/** Each card the record shows sits at the place FAIRNESS.md step 6 deals it from. */
+function dealingOrder(record, fairness, revealed) {
+  const seats = list(field(fairness, "seats_dealt"), "seats_dealt").map(integer);
+  const { holes, board } = dealingPositions(seats.length, integer(field(fairness, "hole_cards")));
+  const expected = new Map(); // position -> [the card, where it went]
+  const boardCards = cardsOf(field(record, "board"));
+  board.forEach((position, index) => {
+    if (index < boardCards.length) expected.set(position, [boardCards[index], "the board"]);
+  });
+  const bySeat = new Map(list(field(record, "players"), "players").map((player, index) => [integer(field(player, "seat")), index]));
+  const recordHoles = field(record, "holes");
+  seats.forEach((seat, index) => {
+    if (!bySeat.has(seat)) throw new MissingField(`field ${seat}`);
+    const hole = cardsOf(field(recordHoles, bySeat.get(seat)));
+    if (hole.length !== holes[index].length) { // as Python's zip(..., strict=True) says it
+      const than = hole.length < holes[index].length ? "shorter" : "longer";
+      throw new FairnessError(`zip() argument 2 is ${than} than argument 1`);
+    }
+    holes[index].forEach((position, round) => {
+      if (hole[round] !== UNKNOWN) expected.set(position, [hole[round], `seat ${seat}`]);
+    });
+  });
+  const found = [];
+  for (const position of [...expected.keys()].sort((a, b) => a - b)) {
+    const [card, where] = expected.get(position);
+    let detail = `${card} to ${where} from position ${position}`;
+    if (!revealed.has(position)) detail += ": not revealed";
+    found.push(check(`dealt ${card}`, revealed.get(position) === card, detail));
+  }
+  for (const position of [...revealed.keys()].filter((p) => !expected.has(p)).sort((a, b) => a - b)) {
+    found.push(check(`position ${position}`, false, "revealed, but no card of the hand"));
+  }
+  return found;
+}
