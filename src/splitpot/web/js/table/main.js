@@ -7,6 +7,7 @@ import { connect } from "../connection.js";
 import { createActions } from "./actions.js";
 import { createChat } from "./chat.js";
 import { createControls } from "./controls.js";
+import { createEntropy } from "./entropy.js";
 import { createFelt } from "./felt.js";
 import { createHelper } from "./helper.js";
 import { createSettings } from "./settings.js";
@@ -59,6 +60,7 @@ const helper = createHelper({
   },
 });
 chat.setTable(tableId);
+const entropy = createEntropy({ send, tableId }); // reads each message as it arrives
 
 // Draws everything once per frame, however many messages came in it.
 function draw() {
@@ -214,7 +216,9 @@ const connection = connect({
     if (me) hello.token = me.token;
     connection.send(hello);
   },
-  onMessage: enqueue,
+  onMessage(message) {
+    if (!entropy.receive(message)) enqueue(message); // its own refusals are not the player's news
+  },
   onStatus: showStatus,
 });
 

@@ -1,0 +1,65 @@
+// The player's entropy for the deal (FAIRNESS.md step 3): a commitment sent for the next
+// hand once seated, its entropy revealed as soon as a hand's start lists our seat. The
+// entropy stays in memory only: after a reload the next hand is dealt without it.
+
+import { newEntropy } from "../fair.js";
+
+const REF = "fair"; // the ref of our commands: the room's refusals of them are ours alone
+
+/**
+ * Reads the room's messages as they arrive (before the page lingers over any) and sends
+ * `commit` and `reveal` with `send`. `receive(message)` is true for a refusal of one of its
+ * own commands (a reveal too late: the hand was dealt without it), which the page need not show.
+ */
+export function createEntropy({ send, tableId }) {
+  let player = null; // {id, name} from `welcome`
+  let seat = null; // our seat at the table, or null
+  let pending = null; // the entropy behind our last commitment, as hex
+  let seq = 0; // the last event read (a frame sent again after a snapshot is old news)
+
+  let committing = false;
+
+  async function commit() {
+    if (!globalThis.crypto?.subtle) return; // not a secure context (plain http): no entropy
+    committing = true;
+    const { entropy, commitment } = await newEntropy();
+    committing = false;
+    if (seat == null) return; // stood up meanwhile
+    pending = entropy;
+    send({ type: "commit", table: tableId, commitment, ref: REF });
+  }
+
+  // Seated (again): a commitment, unless the room has ours for this seat already.
+  function sat(at) {
+    if (at != null && at === seat && (pending || committing)) return;
+    seat = at;
+    pending = null;
+    if (seat != null) commit();
+  }
+
+  function event(event) {
+    if (event.kind === "player_sat" && player && event.player === player.id) sat(event.seat);
+    else if (event.kind === "player_left" && event.seat === seat) sat(null);
+    else if (event.kind === "hand_started" && seat != null && event.seats.some((s) => s.seat === seat)) {
+      // dealt in: the room used (and forgot) our commitment, if it listed one
+      const listed = event.fairness?.players.some((p) => p.seat === seat);
+      if (listed && pending) send({ type: "reveal", table: tableId, hand: event.hand, entropy: pending, ref: REF });
+      pending = null;
+      commit();
+    }
+  }
+
+  function receive(message) {
+    if (message.type === "welcome") player = message.player;
+    else if (message.type === "table" && message.table === tableId) {
+      seq = message.seq;
+      sat(message.state.viewer ?? null);
+    } else if (message.type === "event" && message.table === tableId && message.seq > seq) {
+      seq = message.seq;
+      event(message.event);
+    }
+    return message.type === "error" && message.ref === REF;
+  }
+
+  return { receive };
+}
