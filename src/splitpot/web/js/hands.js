@@ -1,9 +1,11 @@
 // The hands panel of a table: the last 50 hands, a step-by-step replayer (street by street,
-// with the hand helper), downloads (PokerStars, PHH, JSON), session stats and the settle-up.
+// with the hand helper), downloads (PokerStars, PHH, JSON), the deal's checks (fair.js),
+// session stats and the settle-up.
 
 import { ApiError, request, sentence } from "./api.js";
 import { cardElement } from "./cards.js";
 import { element } from "./dom.js";
+import { verifyHand } from "./fair.js";
 
 const LIMIT = 50;
 const PLAY_MS = 1300; // a step every 1.3 s when the replay plays by itself
@@ -648,7 +650,68 @@ export function mountHands(container, { tableId, invite = null } = {}) {
   const titles = element("div", "replay-titles");
   titles.append(replayTitle, replayGame);
   replayHead.append(back, titles);
-  replayView.append(replayHead, streetBar, middle, narration, seatList, controls, downloads, downloadNote, downloadStatus);
+
+  /* ----- the deal's checks: FAIRNESS.md "Anyone verifies", in this page ----- */
+
+  const fairBox = element("section", "fair-box");
+  fairBox.setAttribute("aria-label", "Fair deal");
+  const verify = button("Verify the deal", "small-button");
+  verify.title = "Check the hand's record against the commitments published before the deal";
+  const how = element("a", "fair-how", "How the deal is fair");
+  how.href = "/fairness";
+  how.target = "_blank";
+  how.rel = "noopener";
+  const fairHead = element("div", "fair-head");
+  fairHead.append(verify, how);
+  const verdict = element("p", "fair-verdict");
+  verdict.setAttribute("role", "status");
+  const checkList = element("ul", "fair-checks");
+  checkList.setAttribute("aria-label", "Checks of the deal");
+  checkList.hidden = true;
+  fairBox.append(fairHead, verdict, checkList);
+  verify.addEventListener("click", () => verifyDeal(open.doc.id));
+
+  function clearChecks() {
+    verify.disabled = false;
+    verdict.textContent = "";
+    checkList.replaceChildren();
+    checkList.hidden = true;
+  }
+
+  // The room's record of the hand, fetched again, checked here with no help from the room.
+  async function verifyDeal(handId) {
+    clearChecks();
+    if (!globalThis.crypto?.subtle) {
+      verdict.textContent = "This browser checks the deal only on a secure (https) page: download the JSON and run splitpot verify.";
+      return;
+    }
+    verify.disabled = true;
+    verdict.textContent = "Checking the deal…";
+    let checks;
+    try {
+      const record = await request("GET", `/api/hands/${encodeURIComponent(handId)}`, undefined, { invite });
+      checks = await verifyHand(record);
+    } catch (problem) {
+      checks = null;
+      if (open?.doc.id === handId) verdict.textContent = `The hand cannot be checked. ${sentence(problem.message)}`;
+    }
+    if (open?.doc.id !== handId) return; // another hand is open now
+    verify.disabled = false;
+    if (!checks) return;
+    const failed = checks.filter((check) => !check.passed).length;
+    verdict.textContent = failed
+      ? `${failed} of ${checks.length} checks fail: this record does not match what was committed before the deal.`
+      : `All ${checks.length} checks pass: the deal is the one committed before the hand.`;
+    verdict.classList.toggle("failed", failed > 0);
+    checkList.replaceChildren(...checks.map((check) => element(
+      "li",
+      check.passed ? "passed" : "failed",
+      check.passed ? `✓ ${check.name}` : `✗ ${check.name}${check.detail ? `: ${check.detail}` : ""}`,
+    )));
+    checkList.hidden = false;
+  }
+
+  replayView.append(replayHead, streetBar, middle, narration, seatList, controls, downloads, downloadNote, downloadStatus, fairBox);
 
   function openHand(doc) {
     let steps;
@@ -663,6 +726,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     const dealer = doc.players[doc.button];
     replayGame.textContent = `${gameLine(doc)}${dealer ? ` · button: ${dealer.name}` : ""}`;
     downloadStatus.textContent = "";
+    clearChecks();
     const reasons = DOWNLOADS.map((choice) => cannotWrite(doc, choice.format));
     downloadButtons.forEach((get, index) => { get.disabled = Boolean(reasons[index]); });
     downloadNote.textContent = reasons.filter(Boolean).join(" ");
