@@ -1,0 +1,154 @@
+"""The fair deal in the page (FAIRNESS.md): the table page commits to its entropy once
+seated and reveals it at the deal, so the room's record of the hand lists the seat's
+entropy and verify.py passes it; the hands panel's Verify button shows the same checks as
+verify.py, passing, or failing by name when the record was changed on its way; the page
+/fairness and the links to it and back to the lobby."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from feed import Feed, command, showdown
+from player import Player
+from playwright.sync_api import Route, expect
+from room_helpers import RoomServer
+
+from splitpot.verify import Check, verify_hand
+
+
+def sent(player: Player, kind: str) -> list[dict[str, Any]]:
+    """The frames of ``kind`` the page sent, once it has sent one (waits up to 5 s)."""
+    for _ in range(100):
+        found = [frame for frame in player.sent if frame.get("type") == kind]
+        if found:
+            return found
+        player.page.wait_for_timeout(50)
+    raise AssertionError(f"the page sent no {kind}: {player.sent}")
+
+
+def played_hand(room: RoomServer, players: Any) -> tuple[Player, str]:
+    """Ann sits at a table through her page and plays one hand to the showdown against
+    Bob on the wire; her page, the hand's id."""
+    ann = players("Ann")
+    assert ann.token is not None
+    _, bob_token = room.guest("Bob")
+    table = room.create_table(ann.token, name="Fair", seats=2)["table"]["id"]
+    feed = Feed(room, table)
+    feed.add(1, ann.token)
+    bob = feed.add(2, bob_token)
+    feed.host(1, "pause")
+    ann.open_table(table)
+    ann.sit(1, 100)
+    feed.sit(2, 100)
+    sent(ann, "commit")
+    ann.page.wait_for_timeout(200)  # the commitment reaches the table before the deal
+    commit = sent(ann, "commit")[-1]
+    hand = feed.deal(1)
+    started = feed.event("hand_started", hand=hand)
+    assert started["fairness"]["players"] == [{"seat": 1, "commitment": commit["commitment"]}]
+    play = lambda client: command(client, table, showdown)  # noqa: E731
+    feed.play(hand, {1: play(feed.clients[1]), 2: play(bob)})
+    reveal = next(f for f in sent(ann, "reveal") if f["hand"] == hand)
+    assert reveal["table"] == table
+    feed.close()
+    return ann, hand
+
+
+def record_of(room: RoomServer, player: Player, hand: str) -> dict[str, Any]:
+    with room.http(player.token) as http:
+        answer = http.get(f"/api/hands/{hand}")
+    assert answer.status_code == 200, answer.text
+    record: dict[str, Any] = answer.json()
+    return record
+
+
+def shown(checks: list[Check]) -> list[str]:
+    """The page's list items for verify.py's checks."""
+    return [
+        f"✓ {c.name}" if c.passed else f"✗ {c.name}" + (f": {c.detail}" if c.detail else "")
+        for c in checks
+    ]
+
+
+def verify_on_page(player: Player, hand: str) -> Any:
+    """Open the hand in the hands panel and press Verify; the list of checks."""
+    page = player.page
+    page.get_by_role("button", name="Last hands").click()
+    page.locator(f'#hands-dialog [data-hand="{hand}"]').click()
+    fair = page.get_by_role("region", name="Fair deal")
+    expect(fair.get_by_role("link", name="How the deal is fair")).to_have_attribute("href", "/fairness")
+    fair.get_by_role("button", name="Verify the deal").click()
+    return fair.get_by_role("list", name="Checks of the deal").get_by_role("listitem")
+
+
+def test_the_page_adds_its_entropy_and_the_verify_button_passes_the_deal(
+    room: RoomServer, players: Any
+) -> None:
+    ann, hand = played_hand(room, players)
+    record = record_of(room, ann, hand)
+    fairness = record["fairness"]
+    [mine] = fairness["players"]
+    assert mine["seat"] == 1 and mine["entropy"] is not None
+    assert mine["entropy"] == next(f for f in ann.sent if f.get("type") == "reveal")["entropy"]
+    checks = verify_hand(record)
+    assert [c.name for c in checks if not c.passed] == []
+    assert "seat 1's entropy" in [c.name for c in checks]
+    items = verify_on_page(ann, hand)
+    expect(items).to_have_text(shown(checks))
+    expect(ann.page.get_by_role("status").filter(has_text="checks pass")).to_be_visible()
+
+
+def flip(text: str) -> str:
+    return ("1" if text[0] == "0" else "0") + text[1:]
+
+
+def tamper_seed(fairness: dict[str, Any]) -> str:
+    fairness["server_seed"] = flip(fairness["server_seed"])
+    return "✗ server seed: T = H(t)"
+
+
+def tamper_salt(fairness: dict[str, Any]) -> str:
+    entry = fairness["revealed"][-1]
+    entry["salt"] = flip(entry["salt"])
+    return f"✗ card {entry['card']} at position {entry['position']}: c = H(r, card)"
+
+
+@pytest.mark.parametrize("tamper", [tamper_seed, tamper_salt], ids=["server seed", "salt"])
+def test_a_record_changed_on_its_way_fails_the_check_by_name(
+    room: RoomServer, players: Any, tamper: Any
+) -> None:
+    ann, hand = played_hand(room, players)
+    changed: list[dict[str, Any]] = []
+
+    def change(route: Route) -> None:
+        response = route.fetch()
+        record = response.json()
+        failing = tamper(record["fairness"])
+        changed.append({"record": record, "failing": failing})
+        route.fulfill(response=response, body=json.dumps(record))
+
+    ann.page.route("**/api/hands/**", change)
+    items = verify_on_page(ann, hand)
+    expect(ann.page.get_by_role("status").filter(has_text="checks fail")).to_be_visible()
+    [seen] = changed
+    checks = verify_hand(seen["record"])
+    expect(items).to_have_text(shown(checks))
+    expect(items.filter(has_text=seen["failing"])).to_have_count(1)
+
+
+def test_the_fairness_page_reads_on_a_phone_and_links_the_lobby(players: Any) -> None:
+    visitor = players("Cy", signed_in=False, size="phone")
+    page = visitor.page
+    page.goto(f"{visitor.base_url}/")
+    page.get_by_role("link", name="How the deal is fair").click()
+    page.wait_for_url("**/fairness")
+    expect(page.get_by_role("heading", level=1)).to_have_text("How the deal is fair")
+    for name in ("What you can check", "What it does not prove", "Check a hand yourself"):
+        expect(page.get_by_role("heading", name=name)).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "nothing wider than a phone"
+    lobby = page.get_by_role("link", name="Lobby")
+    assert lobby.bounding_box()["height"] >= 44
+    lobby.click()
+    page.wait_for_url(f"{visitor.base_url}/")
