@@ -102,6 +102,8 @@ def test_the_page_checks_a_record_as_verify_py_does(tmp_path: Path, fold_first: 
     assert done.returncode == 0, done.stderr
     page = json.loads(done.stdout)
     for name, record, checks in zip(TAMPERINGS, records, page, strict=True):
-        python = [{"name": c.name, "passed": c.passed, "detail": c.detail} for c in verify_hand(record)]
+        python = [
+            {"name": c.name, "passed": c.passed, "detail": c.detail} for c in verify_hand(record)
+        ]
         assert checks == python, name
         assert all(c["passed"] for c in checks) == (name == "fair"), name

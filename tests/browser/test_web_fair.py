@@ -48,8 +48,13 @@ def played_hand(room: RoomServer, players: Any) -> tuple[Player, str]:
     hand = feed.deal(1)
     started = feed.event("hand_started", hand=hand)
     assert started["fairness"]["players"] == [{"seat": 1, "commitment": commit["commitment"]}]
-    play = lambda client: command(client, table, showdown)  # noqa: E731
-    feed.play(hand, {1: play(feed.clients[1]), 2: play(bob)})
+    feed.play(
+        hand,
+        {
+            seat: command(client, table, showdown)
+            for seat, client in ((1, feed.clients[1]), (2, bob))
+        },
+    )
     reveal = next(f for f in sent(ann, "reveal") if f["hand"] == hand)
     assert reveal["table"] == table
     feed.close()
@@ -78,7 +83,9 @@ def verify_on_page(player: Player, hand: str) -> Any:
     page.get_by_role("button", name="Last hands").click()
     page.locator(f'#hands-dialog [data-hand="{hand}"]').click()
     fair = page.get_by_role("region", name="Fair deal")
-    expect(fair.get_by_role("link", name="How the deal is fair")).to_have_attribute("href", "/fairness")
+    expect(fair.get_by_role("link", name="How the deal is fair")).to_have_attribute(
+        "href", "/fairness"
+    )
     fair.get_by_role("button", name="Verify the deal").click()
     return fair.get_by_role("list", name="Checks of the deal").get_by_role("listitem")
 
@@ -147,8 +154,9 @@ def test_the_fairness_page_reads_on_a_phone_and_links_the_lobby(players: Any) ->
     expect(page.get_by_role("heading", level=1)).to_have_text("How the deal is fair")
     for name in ("What you can check", "What it does not prove", "Check a hand yourself"):
         expect(page.get_by_role("heading", name=name)).to_be_visible()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "nothing wider than a phone"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "wider than a phone"
     lobby = page.get_by_role("link", name="Lobby")
-    assert lobby.bounding_box()["height"] >= 44
+    box = lobby.bounding_box()
+    assert box is not None and box["height"] >= 44, "a touch target"
     lobby.click()
     page.wait_for_url(f"{visitor.base_url}/")

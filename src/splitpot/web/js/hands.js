@@ -667,6 +667,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
   verdict.setAttribute("role", "status");
   const checkList = element("ul", "fair-checks");
   checkList.setAttribute("aria-label", "Checks of the deal");
+  checkList.tabIndex = 0; // it scrolls: the keyboard can scroll it too
   checkList.hidden = true;
   fairBox.append(fairHead, verdict, checkList);
   verify.addEventListener("click", () => verifyDeal(open.doc.id));
