@@ -16,8 +16,7 @@ export function createEntropy({ send, tableId }) {
   let seat = null; // our seat at the table, or null
   let pending = null; // the entropy behind our last commitment, as hex
   let seq = 0; // the last event read (a frame sent again after a snapshot is old news)
-
-  let committing = false;
+  let committing = false; // a commitment is being made (WebCrypto is asynchronous)
 
   async function commit() {
     if (!globalThis.crypto?.subtle) return; // not a secure context (plain http): no entropy
@@ -37,7 +36,7 @@ export function createEntropy({ send, tableId }) {
     if (seat != null) commit();
   }
 
-  function event(event) {
+  function onEvent(event) {
     if (event.kind === "player_sat" && player && event.player === player.id) sat(event.seat);
     else if (event.kind === "player_left" && event.seat === seat) sat(null);
     else if (event.kind === "hand_started" && seat != null && event.seats.some((s) => s.seat === seat)) {
@@ -56,7 +55,7 @@ export function createEntropy({ send, tableId }) {
       sat(message.state.viewer ?? null);
     } else if (message.type === "event" && message.table === tableId && message.seq > seq) {
       seq = message.seq;
-      event(message.event);
+      onEvent(message.event);
     }
     return message.type === "error" && message.ref === REF;
   }
