@@ -97,7 +97,13 @@ def acting(pages: dict[int, Player], strategy: Strategy) -> dict[int, Act]:
 STRATEGIES: dict[str, Any] = {"pot-limit": PotSized, "limit": RaiseToCap, "no-limit": TypeOnce}
 
 
-SHARES = {"high": "HIGH", "low": "LOW", "whole": "HIGH"}  # an award's label starts so
+def award_words(award: Frame) -> str:
+    """How an award's label starts: its half, or for a whole pot the halves its hands won
+    ("HIGH + LOW": one hand took both), "WINS" when no hand was shown for it."""
+    if award["share"] != "whole":
+        return str(award["share"]).upper()
+    halves = [name for name in ("high", "low") if award[name] is not None]
+    return " + ".join(half.upper() for half in halves) or "WINS"
 
 
 def check_hand(room: RoomServer, pages: dict[int, Player], feed: Feed, ended: Frame) -> None:
@@ -127,7 +133,7 @@ def check_hand(room: RoomServer, pages: dict[int, Player], feed: Feed, ended: Fr
             )
         for award in ended["awards"]:
             if award["amount"] > 0:
-                label = re.compile(rf"^{SHARES[award['share']]} {award['amount']}\b")
+                label = re.compile(rf"^{re.escape(award_words(award))} {award['amount']}\b")
                 expect(
                     player.seat(award["seat"]).locator(".award", has_text=label).first
                 ).to_be_visible()
