@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -33,6 +34,7 @@ from splitpot.protocol import (
 )
 from splitpot.session import GameSession, table_config
 from splitpot.table import Table, TableEvent, seen_by
+from splitpot.verify import verify_hand
 
 Picture = tuple[Any, ...]
 
@@ -415,3 +417,26 @@ def test_the_offline_game_chats_and_helps_through_the_same_commands() -> None:
         remote.help_lines
     )
     remote.close()
+
+
+def test_the_terminal_client_deals_its_entropy_into_every_hand(room: RoomServer) -> None:
+    """FAIRNESS.md 3: the client commits once seated and reveals when a hand's start lists
+    its seat; the room's records of its hands hold its entropy, and they verify."""
+    table = bots_table(room, bots=1)
+    game = RemoteGame(room.url, "Fay", table=table, max_hands=2, patience=10)
+    printed = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stdout", printed)
+        try:
+            assert play_lines(game, itertools.chain(["sit"], passive())) == 0
+        finally:
+            game.close()
+    with room.http() as http:
+        hands = http.get(f"/api/tables/{table}/hands").json()["hands"]
+    mine = [h for h in hands if any(p["name"] == "Fay" for p in h["players"])]
+    assert len(mine) >= 2
+    for record in mine:
+        fay = next(p["seat"] for p in record["players"] if p["name"] == "Fay")
+        entropy = {p["seat"]: p["entropy"] for p in record["fairness"]["players"]}
+        assert entropy.get(fay), f"hand {record['id']} was dealt without Fay's entropy"
+        assert [c.name for c in verify_hand(record) if not c.passed] == []

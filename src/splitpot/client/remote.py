@@ -18,6 +18,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import ClientConnection, connect
 
+from splitpot.client.entropy import Entropy
 from splitpot.client.game import HELP, Game, Reply, counted
 from splitpot.client.state import Command, Frame, TableClient
 
@@ -211,6 +212,7 @@ class RemoteGame(Game):
         self._tables: list[dict[str, Any]] | None = None  # the lobby, while choosing
         self._asked: tuple[object, ...] | None = None  # where a command left the game
         self._hands: list[str] = []  # the table's last hands (``last``), newest first
+        self.entropy = Entropy()  # the fair deal: our commitment for the next hand
         self.leaving = False  # the person asked to leave: the game ends when they have
 
     # ------------------------------------------------------------ the game
@@ -284,6 +286,7 @@ class RemoteGame(Game):
         lines = list(reply.lines)
         if kind == "table" and watching and self.client.summary:
             lines += self._welcome()
+        self._fair_deal(frame)
         if self.buy_in is None and self.client.me() is not None:
             me = self.client.me()
             assert me is not None
@@ -297,6 +300,20 @@ class RemoteGame(Game):
             lines.append(f"That was the last of your {counted(self.max_hands, 'hand')}.")
             return self._reply(lines + self.send({"type": "leave", "table": self.client.table}))
         return Reply(tuple(lines), reply.over)
+
+    def _fair_deal(self, frame: Frame) -> None:
+        """Commit once seated; reveal when a hand's start lists the seat (FAIRNESS.md 3)."""
+        table, seat = self.client.table, self.client.viewer
+        if self.connection is None or table is None or seat is None:
+            return
+        event = frame.get("event") if frame.get("type") == "event" else None
+        commands = []
+        if event is not None and event.get("kind") == "hand_started":
+            commands = self.entropy.answer(table, seat, event)
+        if not self.entropy.committed and not commands:
+            commands = [self.entropy.commit(table)]
+        for command in commands:
+            self.connection.send(command)
 
     def command(self, text: str) -> Reply:
         """In the lobby: a table's number or id (``quit`` and ``help`` as ever)."""
