@@ -44,6 +44,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/evaluate.py
 	$(BIN)/python -W ignore benchmarks/engine.py
 	$(BIN)/python benchmarks/equity.py
+	$(BIN)/python benchmarks/fair.py
 
 clean:
 	rm -rf $(VENV)
