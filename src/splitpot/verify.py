@@ -154,9 +154,10 @@ def _load(path: Path) -> Any:
 
 
 def _records(loaded: Any) -> list[Mapping[str, Any]]:
-    """A file's hands: one record, a list of them, or an API answer ``{"hands": [...]}``."""
+    """A file's hands, oldest first: one record, a list of them, or the answer of
+    ``GET /api/tables/{id}/hands`` (``{"hands": [...]}``, newest first)."""
     if isinstance(loaded, dict) and isinstance(loaded.get("hands"), list):
-        loaded = loaded["hands"]
+        loaded = loaded["hands"][::-1]
     if isinstance(loaded, dict):
         return [loaded]
     if isinstance(loaded, list) and all(isinstance(item, dict) for item in loaded):
