@@ -172,6 +172,9 @@ def test_splitpot_verify_is_the_same_command_and_needs_only_the_standard_library
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.count(": verified (") == 2
+    lines = tmp_path / "hands.jsonl"  # one record a line, as the table page exports them
+    lines.write_text("".join(json.dumps(dealt_record(f"t9-{n}")) + "\n" for n in (3, 4)))
+    assert main([str(lines)]) == 0
     heavy = "('numpy', 'numba', 'sqlalchemy', 'fastapi')"
     alone = f"import sys, splitpot.verify; print([m for m in sys.modules if m.startswith({heavy})])"
     assert (

@@ -150,7 +150,15 @@ def verify_chain(records: Sequence[Mapping[str, Any]]) -> list[Check]:
 
 
 def _load(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
+    """A JSON file, or one JSON object a line (the table page's export)."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) < 2:
+            raise
+        return [json.loads(line) for line in lines]
 
 
 def _records(loaded: Any) -> list[Mapping[str, Any]]:
