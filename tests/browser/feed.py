@@ -153,6 +153,21 @@ class Feed:
             client.close()
 
 
+def heads_up(
+    room: RoomServer, host_token: str, name: str, **settings: Any
+) -> tuple[str, Feed, Client]:
+    """A new two-seat table of the host's (``host_token``), paused, followed on the wire
+    for the host (seat 1) and for Bob, a guest who plays seat 2 by commands: the table's
+    id, the feed and Bob's connection. Nobody sits yet."""
+    _, bob_token = room.guest("Bob")
+    table = room.create_table(host_token, name=name, seats=2, **settings)["table"]["id"]
+    feed = Feed(room, table)
+    feed.add(1, host_token)
+    bob = feed.add(2, bob_token)
+    feed.host(1, "pause")
+    return str(table), feed, bob
+
+
 def showdown(turn: Frame) -> Frame:
     """Check or call, and show at the showdown: the hand is shown down."""
     legal = {entry["action"] for entry in turn["legal"]}

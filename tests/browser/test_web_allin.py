@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from feed import Feed, command
+from feed import command, heads_up
 from player import legal
 from playwright.sync_api import expect
 from room_helpers import Frame, RoomServer
@@ -20,13 +20,7 @@ def percent(value: float) -> str:
 def test_an_all_in_run_out_shows_every_hand_and_its_equity(room: RoomServer, players: Any) -> None:
     ann = players("Ann")
     assert ann.token is not None
-    _, bob_token = room.guest("Bob")
-    table = room.create_table(ann.token, name="Shove", seats=2, structure="no-limit")
-    table_id = table["table"]["id"]
-    feed = Feed(room, table_id)
-    feed.add(1, ann.token)
-    bob = feed.add(2, bob_token)
-    feed.host(1, "pause")
+    table_id, feed, bob = heads_up(room, ann.token, "Shove", structure="no-limit")
     feed.sit(1, 100)
     feed.sit(2, 100)
     ann.open_table(table_id)

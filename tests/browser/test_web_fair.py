@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 import pytest
-from feed import Feed, command, showdown
+from feed import command, heads_up, showdown
 from player import Player
 from playwright.sync_api import Route, expect
 from room_helpers import RoomServer
@@ -33,12 +33,7 @@ def played_hand(room: RoomServer, players: Any) -> tuple[Player, str]:
     Bob on the wire; her page, the hand's id."""
     ann = players("Ann")
     assert ann.token is not None
-    _, bob_token = room.guest("Bob")
-    table = room.create_table(ann.token, name="Fair", seats=2)["table"]["id"]
-    feed = Feed(room, table)
-    feed.add(1, ann.token)
-    bob = feed.add(2, bob_token)
-    feed.host(1, "pause")
+    table, feed, bob = heads_up(room, ann.token, "Fair")
     ann.open_table(table)
     ann.sit(1, 100)
     feed.sit(2, 100)

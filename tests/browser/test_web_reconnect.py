@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from feed import Feed, command, connections_of, drop, showdown
+from feed import command, connections_of, drop, heads_up, showdown
 from player import passive
 from playwright.sync_api import expect
 from room_helpers import Frame, RoomServer
@@ -26,12 +26,7 @@ def test_the_page_comes_back_after_the_room_closes_its_socket_mid_hand(
 ) -> None:
     ann = players("Ann")
     assert ann.token is not None
-    _, bob = room.guest("Bob")
-    table = room.create_table(ann.token, name="Wobbly line", seats=2)["table"]["id"]
-    feed = Feed(room, table)
-    feed.add(1, ann.token)
-    feed.add(2, bob)
-    feed.host(1, "pause")
+    table, feed, _ = heads_up(room, ann.token, "Wobbly line")
     feed.sit(1, 200)
     feed.sit(2, 200)
     followers = connections_of(room, str(ann.player_id))

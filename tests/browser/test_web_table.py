@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from feed import Feed, command, showdown, table_state
+from feed import command, heads_up, showdown, table_state
 from player import Player, legal
 from playwright.sync_api import expect
 from room_helpers import Frame, RoomServer
@@ -55,12 +55,7 @@ def check_hands_panel(
 def test_the_table_pages_controls_in_a_hand(room: RoomServer, players: Any) -> None:
     ann = players("Ann")
     assert ann.token is not None
-    _, bob_token = room.guest("Bob")
-    table = room.create_table(ann.token, name="Controls", seats=2)["table"]["id"]
-    feed = Feed(room, table)
-    feed.add(1, ann.token)
-    bob = feed.add(2, bob_token)
-    feed.host(1, "pause")
+    table, feed, bob = heads_up(room, ann.token, "Controls")
     feed.sit(1, 200)
     feed.sit(2, 200)
     ann.open_table(table)
