@@ -652,7 +652,8 @@ class TableActor:
             self.hand_id, self.id, played.number, HandStatus.FINISHED, self.hand_started_at,
             None, record,
         )  # fmt: skip
-        link = chain_link(self.chain_head, finished)
+        # the record as anyone sees it, replayed: off the event loop
+        link = await asyncio.to_thread(chain_link, self.chain_head, finished)
         record[CHAIN] = link
         results: dict[int, int] = {}
         for index, player_id in enumerate(ids):

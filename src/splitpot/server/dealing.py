@@ -42,14 +42,13 @@ class PendingDeal:
     ) -> PendingDeal:
         """A new deal: a secret pre-order and server seed, and the commitments of the
         players dealt in who sent one (``commitments`` by wire seat)."""
-        players = {seat: u for seat, u in commitments.items() if seat in seats_dealt}
         return cls(
             hand_id,
             started,
             seats_dealt,
             fair.PreOrder.draw(rng),
             fair.random_bytes(fair.SEED_BYTES, rng),
-            players,
+            commitments,
             hole_cards,
             draw,
         )
@@ -105,16 +104,6 @@ class PendingDeal:
         }
 
 
-def deal_of(table_id: str, hand_id: str, secret: dict[str, Any]) -> fair.Deal:
-    """The deck of a hand from what the room kept."""
-    pre_order = fair.PreOrder(
-        tuple(secret["pre_order"]), tuple(bytes.fromhex(s) for s in secret["salts"])
-    )
-    entropy = {p["seat"]: bytes.fromhex(p["entropy"]) for p in secret["players"] if p["entropy"]}
-    seed = bytes.fromhex(secret["server_seed"])
-    return fair.shuffle(table_id, hand_id, pre_order, seed, entropy)
-
-
 def revealed_fairness(
     table_id: str,
     hand_id: str,
@@ -122,8 +111,9 @@ def revealed_fairness(
     board_cards: int,
     seats_seen: set[int],
 ) -> dict[str, object]:
-    """The record's ``fairness`` for one reader: the board dealt and the hole cards of
-    ``seats_seen`` (wire seats) revealed with their salts, nothing else."""
+    """The record's ``fairness`` for one reader, from what the room kept of the deal: the
+    board dealt and the hole cards of ``seats_seen`` (wire seats) revealed with their
+    salts, nothing else."""
     seats = secret["seats_dealt"]
     holes, board = fair.dealing_positions(len(seats), secret["hole_cards"])
     revealed = board[:board_cards]
@@ -138,7 +128,12 @@ def revealed_fairness(
         )
         for p in secret["players"]
     ]
-    deal = deal_of(table_id, hand_id, secret)
+    pre_order = fair.PreOrder(
+        tuple(secret["pre_order"]), tuple(bytes.fromhex(s) for s in secret["salts"])
+    )
+    entropy = {p.seat: p.entropy for p in players if p.entropy is not None}
+    seed = bytes.fromhex(secret["server_seed"])
+    deal = fair.shuffle(table_id, hand_id, pre_order, seed, entropy)
     return fair.fairness_record(
         deal, table_id, hand_id, secret["hole_cards"], seats, players, revealed
     )
