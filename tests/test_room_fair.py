@@ -220,3 +220,33 @@ def test_a_seeded_room_draws_the_same_secrets_again(make_store: Any) -> None:
             for client in clients:
                 client.close()
     assert secrets_drawn[0] == secrets_drawn[1] != secrets_drawn[2]
+
+
+def test_an_announced_hand_the_store_refuses_is_called_off_and_dealt_again(
+    room: RoomServer, store: Store, monkeypatch: Any
+) -> None:
+    """The deal is announced before it is recorded: if the store then refuses it, the
+    hand is called off (nothing of it was dealt) and the next try deals it."""
+    table, clients = fair_game(room, ["Ann", "Bob"])
+    start_hand, refusals = store.start_hand, []
+
+    def refuse_once(*args: Any, **kwargs: Any) -> Any:
+        if not refusals:
+            refusals.append(args)
+            raise RuntimeError("the database is away")
+        return start_hand(*args, **kwargs)
+
+    monkeypatch.setattr(store, "start_hand", refuse_once)
+    ann = clients[0]
+    ann.skip()
+    ann.send({"type": "host", "table": table, "action": "resume"})
+    first = ann.wait(is_event("hand_started"))["event"]
+    cancelled = ann.wait(is_event("hand_cancelled"))["event"]
+    assert cancelled["hand"] == first["hand"]
+    assert cancelled["text"] == f"Hand #{first['number']} is called off"
+    again = ann.wait(is_event("hand_started"))["event"]
+    assert again["hand"] == first["hand"]  # the same number, with new commitments
+    assert again["fairness"]["deck_commitment"] != first["fairness"]["deck_commitment"]
+    ann.wait(lambda f: is_event("dealt")(f) and f["event"]["hand"] == again["hand"])
+    for client in clients:
+        client.close()

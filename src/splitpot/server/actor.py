@@ -573,25 +573,18 @@ class TableActor:
         assert pending is not None
         self._deal_at = None
         try:
-            await self._deal_announced(pending)
-        except Exception:
-            self._room_event(
-                {
-                    "kind": "hand_cancelled",
-                    "hand": pending.hand_id,
-                    "text": f"Hand #{pending.started.number} is called off",
-                }
-            )
-            raise
+            events = await self._deal_announced(pending)
+            await self._tell(events)
         finally:
             self.pending = None
             deferred, self._deferred = self._deferred, []
             for command in deferred:
                 await self._answer(command)
 
-    async def _deal_announced(self, pending: PendingDeal) -> None:
-        deal = pending.deal(self.id)
-        secret = pending.secret()
+    async def _deal_announced(self, pending: PendingDeal) -> list[TableEvent]:
+        """Record and deal the hand; its events after the start already told. A hand that
+        cannot be recorded or dealt is called off: nothing of it was dealt."""
+        deal, secret = pending.deal(self.id), pending.secret()
         setup = {
             "snapshot": self.table.snapshot(),
             "settings": self.settings.to_json(),
@@ -599,13 +592,18 @@ class TableActor:
             "draw": [str(card) for card in pending.draw],
             "fairness": secret,
         }
-        stored = await self.room.db(self.room.store.start_hand, self.id, setup)  # store first
         try:
-            if stored.id != pending.hand_id:
-                raise TableError(f"the store numbers the hand {stored.id}, not {pending.hand_id}")
-            events = self.table.deal(parse_cards(" ".join(deal.deck)), draw=pending.draw)
-        except TableError:
-            await self.room.db(self.room.store.cancel_hand, stored.id)
+            stored = await self.room.db(self.room.store.start_hand, self.id, setup)  # first
+            try:
+                if stored.id != pending.hand_id:
+                    raise TableError(f"the store numbers it {stored.id}, not {pending.hand_id}")
+                events = self.table.deal(parse_cards(" ".join(deal.deck)), draw=pending.draw)
+            except TableError:
+                await self.room.db(self.room.store.cancel_hand, stored.id)
+                raise
+        except Exception:
+            text = f"Hand #{pending.started.number} is called off"
+            self._room_event({"kind": "hand_cancelled", "hand": pending.hand_id, "text": text})
             raise
         start = next(i for i, event in enumerate(events) if isinstance(event, HandStarted))
         if events[start] != pending.started:  # a bug: next_hand foretells the deal
@@ -620,7 +618,7 @@ class TableActor:
             player = self.table.seats[seat]
             if player is not None and player.sitting_out:
                 occupant.hands_out += 1
-        await self._tell(events[start + 1 :])  # its start was told with its commitments
+        return events[start + 1 :]  # its start was told with its commitments
 
     async def _between_hands(self) -> None:
         """Before a deal: players sitting out too long lose their seat (``sit_out_hands``)."""
