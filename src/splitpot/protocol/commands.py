@@ -29,6 +29,9 @@ T = TypeVar("T")
 _HEX_64 = re.compile(r"[0-9a-f]{64}")
 # Control characters (C0, DEL, C1) and the line and paragraph separators: never in chat.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# Lone surrogates: JSON's \ud800 escapes decode to them, but they are no Unicode text and
+# cannot be sent back as UTF-8 (a frame echoing one could not be written).
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,15 +144,19 @@ Command = Hello | Watch | Sit | Act | SitOut | SitIn | Leave | TopUp | Chat | Co
 
 def read_frame(data: str | bytes) -> Command:
     """One WebSocket message from a client as a command."""
-    size = len(data.encode() if isinstance(data, str) else data)
+    size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
     if size > MAX_FRAME:
         raise ProtocolError(
             ErrorCode.BAD_MESSAGE, f"a message must be at most {MAX_FRAME} bytes, not {size}"
         )
     try:
         message = json.loads(data)
-    except (ValueError, RecursionError) as error:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f"a message must be JSON ({error})") from None
+    except ValueError:  # a number longer than Python converts: its words name sys.set_int_...
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, "a message must be JSON with numbers of at most 4300 digits"
+        ) from None
     return parse_command(message)
 
 
@@ -178,7 +185,7 @@ def _ref(message: dict[object, object]) -> Ref:
     ref = message.get("ref")
     if ref is None:
         return None
-    if isinstance(ref, str) and len(ref) <= MAX_ID:
+    if isinstance(ref, str) and len(ref) <= MAX_ID and not _SURROGATE.search(ref):
         return ref
     if isinstance(ref, int) and not isinstance(ref, bool) and abs(ref) <= MAX_REF_NUMBER:
         return ref
@@ -215,6 +222,8 @@ class _Fields:
         value = self.message.get(field)
         if not isinstance(value, str) or not value or len(value) > most:
             raise self.refuse(field, f"text of 1 to {most} characters")
+        if _SURROGATE.search(value):
+            raise self.refuse(field, "Unicode text (a lone surrogate is not a character)")
         return value
 
     def optional_text(self, field: str, most: int) -> str | None:
@@ -309,7 +318,7 @@ def _chat(fields: _Fields) -> Chat:
     table = fields.table()
     value = fields.message.get("text")
     line = value.strip() if isinstance(value, str) else ""
-    if not line or len(line) > MAX_CHAT or _CONTROL.search(line):
+    if not line or len(line) > MAX_CHAT or _CONTROL.search(line) or _SURROGATE.search(line):
         raise fields.refuse("text", f"one line of 1 to {MAX_CHAT} characters")
     return Chat(table, line, fields.ref)
 
