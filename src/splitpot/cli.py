@@ -185,12 +185,13 @@ def _progress_bar() -> Progress:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     entries: list[dict[str, Any]] = []
+    unread: list[dict[str, Any]] = []  # hands listed with the reason they were not replayed
     status = 0
     for path in args.files:
         try:
             history = read_history(path)
         except (OSError, HistoryError) as error:
-            print(f"splitpot replay: {path}: {error}", file=sys.stderr)
+            print(f"splitpot replay: {path}: {verify.why_unread(error)}", file=sys.stderr)
             status = EXIT_BAD_INPUT
             continue
         if not history.hands and not any(problem.skipped for problem in history.unreadable):
@@ -212,10 +213,14 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                 print("\n".join(lines))
         for problem in history.unreadable:
             what = "skipped" if problem.skipped else "unreadable"
+            unread.append(
+                {"file": path, "id": problem.hand_id, "line": problem.line, "last_line":
+                 problem.last_line, "skipped": problem.skipped, "reason": problem.reason}
+            )  # fmt: skip
             if not args.json:
                 print(f"Hand {problem.hand_id} (line {problem.line}) {what}: {problem.reason}")
     if args.json:
-        print(json.dumps({"hands": entries}))
+        print(json.dumps({"hands": entries, "unreadable": unread}))
     elif args.check and entries:
         differing = sum(entry["agrees"] is False for entry in entries)
         print(f"{len(entries) - differing} of {len(entries)} hands agree with their files")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,8 +38,26 @@ def _hex(value: Any, size: int, what: str) -> bytes:
         raise fair.FairnessError(f"{what} is not {size} bytes of lowercase hex") from None
 
 
-def _cards(text: str) -> list[str]:
+def _cards(text: Any, what: str) -> list[str]:
+    if not isinstance(text, str):
+        raise fair.FairnessError(f"{what} is {shown(text)}, not a string of cards")
     return [text[i : i + 2] for i in range(0, len(text), 2)]
+
+
+def _whole(value: Any, what: str, low: int, high: int) -> int:
+    """A number of the record (a JSON number or its digits) from ``low`` to ``high``."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise fair.FairnessError(f"{what} is {shown(value)}, not a whole number")
+    number = int(value) if isinstance(value, int) or (value.isdecimal() and len(value) < 10) else -1
+    if not low <= number <= high:
+        raise fair.FairnessError(f"{what} is {shown(value)}, not a number from {low} to {high}")
+    return number
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise fair.FairnessError(f"{what} is {shown(value)}, not a string")
+    return value
 
 
 def verify_hand(record: Mapping[str, Any]) -> list[Check]:
@@ -50,19 +68,20 @@ def verify_hand(record: Mapping[str, Any]) -> list[Check]:
         return [Check("fairness", False, "the record has no fairness object")]
     try:
         return _checks(record, fairness)
-    except (fair.FairnessError, KeyError, TypeError, ValueError) as error:
-        field = f"field {error}" if isinstance(error, KeyError) else str(error)
-        return [Check("record", False, f"cannot be checked: {field}")]
+    except KeyError as error:
+        return [Check("record", False, f"cannot be checked: the field {error} is missing")]
+    except (fair.FairnessError, TypeError, ValueError, IndexError, OverflowError) as error:
+        return [Check("record", False, f"cannot be checked: {error}")]
 
 
 def _checks(record: Mapping[str, Any], fairness: Mapping[str, Any]) -> list[Check]:
-    checks = [Check("scheme", fairness["scheme"] == fair.SCHEME, str(fairness["scheme"]))]
+    checks = [Check("scheme", fairness["scheme"] == fair.SCHEME, _named(fairness["scheme"]))]
     seed = _hex(fairness["server_seed"], fair.SEED_BYTES, "server_seed")
     served = fair.server_commitment(seed).hex()
     checks.append(Check("server seed", served == fairness["server_commitment"], "T = H(t)"))
     entropy: dict[int, bytes] = {}
     for player in fairness["players"]:
-        seat = int(player["seat"])
+        seat = _whole(player["seat"], "a player's seat", 0, 255)
         if player["entropy"] is None:
             checks.append(Check(f"seat {seat}'s entropy", True, "not revealed: dealt without"))
             continue
@@ -77,14 +96,14 @@ def _checks(record: Mapping[str, Any], fairness: Mapping[str, Any]) -> list[Chec
         "hand_id"
     ] != record.get("id"):
         checks.append(Check("hand", False, "the fairness object is another hand's"))
-    key = fair.deal_key(fairness["table_id"], fairness["hand_id"], deck, seed, entropy)
+    table_id = _text(fairness["table_id"], "table_id")
+    key = fair.deal_key(table_id, _text(fairness["hand_id"], "hand_id"), deck, seed, entropy)
     order = fair.permutation(key)
     revealed: dict[int, str] = {}
     for entry in fairness["revealed"]:
-        position, card = int(entry["position"]), str(entry["card"])
+        position = _whole(entry["position"], "a revealed position", 0, len(fair.CARDS) - 1)
+        card = _text(entry["card"], f"the card at position {position}")
         salt = _hex(entry["salt"], fair.SALT_BYTES, f"the salt at position {position}")
-        if not 0 <= position < len(fair.CARDS):
-            raise fair.FairnessError(f"position {position} is not a place in a deck")
         matches = fair.card_commitment(salt, card) == commitments[order[position]]
         checks.append(Check(f"card {card} at position {position}", matches, "c = H(r, card)"))
         revealed[position] = card
@@ -96,14 +115,23 @@ def _dealing_order(
     record: Mapping[str, Any], fairness: Mapping[str, Any], revealed: dict[int, str]
 ) -> list[Check]:
     """Each card the record shows sits at the place FAIRNESS.md step 6 deals it from."""
-    seats = [int(seat) for seat in fairness["seats_dealt"]]
-    holes, board = fair.dealing_positions(len(seats), int(fairness["hole_cards"]))
+    seats = [_whole(seat, "a seat dealt", 0, 255) for seat in fairness["seats_dealt"]]
+    hole_cards = _whole(fairness["hole_cards"], "hole_cards", 1, 6)
+    if len(seats) * hole_cards + 8 > len(fair.CARDS):  # the engine's deck_size
+        raise fair.FairnessError(
+            f"{len(seats)} seats of {hole_cards} hole cards are more than a deck deals"
+        )
+    holes, board = fair.dealing_positions(len(seats), hole_cards)
     expected: dict[int, tuple[str, str]] = {}  # position -> (the card, where it went)
-    for position, card in zip(board, _cards(record["board"]), strict=False):
+    for position, card in zip(board, _cards(record["board"], "the board"), strict=False):
         expected[position] = (card, "the board")
-    by_seat = {int(p["seat"]): i for i, p in enumerate(record["players"])}
+    by_seat = {
+        _whole(p["seat"], "a player's seat", 0, 255): i for i, p in enumerate(record["players"])
+    }
     for index, seat in enumerate(seats):
-        hole = _cards(record["holes"][by_seat[seat]])
+        if seat not in by_seat or not 0 <= by_seat[seat] < len(record["holes"]):
+            raise fair.FairnessError(f"seat {seat} was dealt in but has no player or hole cards")
+        hole = _cards(record["holes"][by_seat[seat]], f"seat {seat}'s hole cards")
         for position, card in zip(holes[index], hole, strict=True):
             if card != UNKNOWN:
                 expected[position] = (card, f"seat {seat}")
@@ -129,7 +157,7 @@ def verify_chain(records: Sequence[Mapping[str, Any]]) -> list[Check]:
     previous: bytes | None = None
     for record in records:
         chain = record.get("chain")
-        name = f"hand {record.get('id')}"
+        name = f"hand {_named(record.get('id'))}"
         if not isinstance(chain, dict):
             return [*checks, Check(name, False, "the record has no chain")]
         try:
@@ -138,7 +166,10 @@ def verify_chain(records: Sequence[Mapping[str, Any]]) -> list[Check]:
             return [*checks, Check(name, False, str(error))]
         if previous is not None and before != previous:
             return [*checks, Check(name, False, "does not follow the hand before it")]
-        made = chain_hash(before, record)
+        try:
+            made = chain_hash(before, record)
+        except (ValueError, RecursionError) as error:  # a lone surrogate; nested too deep
+            return [*checks, Check(name, False, f"cannot be hashed: {error}")]
         if made.hex() != chain.get("hash"):
             return [*checks, Check(name, False, "its hash does not match its contents")]
         checks.append(Check(name, True, made.hex()[:16]))
@@ -149,16 +180,107 @@ def verify_chain(records: Sequence[Mapping[str, Any]]) -> list[Check]:
 # ------------------------------------------------------------------ the command
 
 
-def _load(path: Path) -> Any:
-    """A JSON file, or one JSON object a line (the table page's export)."""
-    text = path.read_text(encoding="utf-8")
+MAX_FILE_BYTES = 64 * 1024 * 1024  # a history or a table's records: far more than a day's play
+
+
+class FileTooLarge(ValueError):
+    """A file past MAX_FILE_BYTES: refused before it is read whole."""
+
+
+def read_bounded(path: str | Path) -> bytes:
+    """The bytes of a file given from outside, refused past MAX_FILE_BYTES. Reads at most one
+    byte more than the limit, so that a device or a pipe that never ends (``/dev/zero``)
+    is refused too, in bounded time and memory."""
+    with open(path, "rb") as file:
+        data = file.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise FileTooLarge(
+            f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, the most splitpot "
+            "reads; split it"
+        )
+    return data
+
+
+def shown(value: Any, most: int = 60) -> str:
+    """``repr(value)`` for an error message, cut to ``most`` characters: a file's 20 MB
+    string is named, not printed."""
+    text = repr(value)
+    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
+
+
+def why_unread(error: OSError | ValueError) -> str:
+    """Why a file could not be read, without repeating its name: "No such file or
+    directory", "Is a directory", "Permission denied", or the reader's reason."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)
+
+
+def _named(value: Any) -> str:
+    """A record's id or scheme as a report names it: as written, or cut when it is long."""
+    text = str(value)
+    return text if len(text) <= 60 else shown(value)
+
+
+def parse_json(text: str, line: int = 1) -> Any:
+    """JSON ``text`` (starting at ``line`` of its file), or ValueError saying where and why:
+    nesting too deep for Python's parser and integers past its digit limit included."""
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
-        lines = [line for line in text.splitlines() if line.strip()]
-        if len(lines) < 2:
-            raise
-        return [json.loads(line) for line in lines]
+    except json.JSONDecodeError as error:
+        raise JsonProblem(
+            f"not valid JSON at line {line + error.lineno - 1}, column {error.colno}: {error.msg}",
+            error.pos >= len(text.rstrip()),
+        ) from None
+    except RecursionError:
+        raise JsonProblem(f"JSON nested too deep (from line {line})", False) from None
+    except ValueError as error:  # an integer of more than 4300 digits
+        problem = f"not a number splitpot reads (from line {line}): {error}"
+        raise JsonProblem(problem, False) from None
+
+
+class JsonProblem(ValueError):
+    """JSON that cannot be read; ``at_end``: the text ends before the document does."""
+
+    def __init__(self, message: str, at_end: bool) -> None:
+        super().__init__(message)
+        self.at_end = at_end
+
+
+def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
+    """Each line of ``text`` with its number from 1, one at a time: a 50 MB file of short
+    lines is not held as millions of strings at once."""
+    start, number = 0, 1
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        yield number, text[start:end]
+        start, number = end + 1, number + 1
+
+
+def _load(path: Path) -> Any:
+    """A JSON file, or one JSON object a line (the table page's export)."""
+    try:
+        text = read_bounded(path).decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ValueError(
+            f"not UTF-8 text: byte 0x{error.object[error.start]:02x} at offset {error.start}"
+        ) from None
+    if not text or text.isspace():
+        raise ValueError("the file is empty")
+    try:
+        return parse_json(text)
+    except JsonProblem as whole:
+        lines = ((n, line) for n, line in numbered_lines(text) if line.strip())
+        number, line = next(lines)
+        try:
+            first = parse_json(line, number)
+        except JsonProblem:
+            raise whole from None  # one document, broken: where the whole file breaks
+        rest = [parse_json(line, number) for number, line in lines]
+        if not rest:
+            raise whole from None
+        return [first, *rest]
 
 
 def _records(loaded: Any) -> list[Mapping[str, Any]]:
@@ -168,8 +290,10 @@ def _records(loaded: Any) -> list[Mapping[str, Any]]:
         loaded = loaded["hands"][::-1]
     if isinstance(loaded, dict):
         return [loaded]
-    if isinstance(loaded, list) and all(isinstance(item, dict) for item in loaded):
+    if isinstance(loaded, list) and loaded and all(isinstance(item, dict) for item in loaded):
         return loaded
+    if loaded == []:
+        raise ValueError("the file holds no hand record: its list of hands is empty")
     raise ValueError("the file holds no hand record (a JSON object or a list of them)")
 
 
@@ -203,7 +327,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             records = _records(_load(path))
         except (OSError, ValueError) as error:
-            print(f"{path}: cannot be read: {error}", file=sys.stderr)
+            print(f"{path}: cannot be read: {why_unread(error)}", file=sys.stderr)
             return 2
         for record in records:
             passed = report_hand(record, verify_hand(record)) and passed
@@ -222,7 +346,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def report_hand(record: Mapping[str, Any], checks: Sequence[Check]) -> bool:
     failed = [check for check in checks if not check.passed]
     verdict = "verified" if not failed else f"{len(failed)} check(s) FAILED"
-    print(f"hand {record.get('id')}: {verdict} ({len(checks)} checks)")
+    print(f"hand {_named(record.get('id'))}: {verdict} ({len(checks)} checks)")
     if failed:
         report(failed, sys.stdout)
     return not failed

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 from splitpot.history.model import HandRecord, HistoryError, Unreadable, UnsupportedHand
-from splitpot.history.phh import read_phh
+from splitpot.history.phh import phh_hand, read_toml
 from splitpot.history.pokerstars import HEADER, decode, read_pokerstars
 from splitpot.history.splitpot_json import from_json, read_documents
+from splitpot.verify import read_bounded
 
 
 @dataclass
@@ -29,11 +29,11 @@ def detect_format(text: str) -> str:
         raise HistoryError("the file is empty")
     if head.startswith("{") or re.match(r"\[\s*[{\]]", head):  # not a TOML [table]
         return "splitpot-json"
-    if any(HEADER.match(line.lstrip("\ufeff")) for line in head.splitlines()[:50]):
+    if any(HEADER.match(line.lstrip("\ufeff")) for line in head[:100_000].splitlines()[:50]):
         return "pokerstars"
     if "actions" in head and "variant" in head:
         return "phh"
-    first = head.splitlines()[0][:80]
+    first = head[:100_000].splitlines()[0][:80]
     raise HistoryError(
         f"not a hand history splitpot reads (splitpot JSON, PHH or PokerStars text): "
         f"it begins {first!r}"
@@ -44,10 +44,15 @@ def read_history(path: str | Path) -> HistoryFile:
     """Every hand of a file; hands that cannot be read are listed with the reason.
 
     Raises HistoryError (or OSError) when the file as a whole cannot be read: it is
-    empty, it is not a history, it holds no hand, or no hand in it can be read (a file cut
-    off in its only hand). Hands of other games, skipped on purpose, are not an error.
+    empty, larger than ``verify.MAX_FILE_BYTES``, not a history, it holds no hand, or no
+    hand in it can be read (a file cut off in its only hand). Hands of other games,
+    skipped on purpose, are not an error.
     """
-    text = decode(Path(path).read_bytes())
+    try:
+        data = read_bounded(path)
+    except ValueError as error:  # too large
+        raise HistoryError(str(error)) from None
+    text = decode(data)
     kind = detect_format(text)
     result = HistoryFile(str(path), kind)
     if kind == "pokerstars":
@@ -56,16 +61,12 @@ def read_history(path: str | Path) -> HistoryFile:
         for number, doc in enumerate(read_documents(text), start=1):
             _collect(result, str(doc.get("id", number)), number, partial(from_json, doc))
     else:
-        try:
-            doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise HistoryError(f"not valid TOML: {error}") from error
+        doc = read_toml(text)
         if "variant" in doc:  # one hand (.phh)
-            _collect(result, Path(path).stem, 1, lambda: read_phh(text, Path(path).stem))
+            _collect(result, Path(path).stem, 1, partial(phh_hand, doc, Path(path).stem))
         else:  # several hands, one table each (.phhs)
-            for number, (name, _) in enumerate(doc.items(), start=1):
-                section = _section_text(text, name)
-                _collect(result, name, number, partial(read_phh, section, name))
+            for number, (name, table) in enumerate(doc.items(), start=1):
+                _collect(result, name, number, partial(phh_hand, table, name))
     _check_some_hand(result)
     return result
 
@@ -83,14 +84,6 @@ def _check_some_hand(history: HistoryFile) -> None:
     )
 
 
-def _section_text(text: str, name: str) -> str:
-    """The body of one ``[name]`` table of a .phhs file."""
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.strip() == f"[{name}]")
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("[")), len(lines))
-    return "\n".join(lines[start + 1 : end])
-
-
 def _collect(
     result: HistoryFile, hand_id: str, number: int, read: Callable[[], HandRecord]
 ) -> None:
@@ -98,5 +91,5 @@ def _collect(
         result.hands.append(read())
     except UnsupportedHand as error:
         result.unreadable.append(Unreadable(hand_id, number, str(error), True))
-    except HistoryError as error:
+    except ValueError as error:  # HistoryError, and the rules' errors (a blind of -1)
         result.unreadable.append(Unreadable(hand_id, number, str(error), False))

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from splitpot.cards import Card, CardError, parse_cards
 from splitpot.engine import Action, Post
 from splitpot.rules import GameConfig
+from splitpot.verify import shown
 
 
 class HistoryError(ValueError):
@@ -20,6 +22,33 @@ class UnsupportedHand(HistoryError):
 
 
 UNKNOWN = "??"  # an unknown card in history text (PHH's notation, also splitpot JSON's)
+MOST_CHIPS = 10**18  # past any real stake; a file's 5,000-digit stack is refused, not printed
+
+
+def whole(value: Any, what: str, low: int = 0) -> int:
+    """A whole number of a file (not a bool, not a float) from ``low`` up to MOST_CHIPS,
+    else HistoryError naming ``what`` and the value."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise HistoryError(f"{what} is {shown(value)}, not a whole number")
+    if not low <= value <= MOST_CHIPS:
+        raise HistoryError(f"{what} is {shown(value)}, not from {low} to {MOST_CHIPS:.0e}")
+    return value
+
+
+def string(value: Any, what: str) -> str:
+    """A string of a file, else HistoryError naming ``what`` and the value."""
+    if not isinstance(value, str):
+        raise HistoryError(f"{what} is {shown(value)}, not a string")
+    return value
+
+
+def array(value: Any, what: str, length: int | None = None) -> list[Any]:
+    """A list of a file (of ``length`` items, when given), else HistoryError."""
+    if not isinstance(value, list):
+        raise HistoryError(f"{what} is {shown(value)}, not a list")
+    if length is not None and len(value) != length:
+        raise HistoryError(f"{what} holds {len(value)} values, not one for each of {length}")
+    return value
 
 
 def cards_text(cards: Sequence[Card | None]) -> str:
@@ -29,8 +58,8 @@ def cards_text(cards: Sequence[Card | None]) -> str:
 
 def read_cards(text: str, what: str) -> tuple[Card | None, ...]:
     """Two-character cards where ``??`` is unknown; errors name ``what`` and the card."""
-    if len(text) % 2:
-        raise HistoryError(f"{what}: {text!r} is not a whole number of two-character cards")
+    if not isinstance(text, str) or len(text) % 2:
+        raise HistoryError(f"{what}: {shown(text)} is not a whole number of two-character cards")
     cards: list[Card | None] = []
     for at in range(0, len(text), 2):
         token = text[at : at + 2]

@@ -9,6 +9,7 @@ in ``docs/history.md``: ``variant = "X-SPLITPOT"`` with ``splitpot_variant`` and
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Sequence
 from typing import Any
@@ -32,11 +33,15 @@ from splitpot.history.model import (
     RecordedAction,
     RecordedOutcome,
     UnsupportedHand,
+    array,
     cards_text,
     read_cards,
+    string,
+    whole,
 )
 from splitpot.history.replay import replay_record
 from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Structure, Variant
+from splitpot.verify import shown
 
 EXTENSION = "X-SPLITPOT"
 BET_SIZES = ("small_bet", "big_bet", "min_bet")  # PHH's fields: fixed limit, then the others
@@ -47,9 +52,20 @@ STANDARD_CODES = {
 
 
 def _chips(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-        raise HistoryError(f"{what} is {value!r}: splitpot reads whole chip amounts only")
-    return int(value)
+    """A chip amount of the file: a whole number (PHH may write it as a float, ``5.0``)."""
+    if isinstance(value, float) and math.isfinite(value) and value == int(value):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise HistoryError(f"{what} is {shown(value)}: splitpot reads whole chip amounts only")
+    return whole(value, what)
+
+
+def _amount(word: str, where: str) -> int:
+    """The amount of a ``cbr`` action: digits, or a float that is whole."""
+    try:
+        return _chips(int(word) if word.isdecimal() else float(word), where)
+    except ValueError:
+        raise HistoryError(f"{where}: {shown(word)} is not an amount") from None
 
 
 def _by_position(values: Sequence[Any], players: int) -> list[Any]:
@@ -60,10 +76,12 @@ def _by_position(values: Sequence[Any], players: int) -> list[Any]:
 
 def _game(doc: dict[str, Any]) -> tuple[Variant, Structure]:
     code = doc.get("variant")
+    if not isinstance(code, str):
+        raise HistoryError(f"variant is {shown(code)}, not a string")
     if code == EXTENSION:
         try:
-            variant = Variant.parse(str(doc["splitpot_variant"]))
-            structure = Structure(doc["splitpot_structure"])
+            variant = Variant.parse(string(doc["splitpot_variant"], "splitpot_variant"))
+            structure = Structure(string(doc["splitpot_structure"], "splitpot_structure"))
         except (KeyError, ValueError) as error:
             raise HistoryError(
                 f"{EXTENSION} needs splitpot_variant and splitpot_structure: {error}"
@@ -74,20 +92,41 @@ def _game(doc: dict[str, Any]) -> tuple[Variant, Structure]:
     return STANDARD_CODES[code]
 
 
-def read_phh(text: str, hand_id: str = "") -> HandRecord:
-    """One hand from PHH text."""
+def read_toml(text: str) -> dict[str, Any]:
+    """A TOML document, or HistoryError saying why not (nesting too deep for Python's
+    parser, or an integer past its digit limit, included)."""
     try:
-        doc = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise HistoryError(f"not valid TOML: {error}") from error
+    except RecursionError:
+        raise HistoryError("not TOML splitpot reads: nested too deep") from None
+    except ValueError as error:  # an integer of more than 4300 digits
+        raise HistoryError(f"not TOML splitpot reads: {error}") from None
+
+
+def read_phh(text: str, hand_id: str = "") -> HandRecord:
+    """One hand from PHH text."""
+    return phh_hand(read_toml(text), hand_id)
+
+
+def phh_hand(doc: dict[str, Any], hand_id: str = "") -> HandRecord:
+    """One hand from a PHH document (a .phh file, or one table of a .phhs file)."""
+    if not isinstance(doc, dict):
+        raise HistoryError(f"{shown(doc)} is not a hand: a table of PHH fields is needed")
     for key in ("variant", "antes", "blinds_or_straddles", "starting_stacks", "actions"):
         if key not in doc:
             raise HistoryError(f"the required field {key!r} is missing")
     variant, structure = _game(doc)
-    stacks = [_chips(v, "a starting stack") for v in doc["starting_stacks"]]
+    stacks = [
+        _chips(v, "a starting stack") for v in array(doc["starting_stacks"], "starting_stacks")
+    ]
     count = len(stacks)
-    blinds = [_chips(v, "a blind") for v in _by_position(doc["blinds_or_straddles"], count)]
-    antes = [_chips(v, "an ante") for v in _by_position(doc["antes"], count)]
+    blinds = [
+        _chips(v, "a blind")
+        for v in _by_position(array(doc["blinds_or_straddles"], "blinds_or_straddles"), count)
+    ]
+    antes = [_chips(v, "an ante") for v in _by_position(array(doc["antes"], "antes"), count)]
     if len(blinds) != count or len(antes) != count:
         raise HistoryError("antes and blinds_or_straddles need one value per player")
     if structure is Structure.FIXED_LIMIT:
@@ -110,14 +149,11 @@ def read_phh(text: str, hand_id: str = "") -> HandRecord:
     config = GameConfig(variant, betting)
 
     # Players: p1 is the first dealt (left of the button), the last one has the button.
+    names = array(doc.get("players", [f"p{i + 1}" for i in range(count)]), "players", count)
+    seats = array(doc.get("seats", list(range(1, count + 1))), "seats", count)
     players = tuple(
-        PlayerRecord(name, seat, stack)
-        for name, seat, stack in zip(
-            doc.get("players", [f"p{i + 1}" for i in range(count)]),
-            doc.get("seats", range(1, count + 1)),
-            stacks,
-            strict=True,
-        )
+        PlayerRecord(string(name, "a player's name"), whole(seat, "a seat"), stack)
+        for name, seat, stack in zip(names, seats, stacks, strict=True)
     )
     button = count - 1
     posts = [Post(p, PostKind.ANTE, a) for p, a in enumerate(antes) if a]
@@ -135,14 +171,17 @@ def read_phh(text: str, hand_id: str = "") -> HandRecord:
     holes: list[tuple[Card | None, ...]] = [(None,) * variant.hole_cards for _ in range(count)]
     board: list[Card] = []
     actions: list[RecordedAction] = []
-    for number, line in enumerate(doc["actions"], start=1):
-        words = line.split("#", 1)[0].split()
+    for number, line in enumerate(array(doc["actions"], "actions"), start=1):
+        words = string(line, f"action {number}").split("#", 1)[0].split()
         if not words:
             continue
-        where = f"action {number} {line!r}"
+        where = f"action {number} {shown(line)}"
         if words[0] == "d":
             if words[1:2] == ["dh"] and len(words) == 4:
-                holes[_player(words[2], count, where)] = read_cards(words[3], where)
+                dealt_hole = read_cards(words[3], where)
+                if len(dealt_hole) != variant.hole_cards:
+                    raise HistoryError(f"{where}: {variant.title} deals {variant.hole_cards} cards")
+                holes[_player(words[2], count, where)] = dealt_hole
             elif words[1:2] == ["db"] and len(words) == 3:
                 dealt = read_cards(words[2], where)
                 if None in dealt:
@@ -158,11 +197,10 @@ def read_phh(text: str, hand_id: str = "") -> HandRecord:
         elif verb == "cc":
             action = Action.call()
         elif verb == "cbr" and len(args) == 1:
-            action = Action.raise_to(_chips(float(args[0]), where))
+            action = Action.raise_to(_amount(args[0], where))
         elif verb == "sm":
             if args:
-                shown = read_cards(args[0], where)
-                holes[player] = shown
+                holes[player] = read_cards(args[0], where)
                 action = Action.show()
             else:
                 action = Action.muck()
@@ -172,8 +210,9 @@ def read_phh(text: str, hand_id: str = "") -> HandRecord:
 
     outcome = None
     if "finishing_stacks" in doc:
+        finishing = array(doc["finishing_stacks"], "finishing_stacks", count)
         outcome = RecordedOutcome(
-            finishing_stacks=tuple(_chips(v, "a finishing stack") for v in doc["finishing_stacks"])
+            finishing_stacks=tuple(_chips(v, "a finishing stack") for v in finishing)
         )
     return HandRecord(
         id=str(doc.get("hand", hand_id)) or hand_id,
@@ -192,7 +231,7 @@ def read_phh(text: str, hand_id: str = "") -> HandRecord:
 
 def _player(word: str, count: int, where: str) -> int:
     if not (word.startswith("p") and word[1:].isdigit() and 1 <= int(word[1:]) <= count):
-        raise HistoryError(f"{where}: {word!r} is not one of p1..p{count}")
+        raise HistoryError(f"{where}: {shown(word)} is not one of p1..p{count}")
     return int(word[1:]) - 1
 
 

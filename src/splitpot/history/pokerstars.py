@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from splitpot.cards import Card, CardError, format_cards, parse_cards
+from splitpot.cards import Card, format_cards, parse_cards
 from splitpot.engine import (
     Acted,
     Action,
@@ -30,6 +30,7 @@ from splitpot.engine import (
 )
 from splitpot.history import report
 from splitpot.history.model import (
+    MOST_CHIPS,
     HandRecord,
     HistoryError,
     PlayerRecord,
@@ -39,6 +40,7 @@ from splitpot.history.model import (
     UnsupportedHand,
 )
 from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Structure, Variant
+from splitpot.verify import shown
 
 HEADER = re.compile(
     r"^PokerStars (?:Home Game |Zoom )?(?:Hand|Game)\s*#?(?P<id>\d*)\s*:\s*(?P<rest>.*)$"
@@ -80,7 +82,7 @@ def decode(data: bytes) -> str:
     """Text of a hand-history file: UTF-8 (with or without a byte-order mark), UTF-16,
     or, failing those, Windows-1252."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
+        return data.decode("utf-16", errors="replace")  # a cut file ends in half a character
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -113,7 +115,7 @@ def read_pokerstars(text: str) -> tuple[list[HandRecord], list[Unreadable]]:
             hands.append(_HandReader(hand_id, lines).read())
         except UnsupportedHand as error:
             problems.append(Unreadable(hand_id, line_number, str(error), True, last))
-        except (HistoryError, CardError) as error:
+        except ValueError as error:  # HistoryError, CardError, an amount the rules refuse
             problems.append(Unreadable(hand_id, line_number, str(error), False, last))
     return hands, problems
 
@@ -167,6 +169,8 @@ class _HandReader:
             raise HistoryError(f"{text!r} is not an amount") from error
         if value != value.to_integral_value():
             raise HistoryError(f"amount {text} is finer than the smallest unit")
+        if value > MOST_CHIPS:
+            raise HistoryError(f"amount {shown(text)} is more than splitpot counts")
         return int(value)
 
     def read(self) -> HandRecord:
@@ -209,8 +213,10 @@ class _HandReader:
         assert header is not None
         rest = header["rest"]
         game = GAME.search(rest)
+        if game is None and not any(line.startswith("*** SUMMARY ***") for line in self.lines):
+            raise HistoryError("the hand is cut off before its summary")  # in its first line
         if game is None:
-            raise UnsupportedHand(f"the game of {rest!r} is not one splitpot knows")
+            raise UnsupportedHand(f"the game of {shown(rest)} is not one splitpot knows")
         name = f"{game['cards'] or ''}{game['game']} {game['limit']}"
         variant = VARIANTS.get((game["cards"] or "", game["game"]))
         if variant is None:

@@ -85,7 +85,7 @@ def replay_record(record: HandRecord) -> Replay:
             raise HistoryError(f"{where}: it is {names[hand.to_act]}'s turn to act")
         try:
             hand.apply(_as_the_rules_read_it(recorded.action, hand.legal_actions()))
-        except IllegalActionError as error:
+        except (IllegalActionError, HandSetupError) as error:  # a recorded rake past the pot
             raise HistoryError(f"{where}: {error}") from error
     while not hand.is_over:
         player = hand.to_act
@@ -94,7 +94,10 @@ def replay_record(record: HandRecord) -> Replay:
             raise HistoryError(f"hand {record.id}: the file ends while {names[player]} is to act")
         legal = hand.legal_actions()
         choice = decisions.get(player, Action.show() if legal.show else Action.muck())
-        hand.apply(choice if legal.show or choice.kind is ActionKind.MUCK else Action.muck())
+        try:
+            hand.apply(choice if legal.show or choice.kind is ActionKind.MUCK else Action.muck())
+        except (IllegalActionError, HandSetupError) as error:
+            raise HistoryError(f"hand {record.id}, the showdown: {error}") from error
     return Replay(record, hand, tuple(_differences(record, hand)))
 
 

@@ -8,6 +8,7 @@ it again gives the same text.
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -18,12 +19,17 @@ from splitpot.history.model import (
     PlayerRecord,
     RecordedAction,
     RecordedOutcome,
+    array,
     cards_text,
     read_cards,
+    string,
+    whole,
 )
 from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Rake, Structure, Variant
+from splitpot.verify import numbered_lines, shown
 
 FORMAT = "splitpot-hand/1"
+UNIT = re.compile(r"\d{1,9}(?:\.\d{1,9})?")  # the value of one chip: "1", "0.01"
 
 
 def game_json(config: GameConfig) -> dict[str, Any]:
@@ -35,36 +41,58 @@ def game_json(config: GameConfig) -> dict[str, Any]:
     return game
 
 
+RAKE_PERCENT = re.compile(r"\d{1,6}(?:/\d{1,6}|\.\d{1,6})?")  # "5", "5/2", "2.5"
+
+
 def _game(doc: dict[str, Any]) -> GameConfig:
+    if not isinstance(doc, dict):
+        raise HistoryError(f"game is {shown(doc)}, not an object")
     try:
-        variant = Variant.parse(doc["variant"])
-        structure = Structure(doc["structure"])
+        variant = Variant.parse(string(doc["variant"], "game.variant"))
+        structure = Structure(string(doc["structure"], "game.structure"))
+
+        def chips(key: str, default: int | None = None) -> int:
+            value = doc.get(key, default) if default is not None else doc[key]
+            return whole(value, f"game.{key}")
+
         betting: FixedLimit | PotLimit | NoLimit
         if structure is Structure.FIXED_LIMIT:
+            heads_up = doc.get("cap_heads_up", True)
+            if not isinstance(heads_up, bool):
+                raise HistoryError(f"game.cap_heads_up is {shown(heads_up)}, not true or false")
             betting = FixedLimit(
-                doc["small_bet"],
-                doc["big_bet"],
-                doc["small_blind"],
-                doc["big_blind"],
-                doc.get("cap", 4),
-                doc.get("cap_heads_up", True),
+                chips("small_bet"),
+                chips("big_bet"),
+                chips("small_blind"),
+                chips("big_blind"),
+                chips("cap", 4),
+                heads_up,
             )
         elif structure in (Structure.POT_LIMIT, Structure.NO_LIMIT):
             kind = PotLimit if structure is Structure.POT_LIMIT else NoLimit
-            betting = kind(doc["small_blind"], doc["big_blind"], doc.get("min_bet", 0))
+            betting = kind(chips("small_blind"), chips("big_blind"), chips("min_bet", 0))
         else:
             raise HistoryError("a hand is played in one structure: limit, pot-limit or no-limit")
-        rake = doc.get("rake")
-        return GameConfig(
-            variant,
-            betting,
-            doc.get("ante", 0),
-            None if rake is None else Rake(Fraction(rake["percent"]), rake.get("cap")),
-        )
-    except (KeyError, TypeError, ValueError) as error:
+        return GameConfig(variant, betting, chips("ante", 0), _rake(doc.get("rake")))
+    except KeyError as error:
+        raise HistoryError(f"game: the field {error} is missing") from error
+    except ValueError as error:
         if isinstance(error, HistoryError):
             raise
-        raise HistoryError(f"game: {error!r} is missing or wrong") from error
+        raise HistoryError(f"game: {error}") from error
+
+
+def _rake(rake: Any) -> Rake | None:
+    """The table's rake rule: ``{"percent": "5", "cap": 3}`` or null."""
+    if rake is None:
+        return None
+    if not isinstance(rake, dict):
+        raise HistoryError(f"game.rake is {shown(rake)}, not an object or null")
+    percent = rake.get("percent")
+    if not isinstance(percent, str | int) or not RAKE_PERCENT.fullmatch(str(percent)):
+        raise HistoryError(f"game.rake.percent is {shown(percent)}, not a percentage like '5'")
+    cap = rake.get("cap")
+    return Rake(Fraction(str(percent)), None if cap is None else whole(cap, "game.rake.cap"))
 
 
 def to_json(record: HandRecord, hand: Hand | None = None) -> dict[str, Any]:
@@ -117,48 +145,113 @@ def _tuple(values: list[int] | None) -> tuple[int, ...] | None:
     return None if values is None else tuple(values)
 
 
+def _objects(doc: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    """The document's list ``key`` of JSON objects."""
+    items = array(doc[key], key)
+    for number, item in enumerate(items, start=1):
+        if not isinstance(item, dict):
+            raise HistoryError(f"{key} {number} is {shown(item)}, not an object")
+    return items
+
+
+def _player(value: Any, what: str, players: int) -> int:
+    """An index into the hand's players."""
+    index = whole(value, what)
+    if index >= players:
+        raise HistoryError(f"{what} is {index}, not one of the players 0..{players - 1}")
+    return index
+
+
+def _amounts(value: Any, what: str, players: int) -> tuple[int, ...] | None:
+    """A recorded list of chips, one for each player, or null."""
+    if value is None:
+        return None
+    return tuple(whole(v, what) for v in array(value, what, players))
+
+
+def _outcome(result: Any, players: int) -> RecordedOutcome | None:
+    if result is None:
+        return None
+    if not isinstance(result, dict):
+        raise HistoryError(f"result is {shown(result)}, not an object or null")
+    total = result.get("total_pot")
+    return RecordedOutcome(
+        finishing_stacks=_amounts(result.get("stacks"), "result.stacks", players),
+        collected=_amounts(result.get("collected"), "result.collected", players),
+        uncalled=_amounts(result.get("uncalled"), "result.uncalled", players),
+        total_pot=None if total is None else whole(total, "result.total_pot"),
+    )
+
+
 def from_json(doc: dict[str, Any]) -> HandRecord:
-    """A hand from its document."""
+    """A hand from its document; HistoryError names a field that is missing or of the
+    wrong type, a player index out of range, or a number past MOST_CHIPS."""
     if doc.get("format") != FORMAT:
-        raise HistoryError(f"not a splitpot hand: format is {doc.get('format')!r}, not {FORMAT!r}")
-    try:
-        players = tuple(PlayerRecord(p["name"], p["seat"], p["stack"]) for p in doc["players"])
-        posts = tuple(Post(p["player"], PostKind(p["kind"]), p["amount"]) for p in doc["posts"])
-        actions = tuple(
-            RecordedAction(a["player"], Action.parse(a["action"])) for a in doc["actions"]
+        raise HistoryError(
+            f"not a splitpot hand: format is {shown(doc.get('format'))}, not {FORMAT!r}"
         )
-        result = doc.get("result")
-        outcome = None
-        if result is not None:
-            outcome = RecordedOutcome(
-                finishing_stacks=_tuple(result.get("stacks")),
-                collected=_tuple(result.get("collected")),
-                uncalled=_tuple(result.get("uncalled")),
-                total_pot=result.get("total_pot"),
+    try:
+        players = tuple(
+            PlayerRecord(
+                string(p["name"], f"player {n}'s name"),
+                whole(p["seat"], f"player {n}'s seat"),
+                whole(p["stack"], f"player {n}'s stack"),
             )
+            for n, p in enumerate(_objects(doc, "players"), start=1)
+        )
+        count = len(players)
+        posts = tuple(
+            Post(
+                _player(p["player"], "a post's player", count),
+                PostKind(string(p["kind"], "a post's kind")),
+                whole(p["amount"], "a post's amount"),
+            )
+            for p in _objects(doc, "posts")
+        )
+        actions = tuple(
+            RecordedAction(
+                _player(a["player"], f"action {n}'s player", count),
+                Action.parse(string(a["action"], f"action {n}")),
+            )
+            for n, a in enumerate(_objects(doc, "actions"), start=1)
+        )
         board = read_cards(doc["board"], "board")
         if None in board:
             raise HistoryError("board cards must be known")
+        holes = tuple(
+            read_cards(h, f"hole cards {i + 1}")
+            for i, h in enumerate(array(doc["holes"], "holes", count))
+        )
         deck = doc.get("deck")
         pots = doc.get("recorded_pots")
+        rake = doc.get("recorded_rake")
+        hand_id = doc["id"]
+        if isinstance(hand_id, bool) or not isinstance(hand_id, str | int):
+            raise HistoryError(f"id is {shown(hand_id)}, not a string")
+        config = _game(doc["game"])  # checks game.variant is a string
+        unit = string(doc.get("unit", "1"), "unit")
+        if not UNIT.fullmatch(unit):
+            raise HistoryError(f"unit is {shown(unit)}, not the value of a chip like '0.01'")
         return HandRecord(
-            id=str(doc["id"]),
+            id=str(hand_id),
             game=doc["game"]["variant"],
-            config=_game(doc["game"]),
+            config=config,
             players=players,
-            button=doc["button"],
+            button=_player(doc["button"], "button", count),
             posts=posts,
-            holes=tuple(read_cards(h, f"hole cards {i + 1}") for i, h in enumerate(doc["holes"])),
+            holes=holes,
             board=tuple(c for c in board if c is not None),
             actions=actions,
             deck=None if deck is None else read_cards(deck, "deck"),
-            rake=doc.get("recorded_rake"),
-            pots=None if pots is None else tuple(pots),
-            outcome=outcome,
-            unit=doc.get("unit", "1"),
-            currency=doc.get("currency", ""),
+            rake=None if rake is None else whole(rake, "recorded_rake"),
+            pots=None
+            if pots is None
+            else tuple(whole(v, "a recorded pot") for v in array(pots, "recorded_pots")),
+            outcome=_outcome(doc.get("result"), count),
+            unit=unit,
+            currency=string(doc.get("currency", ""), "currency"),
         )
-    except (KeyError, TypeError) as error:
+    except KeyError as error:
         raise HistoryError(f"a splitpot hand needs the field {error}") from error
     except ValueError as error:
         if isinstance(error, HistoryError):
@@ -175,15 +268,27 @@ def read_documents(text: str) -> list[dict[str, Any]]:
     """Documents from a file: one object, an array of objects, or one object per line.
     Errors name the line: where the file is cut off, or where it is not JSON."""
     try:
+        return _documents(text)
+    except RecursionError:
+        raise HistoryError("not JSON splitpot reads: nested too deep") from None
+    except ValueError as error:
+        if isinstance(error, HistoryError):
+            raise
+        raise HistoryError(f"not JSON splitpot reads: {error}") from None  # 4300+ digits
+
+
+def _documents(text: str) -> list[dict[str, Any]]:
+    try:
         loaded = json.loads(text)
     except json.JSONDecodeError as whole:
-        lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
         loaded = []
-        for number, line in lines:
+        for number, line in numbered_lines(text):
+            if not line.strip():
+                continue
             try:
                 loaded.append(json.loads(line))
             except json.JSONDecodeError as error:
-                if number == lines[0][0]:  # not one object a line: one document, broken
+                if not loaded:  # not one object a line: one document, broken
                     raise HistoryError(_json_problem(whole, text, 0)) from whole
                 raise HistoryError(_json_problem(error, line, number - 1)) from error
     documents = loaded if isinstance(loaded, list) else [loaded]
