@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from splitpot.server.app import create_app
+from splitpot.server.main import listening_socket
 from splitpot.server.room import RoomOptions
 from splitpot.store import Store
 
@@ -46,18 +47,19 @@ class RoomServer:
 
     def __init__(self, store: Store, options: RoomOptions = FAST, bots: int = 0) -> None:
         self.store = store
-        self.port = free_port()
+        self.socket = listening_socket("127.0.0.1", 0)
+        self.port = int(self.socket.getsockname()[1])
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
         config = uvicorn.Config(
             create_app(store, options, bots=bots),
-            host="127.0.0.1",
-            port=self.port,
             log_level="warning",
             ws_max_size=64 * 1024,
         )
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
+        )
 
     def start(self) -> RoomServer:
         self.thread.start()

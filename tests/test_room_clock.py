@@ -64,7 +64,7 @@ def bob_out(client: Client) -> list[Frame]:
 def test_a_player_out_of_time_checks_or_folds_and_sits_out(room: RoomServer) -> None:
     """Bob never answers. When his clock runs out he checks if he may, else folds, and
     sits out (told once); his later decisions in the hand are made at once the same way,
-    with no clock (/work/notes/server-rules.md); no hand is dealt until he sits in."""
+    with no clock (docs/rules.md); no hand is dealt until he sits in."""
     settings = {"seats": 2, "action_seconds": 1, "time_bank_seconds": 1}
     table, (ann, bob) = seated_game(room, ("Ann", "Bob"), 100, name="Clock", **settings)
     timed_out: list[str] = []

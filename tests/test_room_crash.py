@@ -12,11 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import signal
-import subprocess
-import sys
 import time
-from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -24,8 +20,17 @@ from pathlib import Path
 
 import httpx
 import pytest
-from room_helpers import Choose, Client, Frame, free_port, is_event, play
-from sqlalchemy import select
+from room_helpers import Client, Frame, is_event
+from room_process import (
+    WAIT,
+    Human,
+    Players,
+    Serve,
+    check_chips,
+    check_hands_against_ledger,
+    chooser,
+    hand_transfers,
+)
 
 from splitpot.engine import Action
 from splitpot.server.actor import Command, TableActor
@@ -34,7 +39,6 @@ from splitpot.server.recovery import replay, restore_table
 from splitpot.server.room import Room, RoomOptions
 from splitpot.server.settings import TableSettings
 from splitpot.store import HandStatus, LoggedAction, Player, SeatStatus, Store
-from splitpot.store.models import AccountRow, EntryRow, HandRow, PlayerRow, TransferRow
 from splitpot.table import Table, TableView
 
 # Deals shortly after the players sit; no bots, so nothing acts but the test.
@@ -117,11 +121,6 @@ async def hand_in_play(room: Room, store: Store) -> tuple[TableActor, Connection
 def views(table: Table) -> list[TableView]:
     """The table as every seat and a watcher see it."""
     return [table.view(viewer) for viewer in (None, *range(table.config.seats))]
-
-
-def hand_transfers(store: Store, hand_id: str) -> list[int]:
-    with store.engine.connect() as db:
-        return list(db.scalars(select(TransferRow.id).where(TransferRow.hand_id == hand_id)))
 
 
 def ledger_stacks(store: Store, table_id: str) -> dict[int, int]:
@@ -234,193 +233,7 @@ def test_a_hand_over_in_its_log_but_not_in_the_ledger_is_finished_on_restart(
 
 # ---------------------------------------------------------------- a real process
 
-PACE = {"SPLITPOT_BOT_DELAY": "0.01", "SPLITPOT_HAND_PAUSE": "0.02"}
 KILLS = int(os.environ.get("SPLITPOT_TEST_KILLS", "4"))  # more for a soak run
-WAIT = 20.0  # seconds any one thing may take before the test gives up
-
-
-class Serve:
-    """``splitpot serve --bots 3`` in a child process, restarted on the same database and
-    port; each run's output goes to a file in the test's temporary folder."""
-
-    def __init__(self, database_url: str, logs: Path) -> None:
-        self.database_url = database_url
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
-        self.logs = logs
-        self.runs = 0
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        """Start the room and wait until it answers /api/health (recovery is done)."""
-        self.runs += 1
-        command = [sys.executable, "-m", "splitpot.cli", "serve", "--port", str(self.port)]
-        command += ["--db", self.database_url, "--bots", "3"]
-        with self.log().open("wb") as out:
-            self.process = subprocess.Popen(
-                command, stdout=out, stderr=subprocess.STDOUT, env=os.environ | PACE
-            )
-        deadline = time.monotonic() + WAIT
-        while True:
-            code = self.process.poll()
-            assert code is None, f"splitpot serve exited {code}:\n{self.log().read_text()}"
-            try:
-                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, f"no health:\n{self.log().read_text()}"
-            time.sleep(0.05)
-
-    def log(self) -> Path:
-        return self.logs / f"serve-{self.runs}.log"
-
-    def kill(self) -> None:
-        """kill -9: no handler runs, nothing is flushed but what the database has."""
-        self._stop(signal.SIGKILL)
-
-    def terminate(self) -> int:
-        """SIGTERM, and the exit status once the room has stopped by itself."""
-        return self._stop(signal.SIGTERM)
-
-    def _stop(self, how: signal.Signals) -> int:
-        assert self.process is not None
-        self.process.send_signal(how)
-        code = self.process.wait(60)
-        text = self.log().read_text()
-        assert "Traceback" not in text, f"run {self.runs} of the room failed:\n{text}"
-        return code
-
-    def tables(self) -> list[Frame]:
-        tables: list[Frame] = httpx.get(f"{self.url}/api/tables", timeout=5).json()["tables"]
-        return tables
-
-    def bots_table(self) -> Frame:
-        return next(table for table in self.tables() if table["bots"] == 3)
-
-
-@dataclass
-class Human:
-    """A player at the bots' table; a new WebSocket after each restart."""
-
-    name: str
-    id: str
-    token: str
-    seat: int
-    client: Client | None = None
-
-    def connect(self, room: Serve) -> Client:
-        """A new WebSocket, and hello with the player's token."""
-        self.client = Client(room, self.token)  # type: ignore[arg-type]
-        assert self.client.welcome["type"] == "welcome", self.client.welcome
-        return self.client
-
-    def rejoin(self, room: Serve, table: str) -> Frame:
-        """After a restart: hello again, and the table comes back by itself (PROTOCOL.md:
-        after hello, a ``table`` message for every table where the player sits)."""
-        snapshot = self.connect(room).wait(lambda f: f["type"] == "table", WAIT)
-        assert snapshot["table"] == table
-        return snapshot
-
-    def disconnect(self) -> None:
-        if self.client is not None:
-            self.client.close()
-            self.client = None
-
-
-def chooser(rng: random.Random) -> Choose:
-    """Check, call small bets, sometimes bet or raise the least, show at the showdown."""
-
-    def choose(client: Client, turn: Frame) -> Frame:
-        options = {entry["action"]: entry for entry in turn["legal"]}
-        for kind in ("bet", "raise"):
-            if kind in options and rng.random() < 0.2:
-                return {"action": kind, "amount": options[kind]["min"]}
-        if "check" in options:
-            return {"action": "check"}
-        if "call" in options and options["call"]["amount"] <= 10:
-            return {"action": "call"}
-        return {"action": "show" if "show" in options else "fold"}
-
-    return choose
-
-
-@dataclass
-class Players:
-    """The humans at one table, playing by one chooser."""
-
-    humans: list[Human]
-    table: str
-    choose: Choose
-
-    def clients(self) -> list[Client]:
-        return [human.client for human in self.humans if human.client is not None]
-
-    def hands_ended(self) -> int:
-        """Hands ended since the first player's last connect."""
-        return self.clients()[0].hands_ended(self.table)
-
-    def play_hand(self) -> None:
-        """Play until one more hand ends."""
-        target = self.hands_ended() + 1
-        play(self.clients(), self.table, lambda: self.hands_ended() >= target, self.choose, WAIT)
-
-    def play_for(self, seconds: float) -> None:
-        end = time.monotonic() + seconds
-        play(self.clients(), self.table, lambda: time.monotonic() >= end, self.choose, WAIT)
-
-    def play_to_a_turn(self) -> None:
-        """Play until a player gets a turn, and leave it unanswered: a hand is in play."""
-        clients = self.clients()
-        marks = [client.handled for client in clients]
-
-        def to_act() -> bool:
-            return any(
-                client.handled > mark and client.frames[client.handled - 1]["type"] == "turn"
-                for client, mark in zip(clients, marks, strict=True)
-            )
-
-        play(clients, self.table, to_act, self.choose, WAIT)
-
-
-def check_chips(store: Store) -> None:
-    """The ledger's invariant, and every chip somewhere: balances, tables, the house."""
-    totals = store.check_invariant()
-    assert totals.balances + totals.on_tables + totals.house == 0, totals
-    assert totals.on_tables > 0
-
-
-def check_hands_against_ledger(store: Store) -> int:
-    """Every finished hand started with the stacks its players had in the ledger then,
-    and its result left them the stacks its record ends with: the tables' chips and the
-    ledger's never drift apart, crash after crash. Cancelled hands moved no chip. The
-    number of finished hands."""
-    with store.engine.connect() as db:
-        entries = db.execute(
-            select(TransferRow.kind, TransferRow.hand_id, EntryRow.account_id)
-            .add_columns(PlayerRow.name, EntryRow.amount)
-            .join(TransferRow, EntryRow.transfer_id == TransferRow.id)
-            .join(AccountRow, EntryRow.account_id == AccountRow.id)
-            .outerjoin(PlayerRow, AccountRow.player_id == PlayerRow.id)
-            .order_by(EntryRow.id)
-        ).all()
-        hands = db.execute(select(HandRow.id, HandRow.status, HandRow.record)).all()
-    records = {hand: record for hand, status, record in hands if status == "finished"}
-    cancelled = {hand for hand, status, _ in hands if status == "cancelled"}
-    chips: dict[int, int] = defaultdict(int)
-    results: set[str] = set()
-    for kind, hand, account, name, amount in entries:
-        assert hand not in cancelled, f"cancelled hand {hand} moved chips"
-        if kind == "hand_result" and name is not None:
-            players = records[hand]["players"]
-            index = [player["name"] for player in players].index(name)
-            assert players[index]["stack"] == chips[account], (hand, name)
-            assert records[hand]["result"]["stacks"][index] == chips[account] + amount
-            results.add(hand)
-        chips[account] += amount
-    assert results == set(records)
-    return len(records)
 
 
 @dataclass

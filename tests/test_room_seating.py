@@ -187,7 +187,7 @@ def test_leave_between_hands_and_during_one(room: RoomServer, store: Store) -> N
 
 def test_leaving_at_the_showdown_mucks_or_shows(room: RoomServer, store: Store) -> None:
     """Bob asks to leave when his turn at the showdown comes: nothing is left to fold, so
-    his hand is mucked if it cannot win, else shown (/work/notes/server-rules.md), and
+    his hand is mucked if it cannot win, else shown (docs/rules.md), and
     he goes with what he has when the hand ends."""
     ann_token, bob_token = room.guest("Ann")[1], room.guest("Bob")[1]
     table = room.create_table(ann_token, name="Showdown", seats=2, **RANGE)["table"]["id"]

@@ -312,7 +312,7 @@ def test_hand_log_appends_in_order_and_replays(store: Store) -> None:
     hand = store.start_hand(table_id, SETUP)
     assert (hand.id, hand.number, hand.status) == (f"{table_id}-1", 1, HandStatus.PLAYING)
     with pytest.raises(HandStateError, match=f"still playing hand {hand.id}"):
-        store.start_hand(table_id, SETUP)
+        store.start_hand(table_id, {**SETUP, "button": 2})  # another hand (the same: sent again)
     logged = [
         store.append_action(hand.id, seat, kind, amount)
         for seat, kind, amount in [(1, "call", None), (2, "raise", 40), (1, "allin", None)]
@@ -344,7 +344,11 @@ def test_actions_of_several_hands_are_logged_in_one_transaction_or_not_at_all(
     first = store.start_hand(first_table, SETUP)
     second = store.start_hand(second_table, SETUP)
     logged = store.append_actions(
-        [(first.id, 1, "call", None), (second.id, 1, "raise", 8), (first.id, 2, "check", None)]
+        [
+            (first.id, 1, "call", None, None),
+            (second.id, 1, "raise", 8, 1),
+            (first.id, 2, "check", None, 2),
+        ]
     )
     assert [(a.seq, a.seat, a.kind, a.amount) for a in logged] == [
         (1, 1, "call", None),
@@ -352,8 +356,40 @@ def test_actions_of_several_hands_are_logged_in_one_transaction_or_not_at_all(
         (2, 2, "check", None),
     ]
     with pytest.raises(NotFound, match="no hand 'zz-1'"):
-        store.append_actions([(second.id, 2, "call", None), ("zz-1", 1, "fold", None)])
+        store.append_actions([(second.id, 2, "call", None, 2), ("zz-1", 1, "fold", None, 1)])
     assert [a.kind for a in store.hand_log(second.id).actions] == ["raise"]
+
+
+def test_hand_writes_sent_again_after_a_lost_answer_are_written_once(store: Store) -> None:
+    """The room sends a write again when the database went away before answering: the
+    start, each numbered action, the result and a cancel, held already, are not made twice;
+    an action numbered out of turn, or another action at a held number, is refused."""
+    table_id, (ann, bob) = table_with_players(store, 100, 100)
+    hand = store.start_hand(table_id, SETUP)
+    assert store.start_hand(table_id, SETUP) == hand
+    with pytest.raises(HandStateError, match=f"still playing hand {hand.id}"):
+        store.start_hand(table_id, {**SETUP, "deck": ["Kd"]})
+    store.append_actions([(hand.id, 1, "raise", 10, 1)])
+    store.append_actions([(hand.id, 1, "raise", 10, 1), (hand.id, 2, "call", None, 2)])
+    store.append_action(hand.id, 2, "call", None, seq=2)
+    with pytest.raises(HandStateError, match=f"hand {hand.id} has another action 2 already"):
+        store.append_action(hand.id, 2, "fold", None, seq=2)
+    with pytest.raises(HandStateError, match="has 2 actions: action 4 is not next"):
+        store.append_action(hand.id, 1, "check", None, seq=4)
+    log = store.hand_log(hand.id).actions
+    assert [(a.seq, a.seat, a.kind, a.amount) for a in log] == [
+        (1, 1, "raise", 10),
+        (2, 2, "call", None),
+    ]
+    finished = store.finish_hand(hand.id, {"won": "Ann"}, {ann: 10, bob: -10})
+    assert store.finish_hand(hand.id, {"won": "Ann"}, {ann: 10, bob: -10}) == finished
+    with pytest.raises(HandStateError, match="finished, not playing"):
+        store.finish_hand(hand.id, {"won": "Bob"}, {ann: -10, bob: 10})
+    assert {seat.player_id: seat.chips for seat in store.seats(table_id)} == {ann: 110, bob: 90}
+    store.check_invariant()
+    second = store.start_hand(table_id, SETUP)
+    cancelled = store.cancel_hand(second.id)
+    assert store.cancel_hand(second.id) == cancelled
 
 
 def test_cancel_hand_moves_no_chip(store: Store) -> None:
@@ -383,7 +419,7 @@ def test_finish_hand_writes_results_rake_and_record(store: Store) -> None:
     assert chips(store, table_id) == {ann: 595, bob: 200, cat: 200}
     assert store.check_invariant() == LedgerTotals(balances=-1000, on_tables=995, house=5)
     with pytest.raises(HandStateError, match=f"hand {hand.id} is finished, not playing"):
-        store.finish_hand(hand.id, record, {ann: 95, bob: -100}, rake=5)
+        store.finish_hand(hand.id, {**record, "awards": []}, {ann: 95, bob: -100}, rake=5)
     with pytest.raises(HandStateError, match="is finished, not playing"):
         store.cancel_hand(hand.id)
 

@@ -478,14 +478,18 @@ class TableActor:
         if self.turn is not None and self.turn.seat == seat:
             self.clock.stop(self.turn, time.monotonic())
             self.turn = None
-        await self._record(current.hand.actions[-1], seat, events)
+        await self._record(current.hand.actions, seat, events)
 
-    async def _record(self, action: Action, seat: int, events: list[TableEvent]) -> None:
-        """Log the action the table has just taken, then tell it. If the store refuses it,
-        the table goes back to what the log holds: nothing unlogged is ever told."""
+    async def _record(self, actions: list[Action], seat: int, events: list[TableEvent]) -> None:
+        """Log the action the table has just taken (the last of the hand's ``actions``, and
+        numbered so in the log), then tell it. If the store refuses it, the table goes back
+        to what the log holds: nothing unlogged is ever told."""
         assert self.hand_id is not None
+        action = actions[-1]
         try:
-            await self.room.log_action(self.hand_id, seat + 1, action.kind.value, action.amount)
+            await self.room.log_action(
+                self.hand_id, len(actions), seat + 1, action.kind.value, action.amount
+            )
         except Exception:
             log.exception("table %s: the log refused an action; back to the log", self.id)
             await self._reload()
@@ -710,7 +714,7 @@ class TableActor:
     async def _time_out(self, seat: int) -> None:
         """RULES.md 6: check if possible, else fold; then the player sits out. The rest
         of the hand's decisions of a player out of time are made at once, the same way,
-        until they sit in (/work/notes/server-rules.md)."""
+        until they sit in (docs/rules.md)."""
         current = self.table.hand
         player = self.table.seats[seat]
         if current is None or player is None or self.table.seat_to_act != seat:
@@ -720,7 +724,7 @@ class TableActor:
         events = self.table.time_out(seat)
         if already_out:  # told once: the seat sits out already
             events = [e for e in events if not isinstance(e, SatOut)]
-        await self._record(current.hand.actions[-1], seat, events)
+        await self._record(current.hand.actions, seat, events)
         occupant = self.occupants.get(seat)
         if occupant is not None:
             occupant.timed_out = self._in_hand(seat)

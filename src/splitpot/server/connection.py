@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from splitpot.store import Player
 
 SEND_QUEUE = 512  # frames waiting for a slow client before it is dropped
+SEND_BUFFER = 256 * 1024  # bytes the kernel may hold for a client (its socket's buffer)
 _ids = itertools.count(1)
 
 
@@ -24,6 +26,7 @@ class Connection:
     )
     id: int = field(default_factory=lambda: next(_ids))
     closed: bool = False
+    on_drop: Callable[[], None] | None = None  # cuts the socket of a client dropped
 
     @property
     def player_id(self) -> int | None:
@@ -36,7 +39,14 @@ class Connection:
         try:
             self.queue.put_nowait(frame)
         except asyncio.QueueFull:
-            self.close()
+            self.drop()
+
+    def drop(self) -> None:
+        """A client too slow to keep up: stop sending, and cut its socket even while a
+        frame to it is stuck (it reconnects and gets the whole table again)."""
+        self.close()
+        if self.on_drop is not None:
+            self.on_drop()
 
     def close(self) -> None:
         """Stop sending; the writer ends and the socket is closed."""

@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import socket
 
 import uvicorn
 
 from splitpot.protocol import MAX_FRAME
 from splitpot.server.app import create_app
+from splitpot.server.connection import SEND_BUFFER
 from splitpot.server.room import RoomOptions
 from splitpot.store import default_database_path, open_store
 
@@ -36,6 +38,20 @@ def seconds_from(variable: str, default: float) -> float:
     if not 0 <= seconds <= 3600:
         raise SystemExit(f"{variable} is a number of seconds from 0 to 3600, not {text!r}")
     return seconds
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The room's listening socket. Its connections' send buffers are bounded (inherited
+    from it): the kernel holds at most SEND_BUFFER bytes for a client that stops reading,
+    then the room's own bounded queue fills and the client is dropped."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+    listener.bind((host, port))
+    listener.listen(2048)
+    listener.set_inheritable(True)
+    return listener
 
 
 def serve(
@@ -73,7 +89,7 @@ def serve(
     for stop in (signal.SIGTERM, signal.SIGINT):
         signal.signal(stop, lambda *_: None)
     try:
-        server.run()
+        server.run(sockets=[listening_socket(host, port)])
     finally:
         store.close()
     return 0

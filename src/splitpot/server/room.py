@@ -25,7 +25,7 @@ from splitpot.server.actor import Command, TableActor
 from splitpot.server.connection import Connection
 from splitpot.server.recovery import restore_table
 from splitpot.server.settings import TableSettings
-from splitpot.store import Player, Store
+from splitpot.store import ActionEntry, Player, Store
 
 log = logging.getLogger("splitpot.room")
 T = TypeVar("T")
@@ -62,7 +62,7 @@ class Room:
         self._shuffles = None if self.options.seed is None else random.Random(self.options.seed)
         self.closing = False
         self._logins: dict[tuple[str, str], list[float]] = {}
-        self._actions: list[tuple[tuple[str, int, str, int | None], asyncio.Future[None]]] = []
+        self._actions: list[tuple[ActionEntry, asyncio.Future[None]]] = []
         self._logger: asyncio.Task[None] | None = None
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -87,12 +87,14 @@ class Room:
         seed = self.seed()
         return None if seed is None else random.Random(seed)
 
-    async def log_action(self, hand_id: str, seat: int, kind: str, amount: int | None) -> None:
-        """Append an action to its hand's log; return once it is committed. The actions
+    async def log_action(
+        self, hand_id: str, seq: int, seat: int, kind: str, amount: int | None
+    ) -> None:
+        """Append action ``seq`` to its hand's log; return once it is committed. The actions
         that tables log while a commit is under way go together in the next one: one
         transaction for many tables, each table still waiting for its own action."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._actions.append(((hand_id, seat, kind, amount), done))
+        self._actions.append(((hand_id, seat, kind, amount, seq), done))
         if self._logger is None or self._logger.done():
             self._logger = asyncio.create_task(self._write_actions())
         await done

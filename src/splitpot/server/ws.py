@@ -9,6 +9,7 @@ import contextlib
 import logging
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -38,7 +39,7 @@ from splitpot.protocol import (
 )
 from splitpot.server.actor import Command as TableCommand
 from splitpot.server.actor import TableActor
-from splitpot.server.connection import Connection
+from splitpot.server.connection import SEND_QUEUE, Connection
 from splitpot.server.errors import refusal
 from splitpot.server.room import Room
 
@@ -68,9 +69,12 @@ class Client:
     watching: dict[str, TableActor] = field(default_factory=dict)
     allowance: float = BURST
     checked: float = field(default_factory=time.monotonic)
+    dropped: bool = False
 
     async def run(self) -> None:
         writer: asyncio.Task[None] | None = None
+        reader = asyncio.current_task()
+        assert reader is not None
         try:
             while True:
                 message = await self.socket.receive()
@@ -85,6 +89,7 @@ class Client:
                     await self._greet(data)
                     if self.connection is not None:
                         writer = asyncio.create_task(self._write(self.connection))
+                        self.connection.on_drop = partial(self._drop, writer, reader)
                         await self._rejoin()
                     continue
                 await self._take(data)
@@ -92,8 +97,20 @@ class Client:
                     break
         except WebSocketDisconnect:
             pass
+        except asyncio.CancelledError:
+            if not self.dropped:
+                raise
+            reader.uncancel()  # dropped: the room lets go now; uvicorn closes the socket
         finally:
             await self._goodbye(writer)
+
+    def _drop(self, writer: asyncio.Task[None], reader: asyncio.Task[Any]) -> None:
+        """A client too slow to keep up: stop its writer, even in the middle of a send it
+        does not read, and its reader; the room forgets it at once."""
+        log.warning("a client was dropped: %d messages unread", SEND_QUEUE)
+        self.dropped = True
+        writer.cancel()
+        reader.cancel()
 
     async def _greet(self, data: str | bytes) -> None:
         """The first message is ``hello``: with a token, a player; without, a watcher."""
@@ -236,6 +253,7 @@ class Client:
         self.connection.send(frame(error_message(code, message, ref)))  # type: ignore[arg-type]
 
     async def _write(self, connection: Connection) -> None:
+        """Send the connection's frames in order, then close the socket."""
         try:
             while (text := await connection.queue.get()) is not None:
                 await self.socket.send_text(text)
@@ -252,6 +270,6 @@ class Client:
         for actor in self.watching.values():
             actor.submit_nowait(TableCommand(connection, "unwatch"))
         connection.close()
-        if writer is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 1)
+        if writer is not None:  # it sends what is queued, or stops (cancelled, or at 1 s)
+            await asyncio.wait({writer}, timeout=1)
+            writer.cancel()

@@ -15,7 +15,7 @@ from splitpot.store.errors import (
     StoreError,
 )
 from splitpot.store.ledger import settle_up
-from splitpot.store.store import Store, open_store, utc_now
+from splitpot.store.store import ActionEntry, Store, open_store, utc_now
 from splitpot.store.values import (
     AccountKind,
     Hand,
@@ -37,6 +37,7 @@ from splitpot.store.values import (
 
 __all__ = [
     "AccountKind",
+    "ActionEntry",
     "BadName",
     "BadPassword",
     "Hand",

@@ -1,5 +1,9 @@
 """Hands and their logs: started with their setup, one row per accepted action, then
-finished (with the ledger's result, in the same transaction) or cancelled."""
+finished (with the ledger's result, in the same transaction) or cancelled.
+
+Each of these writes may be sent again after a commit whose answer was lost (the room
+retries while the database is away): a write the store already holds, the same, is
+taken as done rather than made twice."""
 
 from __future__ import annotations
 
@@ -40,18 +44,26 @@ def check_json(value: object, what: str) -> None:
         raise StoreError(f"{what} is not JSON: {error}") from error
 
 
+def same_json(stored: object, given: object) -> bool:
+    """Whether a value the database holds as JSON is the one given (a write sent again)."""
+    return bool(stored == json.loads(json.dumps(given)))
+
+
 def start_hand(session: Session, table_id: str, setup: dict[str, Any], now: datetime) -> Hand:
     """The table's next hand, numbered from 1, with id "<table>-<number>"; refused while
-    another hand of the table is in play."""
+    another hand of the table is in play, unless it is this one (the same setup) sent
+    again."""
     get_table(session, table_id, open_only=True)
     check_json(setup, "the hand's setup")
     playing = session.scalar(
-        select(HandRow.id).where(
+        select(HandRow).where(
             HandRow.table_id == table_id, HandRow.status == HandStatus.PLAYING.value
         )
     )
     if playing is not None:
-        raise HandStateError(f"table {table_id!r} is still playing hand {playing}")
+        if same_json(playing.setup, setup):
+            return hand_value(playing)
+        raise HandStateError(f"table {table_id!r} is still playing hand {playing.id}")
     last = session.scalar(select(func.max(HandRow.number)).where(HandRow.table_id == table_id))
     number = (last or 0) + 1
     row = HandRow(
@@ -77,9 +89,17 @@ def get_hand(session: Session, hand_id: str, *, playing: bool = False) -> HandRo
 
 
 def append_action(
-    session: Session, hand_id: str, seat: int, kind: str, amount: int | None, now: datetime
+    session: Session,
+    hand_id: str,
+    seat: int,
+    kind: str,
+    amount: int | None,
+    now: datetime,
+    seq: int | None = None,
 ) -> LoggedAction:
-    """Log the next action of a hand in play; its ``seq`` is one more than the last.
+    """Log the next action of a hand in play; its ``seq`` is one more than the last. A
+    writer that numbers its actions gives ``seq``: the same action at that number is
+    already logged (sent again), another is refused, and so is a gap.
 
     The hot path of the room (one call per action): it locks and reads the hand's status
     alone, not its setup, and inserts one row; writers of one hand queue on the lock."""
@@ -93,6 +113,13 @@ def append_action(
     if status != HandStatus.PLAYING.value:
         raise HandStateError(f"hand {hand_id} is {status}, not playing")
     last = session.scalar(select(func.max(ActionRow.seq)).where(ActionRow.hand_id == hand_id))
+    if seq is not None and seq <= (last or 0):
+        logged = session.get_one(ActionRow, (hand_id, seq))
+        if (logged.seat, logged.kind, logged.amount) != (seat, kind, amount):
+            raise HandStateError(f"hand {hand_id} has another action {seq} already")
+        return LoggedAction(seq, seat, kind, amount, logged.at)
+    if seq is not None and seq != (last or 0) + 1:
+        raise HandStateError(f"hand {hand_id} has {last or 0} actions: action {seq} is not next")
     seq = (last or 0) + 1
     session.execute(
         insert(ActionRow).values(
@@ -110,9 +137,13 @@ def finish_hand(
     rake: int,
     now: datetime,
 ) -> Hand:
-    """The hand's result into the ledger, then the hand marked finished with its record."""
-    row = get_hand(session, hand_id, playing=True)
+    """The hand's result into the ledger, then the hand marked finished with its record
+    (a hand finished already with this record: sent again, nothing more is written)."""
     check_json(record, f"hand {hand_id}'s record")
+    row = get_hand(session, hand_id)
+    if row.status == HandStatus.FINISHED.value and same_json(row.record, record):
+        return hand_value(row)
+    row = get_hand(session, hand_id, playing=True)
     ledger.hand_result(session, row.table_id, hand_id, results, rake, now)
     mark_ended(row, HandStatus.FINISHED, now, record)
     session.flush()
@@ -122,6 +153,9 @@ def finish_hand(
 def cancel_hand(session: Session, hand_id: str, now: datetime) -> Hand:
     """Void a hand in play: no ledger entry, as no chip moved (results are only written
     when a hand finishes), so every stack is what it was before the hand."""
+    row = get_hand(session, hand_id)
+    if row.status == HandStatus.CANCELLED.value:
+        return hand_value(row)  # sent again
     row = get_hand(session, hand_id, playing=True)
     mark_ended(row, HandStatus.CANCELLED, now, None)
     session.flush()

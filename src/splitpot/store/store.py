@@ -31,6 +31,7 @@ from splitpot.store.values import (
 )
 
 Clock = Callable[[], datetime]
+ActionEntry = tuple[str, int, str, int | None, int | None]  # hand, seat, kind, amount, seq
 
 
 def utc_now() -> datetime:
@@ -173,21 +174,19 @@ class Store:
             return hands.start_hand(s, table_id, setup, self._clock())
 
     def append_action(
-        self, hand_id: str, seat: int, kind: str, amount: int | None = None
+        self, hand_id: str, seat: int, kind: str, amount: int | None = None, seq: int | None = None
     ) -> LoggedAction:
         with self._write() as s:
-            return hands.append_action(s, hand_id, seat, kind, amount, self._clock())
+            return hands.append_action(s, hand_id, seat, kind, amount, self._clock(), seq)
 
-    def append_actions(
-        self, actions: Sequence[tuple[str, int, str, int | None]]
-    ) -> list[LoggedAction]:
+    def append_actions(self, actions: Sequence[ActionEntry]) -> list[LoggedAction]:
         """Log several actions, of one hand or of many, in one transaction: all of them, or
-        (on any error) none. Each is (hand id, seat, kind, amount)."""
+        (on any error) none. Each is (hand id, seat, kind, amount, seq or None)."""
         with self._write() as s:
             now = self._clock()
             return [
-                hands.append_action(s, hand_id, seat, kind, amount, now)
-                for hand_id, seat, kind, amount in actions
+                hands.append_action(s, hand_id, seat, kind, amount, now, seq)
+                for hand_id, seat, kind, amount, seq in actions
             ]
 
     def finish_hand(
