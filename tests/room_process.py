@@ -36,8 +36,9 @@ class Serve:
     """``splitpot serve --bots 3`` in a child process, restarted on the same database and
     port; each run's output goes to a file in the test's temporary folder."""
 
-    def __init__(self, database_url: str, logs: Path) -> None:
+    def __init__(self, database_url: str, logs: Path, *flags: str) -> None:
         self.database_url = database_url
+        self.flags = flags  # more of serve's options
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
@@ -49,7 +50,7 @@ class Serve:
         """Start the room and wait until it answers /api/health (recovery is done)."""
         self.runs += 1
         command = [sys.executable, "-m", "splitpot.cli", "serve", "--port", str(self.port)]
-        command += ["--db", self.database_url, "--bots", "3"]
+        command += ["--db", self.database_url, "--bots", "3", *self.flags]
         with self.log().open("wb") as out:
             self.process = subprocess.Popen(
                 command, stdout=out, stderr=subprocess.STDOUT, env=os.environ | PACE

@@ -33,6 +33,7 @@ from room_helpers import (
     running_room,
     seated_game,
 )
+from room_process import Serve
 from sqlalchemy import inspect, text
 from store_fixtures import StoreFactory
 from test_room_privacy import Truth, cards_named
@@ -41,6 +42,7 @@ from websockets.sync.client import connect
 
 import splitpot
 import splitpot.server.room as room_module
+from splitpot.cli import main
 from splitpot.protocol import MAX_FRAME
 from splitpot.server.app import MAX_BODY
 from splitpot.store import Store
@@ -506,6 +508,33 @@ def test_a_browser_websocket_must_come_from_the_rooms_origin(store: Store) -> No
             "https://cards.example.evil",
         ):
             assert not opens(origin), origin
+
+
+def test_serve_origin_lets_a_listed_origins_pages_open_the_websocket(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``splitpot serve --origin URL`` (the page served from another host, e.g. a CDN):
+    that origin's WebSocket says hello, others are still refused; a bad URL exits 2."""
+    room = Serve(f"sqlite:///{tmp_path / 'room.sqlite3'}", tmp_path, "--origin", "https://cards.example")
+    room.start()
+    try:
+        for origin, welcome in (("https://cards.example", True), ("https://evil.example", False)):
+            try:
+                with connect(room.ws_url, open_timeout=5, origin=origin) as socket_:  # type: ignore[arg-type]
+                    socket_.send(json.dumps({"type": "hello"}))
+                    assert json.loads(socket_.recv(timeout=5))["type"] == "welcome"
+                assert welcome, origin
+            except InvalidStatus as error:
+                assert (error.response.status_code, welcome) == (403, False), origin
+    finally:
+        room.kill()
+    for bad in ("cards.example", "https://cards.example/page", "ftp://cards.example"):
+        with pytest.raises(SystemExit) as stopped:
+            main(["serve", "--origin", bad])
+        assert stopped.value.code == 2
+        assert f"an origin is http(s)://host[:port] with nothing after, not {bad!r}" in (
+            capsys.readouterr().err
+        )
 
 
 # ---------------------------------------------------------------- sizes

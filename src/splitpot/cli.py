@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
+from urllib.parse import urlsplit
 
 from rich.console import Console
 from rich.progress import Progress
@@ -456,7 +457,7 @@ def _history_path(path: str) -> str:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from splitpot.server.main import serve  # the server's packages load only to serve
 
-    return serve(args.host, args.port, args.db, args.bots)
+    return serve(args.host, args.port, args.db, args.bots, origins=tuple(args.origin or ()))
 
 
 def _add_serve(commands: Any) -> None:
@@ -473,7 +474,28 @@ def _add_serve(commands: Any) -> None:
     serve.add_argument(
         "--bots", type=_bots, default=0, help="open a public table where N bots wait (0 to 9)"
     )
+    serve.add_argument(
+        "--origin",
+        type=_origin,
+        action="append",
+        metavar="URL",
+        help="another origin whose pages may open the room's WebSocket, e.g. "
+        "https://poker.example.org (repeat for more; the room's own host is always allowed)",
+    )
     serve.set_defaults(handler=_cmd_serve)
+
+
+def _origin(text: str) -> str:
+    """A web origin: scheme and host (and port), nothing after."""
+    parts = urlsplit(text)
+    bare = not (parts.query or parts.fragment or "@" in parts.netloc)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/"):
+        bare = False
+    if not bare:
+        raise argparse.ArgumentTypeError(
+            f"an origin is http(s)://host[:port] with nothing after, not {text!r}"
+        )
+    return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
 def _port(text: str) -> int:

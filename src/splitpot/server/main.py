@@ -6,6 +6,7 @@ import logging
 import os
 import signal
 import socket
+from dataclasses import replace
 
 import uvicorn
 
@@ -60,6 +61,7 @@ def serve(
     db: str | None = None,
     bots: int = 0,
     options: RoomOptions | None = None,
+    origins: tuple[str, ...] = (),
 ) -> int:
     """Apply the migrations, open the room, print where to go, serve until SIGTERM or
     Ctrl-C (hands in play finish or are saved), and return 0."""
@@ -67,7 +69,8 @@ def serve(
     where = db or f"sqlite:///{default_database_path()}"
     store = open_store(db)
     print(f"splitpot room: database {where}", flush=True)
-    app = create_app(store, options or paced_options(), bots=bots)
+    options = replace(options or paced_options(), origins=origins)
+    app = create_app(store, options, bots=bots)
     config = uvicorn.Config(
         app,
         host=host,
