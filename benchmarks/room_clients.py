@@ -1,10 +1,14 @@
-"""The room benchmark's players: guests made over HTTP, tables opened by them, and one
-asyncio WebSocket client per seat that answers every ``turn`` at once and times each
-``act`` to the event that reports it (PROTOCOL.md, docs/protocol.md)."""
+"""The room benchmark's clients: guests made over HTTP, tables opened by them, one
+asyncio WebSocket client per seat that answers every ``turn`` (at once, or after a
+think time) and times each ``act`` to the event that reports it, and idle watchers that
+read every frame of a table and never act (PROTOCOL.md, docs/protocol.md). Lean on
+purpose: a watcher counts its frames without parsing them, so the clients, which share
+the machine's cores with the room, are not what is measured."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 import random
@@ -20,6 +24,8 @@ from websockets.exceptions import ConnectionClosed
 SEATS = 6
 REPORTED = ("acted", "shown", "mucked")  # the event kinds that answer an act
 RETRY = 0.06  # seconds before an act refused as rate_limited is sent again
+OPENING = 10  # tables opened over HTTP at once
+AWAY = (1.0, 3.0)  # seconds a churned player stays away before sitting again
 Frame = dict[str, Any]
 
 
@@ -45,6 +51,25 @@ class Tally:
     hands: int = 0
     latencies: list[float] = field(default_factory=list)  # seconds, act to its event
     errors: Counter[str] = field(default_factory=Counter)
+    connected: int = 0  # WebSocket connections open now (players and watchers)
+    watching: int = 0  # watchers whose table snapshot has come, now
+    frames: int = 0  # frames the watchers read
+    playing: set[str] = field(default_factory=set)  # tables with an act timed in the window
+    resits: int = 0  # players who left and sat down again (churn)
+    rewatches: int = 0  # watchers who hung up and came back (churn)
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How the clients behave: ``think`` seconds before each act (0: at once); with
+    ``churn`` seconds, each player leaves after about that long at the table and sits
+    again, and each watcher hangs up after about that long and watches again."""
+
+    think: float = 0.0
+    churn: float = 0.0
+
+    def stay(self, rng: random.Random) -> float | None:
+        return None if self.churn <= 0 else rng.uniform(0.5, 1.5) * self.churn
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,28 +122,101 @@ async def open_tables(url: str, count: int, players: int = SEATS) -> list[list[S
                 for seat, token in enumerate(tokens, start=1)
             ]
 
-        return [await table(number) for number in range(count)]
+        tables: list[list[Seat]] = []
+        for first in range(0, count, OPENING):
+            batch = range(first, min(count, first + OPENING))
+            tables += await asyncio.gather(*(table(number) for number in batch))
+        return tables
 
 
-async def play(ws_url: str, place: Seat, window: Window, tally: Tally) -> None:
-    """Sit down, answer every turn at once until ``window.stop``, then leave (finishing
-    the hand in play) and hang up; a seat that goes broke buys in again between hands."""
+async def play(
+    ws_url: str, place: Seat, window: Window, tally: Tally, pace: Pace = Pace()
+) -> None:
+    """Sit down, answer every turn until ``window.stop``, then leave (finishing the hand
+    in play) and hang up; a seat that goes broke buys in again between hands. With churn,
+    the player also leaves now and then, stays away a moment, and sits again."""
+    rng = random.Random(f"{place.table}/{place.seat}/churn")
     try:
         async with connect(ws_url, max_size=2**22) as socket:
-            await socket.send(json.dumps({"type": "hello", "token": place.token}))
-            await _expect(socket, "welcome", tally)
-            sit = {"type": "sit", "table": place.table, "seat": place.seat}
-            await socket.send(json.dumps(sit | {"buy_in": place.buy_in, "post_now": True}))
-            await _expect(socket, "table", tally)
-            tally.seated += 1
-            player = Player(socket, place, window, tally)
-            leaving = asyncio.create_task(player.leave_on_stop())
+            tally.connected += 1
             try:
-                await player.run()
+                await socket.send(json.dumps({"type": "hello", "token": place.token}))
+                await _expect(socket, "welcome", tally)
+                sit = {"type": "sit", "table": place.table, "seat": place.seat}
+                sit |= {"buy_in": place.buy_in, "post_now": True}
+                first = True
+                while not window.stop.is_set():
+                    await socket.send(json.dumps(sit))
+                    await _expect(socket, "table", tally)
+                    if first:
+                        tally.seated += 1
+                        first = False
+                    else:
+                        tally.resits += 1
+                    player = Player(socket, place, window, tally, pace.think)
+                    leaving = asyncio.create_task(player.leave_after(pace.stay(rng)))
+                    try:
+                        await player.run()
+                    finally:
+                        leaving.cancel()
+                        player.stop_thinking()
+                    await _wait(window.stop, rng.uniform(*AWAY))
             finally:
-                leaving.cancel()
+                tally.connected -= 1
     except (ConnectionClosed, OSError) as error:
         tally.errors[f"disconnected: {type(error).__name__}"] += 1
+
+
+async def watch(ws_url: str, table: str, window: Window, tally: Tally, pace: Pace = Pace()) -> None:
+    """A watcher without a session: hello, watch ``table``, read every frame (counted, not
+    parsed) until ``window.stop``; with churn, hang up now and then and watch again."""
+    rng = random.Random()
+    while not window.stop.is_set():
+        try:
+            async with connect(ws_url, max_size=2**22) as socket:
+                tally.connected += 1
+                try:
+                    await socket.send('{"type": "hello"}')
+                    await _expect(socket, "welcome", tally)
+                    await socket.send(json.dumps({"type": "watch", "table": table}))
+                    await _expect(socket, "table", tally)
+                    tally.watching += 1
+                    try:
+                        reading = asyncio.create_task(_count(socket, tally))
+                        stopping = asyncio.create_task(window.stop.wait())
+                        done, _ = await asyncio.wait(
+                            {reading, stopping},
+                            timeout=pace.stay(rng),
+                            return_when=asyncio.FIRST_COMPLETED,
+                        )
+                        reading.cancel()
+                        stopping.cancel()
+                        if reading in done and not window.stop.is_set():
+                            tally.errors["watcher dropped"] += 1
+                    finally:
+                        tally.watching -= 1
+                finally:
+                    tally.connected -= 1
+        except (ConnectionClosed, OSError) as error:
+            tally.errors[f"watcher disconnected: {type(error).__name__}"] += 1
+            await _wait(window.stop, 1.0)
+        if not window.stop.is_set():
+            tally.rewatches += 1
+
+
+async def _count(socket: ClientConnection, tally: Tally) -> None:
+    """Read every frame the room sends, as a browser would, without parsing it."""
+    try:
+        async for _ in socket:
+            tally.frames += 1
+    except ConnectionClosed:
+        return
+
+
+async def _wait(event: asyncio.Event, seconds: float | None) -> None:
+    """Until ``event`` is set or ``seconds`` have passed (None: no limit)."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(event.wait(), seconds)
 
 
 async def _expect(socket: ClientConnection, kind: str, tally: Tally) -> Frame:
@@ -137,8 +235,12 @@ class Player:
     as rate_limited is sent again (that refusal names no ``ref``, so every waiting command
     is: a repeat is refused, harmlessly)."""
 
-    def __init__(self, socket: ClientConnection, place: Seat, window: Window, tally: Tally):
+    def __init__(
+        self, socket: ClientConnection, place: Seat, window: Window, tally: Tally, think: float
+    ):
         self.socket = socket
+        self.think = think  # seconds before each act
+        self.thinking: set[asyncio.Task[None]] = set()
         self.place = place
         self.window = window
         self.tally = tally
@@ -151,16 +253,30 @@ class Player:
             frame: Frame = json.loads(text)
             kind = frame["type"]
             if kind == "turn":
-                action = choose(frame["legal"], self.rng)
-                await self._send("act", {"hand": frame["hand"]} | action)
+                action = {"hand": frame["hand"]} | choose(frame["legal"], self.rng)
+                if self.think > 0:  # keep reading while thinking: events are timed honestly
+                    task = asyncio.create_task(self._act_later(action))
+                    self.thinking.add(task)
+                    task.add_done_callback(self.thinking.discard)
+                else:
+                    await self._send("act", action)
             elif kind == "event":
                 if await self._on_event(frame["event"]):
                     return
             elif kind == "error":
                 await self._on_error(frame)
 
-    async def leave_on_stop(self) -> None:
-        await self.window.stop.wait()
+    async def _act_later(self, action: Frame) -> None:
+        await asyncio.sleep(self.think)
+        await self._send("act", action)
+
+    def stop_thinking(self) -> None:
+        for task in list(self.thinking):
+            task.cancel()
+
+    async def leave_after(self, seconds: float | None) -> None:
+        """Leave at ``window.stop``, or after ``seconds`` (churn) if that comes first."""
+        await _wait(self.window.stop, seconds)
         await self._send("leave", {})
 
     async def _send(self, ref: str, fields: Frame) -> None:
@@ -197,6 +313,7 @@ class Player:
         if self.sent is not None and seat == self.place.seat and kind in REPORTED:
             if self.window.holds(self.sent):
                 self.tally.latencies.append(now - self.sent)
+                self.tally.playing.add(self.place.table)
             self._done("act")
         elif kind == "chips_added" and seat == self.place.seat:
             self._done("top_up")
