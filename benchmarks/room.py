@@ -66,7 +66,10 @@ SOAK_CHURN = 40.0  # seconds a player sits (a watcher watches) before leaving, a
 SOAK_EVERY = 10.0  # seconds between samples
 SOAK_RSS = 0.05  # flat: the last third's highest RSS within 5% of the first third's
 SOAK_FDS = 10  # and its fds within 10
+SOAK_WINDOW = 50  # hands a table keeps (the last-hands window): memory grows until then
 PROFILE_TOP = 15
+SWITCH = "SPLITPOT_BENCH_SWITCH_MS"  # the room's sys.setswitchinterval, in ms (experiments)
+BATCHED = "SPLITPOT_BENCH_BATCHED_LOG"  # set: the experiment batch_the_action_log
 BISECT = 3  # then at most this many runs between the last that kept it and the first not
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 HOST = "127.0.0.1"
@@ -74,16 +77,84 @@ FAST = RoomOptions(hand_pause=0.0, bot_delay=0.0)
 
 
 def serve(port: int, url: str) -> None:
-    """The room process: ``splitpot serve`` itself, with hands dealt back to back."""
+    """The room process: ``splitpot serve`` itself, with hands dealt back to back (and,
+    for an experiment, the interpreter's thread switch interval of --switch-interval)."""
     from splitpot.server.main import serve as serve_room
 
+    if SWITCH in os.environ:
+        sys.setswitchinterval(float(os.environ[SWITCH]) / 1000)
+    if BATCHED in os.environ:
+        batch_the_action_log()
+
     sys.exit(serve_room(HOST, port, url, options=FAST))
+
+
+def batch_the_action_log() -> None:
+    """An experiment, in the room process only (the room's code is not changed): the
+    store's ``append_actions`` with three statements a batch (the hands' statuses, their
+    last actions, one insert of every row) instead of three an action; the same checks,
+    and any action sent again goes the old way."""
+    from sqlalchemy import func, insert, select
+
+    from splitpot.store import Store, hands, ledger
+    from splitpot.store.errors import HandStateError, NotFound, StoreError
+    from splitpot.store.models import ActionRow, HandRow
+    from splitpot.store.values import HandStatus, LoggedAction
+
+    one_by_one = Store.append_actions
+
+    def append_actions(self: Any, actions: Any) -> list[LoggedAction]:
+        if any(seq is None for *_, seq in actions):
+            return one_by_one(self, actions)
+        with self._write() as s:
+            now = self._clock()
+            ids = sorted({hand_id for hand_id, *_ in actions})
+            status = dict(
+                s.execute(
+                    select(HandRow.id, HandRow.status).where(HandRow.id.in_(ids)).with_for_update()
+                ).all()
+            )
+            last = dict(
+                s.execute(
+                    select(ActionRow.hand_id, func.max(ActionRow.seq))
+                    .where(ActionRow.hand_id.in_(ids))
+                    .group_by(ActionRow.hand_id)
+                ).all()
+            )
+            rows, logged = [], []
+            for hand_id, seat, kind, amount, seq in actions:
+                if not kind or len(kind) > hands.KIND_LENGTH:
+                    raise StoreError(f"an action kind needs 1 to 16 characters: {kind!r}")
+                if amount is not None and not ledger.is_whole(amount):
+                    raise StoreError(f"an action's amount is a whole number, not {amount!r}")
+                if hand_id not in status:
+                    raise NotFound(f"no hand {hand_id!r}")
+                if status[hand_id] != HandStatus.PLAYING.value:
+                    raise HandStateError(f"hand {hand_id} is {status[hand_id]}, not playing")
+                if seq != (last.get(hand_id) or 0) + 1:  # sent again, or a gap: the old way
+                    if rows:
+                        s.execute(insert(ActionRow), rows)
+                    rows = []
+                    logged.append(hands.append_action(s, hand_id, seat, kind, amount, now, seq))
+                    last[hand_id] = max(seq, last.get(hand_id) or 0)
+                    continue
+                last[hand_id] = seq
+                row = {"hand_id": hand_id, "seq": seq, "seat": seat, "kind": kind}
+                rows.append(row | {"amount": amount, "at": now})
+                logged.append(LoggedAction(seq, seat, kind, amount, now))
+            if rows:
+                s.execute(insert(ActionRow), rows)
+            return logged
+
+    Store.append_actions = append_actions  # type: ignore[method-assign]
 
 
 class Room:
     """A room process on a free loopback port: its URLs, its memory and its CPU time."""
 
-    def __init__(self, url: str, log: Path) -> None:
+    def __init__(
+        self, url: str, log: Path, switch: float | None = None, batched: bool = False
+    ) -> None:
         with socket.socket() as probe:
             probe.bind((HOST, 0))
             port = int(probe.getsockname()[1])
@@ -91,8 +162,11 @@ class Room:
         self.ws_url = f"ws://{HOST}:{port}/ws"
         self.log = log
         with log.open("w") as out:
+            env = os.environ | ({} if switch is None else {SWITCH: str(switch)})
+            env |= {BATCHED: "1"} if batched else {}
             self.process = subprocess.Popen(
                 [sys.executable, __file__, "--serve", str(port), url],
+                env=env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
@@ -386,7 +460,7 @@ def room_on(kind: str, args: argparse.Namespace) -> Iterator[Room]:
         database(kind, args.postgres) as url,
         tempfile.NamedTemporaryFile(prefix="splitpot-room-", suffix=".log") as log,
     ):
-        room = Room(url, Path(log.name))
+        room = Room(url, Path(log.name), args.switch_interval, args.batched_log)
         try:
             room.wait_ready()
             yield room
@@ -427,6 +501,7 @@ async def soak(room: Room, kind: str, args: argparse.Namespace) -> tuple[list[Sa
         fresh = sorted(tally.latencies[seen:])
         seen += len(fresh)
         p99 = fresh[min(len(fresh) - 1, int(0.99 * len(fresh)))] if fresh else math.nan
+        share = share if samples else math.nan
         samples.append(
             Sample(now - began, room.rss(), room.fds(), tally.connected, tally.hands, p99, share)
         )
@@ -438,29 +513,30 @@ async def soak(room: Room, kind: str, args: argparse.Namespace) -> tuple[list[Sa
     return samples, tally
 
 
-def verdict(samples: list[Sample], seconds: float) -> str:
+def verdict(samples: list[Sample], warm: float) -> str:
     """Flat if, after the warm-up, the last third's highest RSS is within SOAK_RSS of the
-    first third's and its fds within SOAK_FDS; else how fast it grows."""
-    settled = [s for s in samples if s.at >= soak_warmup(seconds)]
+    first third's and its fds within SOAK_FDS; else it grows. The slope either way."""
+    settled = [s for s in samples if s.at >= warm]
     third = max(1, len(settled) // 3)
     first, last = settled[:third], settled[-third:]
     rss_first, rss_last = max(s.rss for s in first), max(s.rss for s in last)
     fds_first, fds_last = max(s.fds for s in first), max(s.fds for s in last)
     flat = rss_last <= rss_first * (1 + SOAK_RSS) and fds_last <= fds_first + SOAK_FDS
-    span = (
-        f"after {soak_warmup(seconds):.0f} s of warm-up, the last third's highest RSS "
-        f"{megabytes(rss_last)} MB against the first third's {megabytes(rss_first)} MB, "
-        f"fds {fds_last} against {fds_first}"
-    )
-    if flat:
-        return f"flat: {span}"
     rss_slope = slope([(s.at, s.rss / 2**20) for s in settled]) * 60
     fds_slope = slope([(s.at, float(s.fds)) for s in settled]) * 60
-    return f"grows: {span}; {rss_slope:+.2f} MB and {fds_slope:+.1f} fds a minute"
+    return (
+        f"{'flat' if flat else 'grows'}: after {warm:.0f} s of warm-up, the last third's "
+        f"highest RSS {megabytes(rss_last)} MB against the first third's "
+        f"{megabytes(rss_first)} MB, fds {fds_last} against {fds_first}; least-squares "
+        f"slope {rss_slope:+.2f} MB and {fds_slope:+.1f} fds a minute"
+    )
 
 
-def soak_warmup(seconds: float) -> float:
-    return min(60.0, seconds / 3)
+def soak_warmup(samples: list[Sample], seconds: float) -> float:
+    """The warm-up: until every table has dealt SOAK_WINDOW hands (its last-hands window
+    is full, so the room's memory should stop growing), at most half the soak."""
+    full = next((s.at for s in samples if s.hands >= SOAK_WINDOW * SOAK_TABLES), math.inf)
+    return min(full, seconds / 2)
 
 
 def slope(points: list[tuple[float, float]]) -> float:
@@ -475,12 +551,13 @@ def slope(points: list[tuple[float, float]]) -> float:
 
 
 def print_soak(kind: str, samples: list[Sample], tally: Tally, seconds: float) -> None:
+    warm = soak_warmup(samples, seconds)
     print("| s | room RSS MB | room fds | clients | hands | p99 ms (last 10 s) | others' CPU |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for s in samples:
-        warm = " (warm-up)" if s.at < soak_warmup(seconds) else ""
+        note = " (warm-up)" if s.at < warm else ""
         print(
-            f"| {s.at:.0f}{warm} | {megabytes(s.rss)} | {s.fds} | {s.connected:,} "
+            f"| {s.at:.0f}{note} | {megabytes(s.rss)} | {s.fds} | {s.connected:,} "
             f"| {s.hands:,} | {1000 * s.p99:.1f} | {s.others:.0%} |"
         )
     refusals = ", ".join(f"{code} {n}" for code, n in tally.errors.most_common()) or "none"
@@ -489,7 +566,12 @@ def print_soak(kind: str, samples: list[Sample], tally: Tally, seconds: float) -
         f"{kind}: {len(tally.latencies):,} acts; churn: {tally.resits} players left and sat "
         f"again, {tally.rewatches} watchers hung up and watched again; refusals: {refusals}"
     )
-    print(f"{kind}: {verdict(samples, seconds)}")
+    if samples[-1].hands < SOAK_WINDOW * SOAK_TABLES or warm >= seconds / 2:
+        print(
+            f"{kind}: the tables' last-hands windows ({SOAK_WINDOW} hands each) were still "
+            f"filling {warm:.0f} s in: memory grows with them until then; soak longer"
+        )
+    print(f"{kind}: {verdict(samples, warm)}")
 
 
 def start_profile(room: Room, out: Path, seconds: float) -> subprocess.Popen[bytes]:
@@ -696,6 +778,18 @@ def main() -> None:
         type=Path,
         help="write py-spy's folded stacks of the room in the first run, and summarise them",
     )
+    parser.add_argument(
+        "--switch-interval",
+        type=float,
+        metavar="MS",
+        help="an experiment: the room's thread switch interval in ms (Python's default 5)",
+    )
+    parser.add_argument(
+        "--batched-log",
+        action="store_true",
+        help="an experiment: the room logs a batch of actions in three statements, not three "
+        "an action (patched in the room process; the room's code is not changed)",
+    )
     parser.add_argument("--summarise", type=Path, help="summarise a --profile file and exit")
     parser.add_argument("--serve", nargs=2, metavar=("PORT", "URL"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -712,6 +806,8 @@ def main() -> None:
         parser.error(f"--think must be from 0 to 10 seconds, not {args.think:g}")
     if args.soak is not None and not 30 <= args.soak <= 3600:
         parser.error(f"--soak must be from 30 to 3600 seconds, not {args.soak:g}")
+    if args.switch_interval is not None and not 0.05 <= args.switch_interval <= 100:
+        parser.error(f"--switch-interval must be from 0.05 to 100 ms, not {args.switch_interval:g}")
     if args.seconds is None:
         args.seconds = 10.0 if args.sweep else 20.0
     if not 1 <= args.seconds <= 600:
@@ -727,6 +823,10 @@ def main() -> None:
     load = os.getloadavg()
     where = f"one room process on loopback; {os.cpu_count()} cores shared by the room and "
     where += "this client process"
+    if args.switch_interval is not None:
+        where += f"; the room's switch interval {args.switch_interval:g} ms"
+    if args.batched_log:
+        where += "; EXPERIMENT: actions logged three statements a batch"
     if args.soak is not None:
         for kind in kinds:
             with room_on(kind, args) as room:

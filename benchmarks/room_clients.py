@@ -140,14 +140,12 @@ async def play(
         async with connect(ws_url, max_size=2**22) as socket:
             tally.connected += 1
             try:
-                await socket.send(json.dumps({"type": "hello", "token": place.token}))
-                await _expect(socket, "welcome", tally)
+                await _ask(socket, {"type": "hello", "token": place.token}, "welcome", tally)
                 sit = {"type": "sit", "table": place.table, "seat": place.seat}
                 sit |= {"buy_in": place.buy_in, "post_now": True}
                 first = True
                 while not window.stop.is_set():
-                    await socket.send(json.dumps(sit))
-                    await _expect(socket, "table", tally)
+                    await _ask(socket, sit, "table", tally)
                     if first:
                         tally.seated += 1
                         first = False
@@ -176,10 +174,8 @@ async def watch(ws_url: str, table: str, window: Window, tally: Tally, pace: Pac
             async with connect(ws_url, max_size=2**22) as socket:
                 tally.connected += 1
                 try:
-                    await socket.send('{"type": "hello"}')
-                    await _expect(socket, "welcome", tally)
-                    await socket.send(json.dumps({"type": "watch", "table": table}))
-                    await _expect(socket, "table", tally)
+                    await _ask(socket, {"type": "hello"}, "welcome", tally)
+                    await _ask(socket, {"type": "watch", "table": table}, "table", tally)
                     tally.watching += 1
                     try:
                         reading = asyncio.create_task(_count(socket, tally))
@@ -219,14 +215,24 @@ async def _wait(event: asyncio.Event, seconds: float | None) -> None:
         await asyncio.wait_for(event.wait(), seconds)
 
 
-async def _expect(socket: ClientConnection, kind: str, tally: Tally) -> Frame:
+async def _ask(socket: ClientConnection, command: Frame, kind: str, tally: Tally) -> Frame:
+    """Send ``command`` (its ``ref`` is its type) and wait for the frame of ``kind`` that
+    answers it. Refusals of earlier commands (an act sent as the player left) are counted
+    and passed over; one refused as rate_limited (no ``ref``) is sent again."""
+    text = json.dumps(command | {"ref": command["type"]})
+    await socket.send(text)
     while True:
         frame: Frame = json.loads(await socket.recv())
         if frame["type"] == kind:
             return frame
-        if frame["type"] == "error":
-            tally.errors[frame["code"]] += 1
+        if frame["type"] != "error":
+            continue
+        tally.errors[frame["code"]] += 1
+        if frame.get("ref") == command["type"]:
             raise RuntimeError(f"waiting for {kind!r}: {frame}")
+        if frame["code"] == "rate_limited" and frame.get("ref") is None:
+            await asyncio.sleep(RETRY)
+            await socket.send(text)
 
 
 class Player:
