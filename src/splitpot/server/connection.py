@@ -25,8 +25,9 @@ class Connection:
         default_factory=lambda: asyncio.Queue(maxsize=SEND_QUEUE)
     )
     id: int = field(default_factory=lambda: next(_ids))
+    session: str | None = None  # the hash of the session token it said hello with
     closed: bool = False
-    on_drop: Callable[[], None] | None = None  # cuts the socket of a client dropped
+    on_drop: Callable[[str], None] | None = None  # cuts the socket of a client dropped
 
     @property
     def player_id(self) -> int | None:
@@ -39,14 +40,14 @@ class Connection:
         try:
             self.queue.put_nowait(frame)
         except asyncio.QueueFull:
-            self.drop()
+            self.drop(f"{SEND_QUEUE} messages unread")
 
-    def drop(self) -> None:
-        """A client too slow to keep up: stop sending, and cut its socket even while a
-        frame to it is stuck (it reconnects and gets the whole table again)."""
+    def drop(self, why: str) -> None:
+        """Let go of the client (too slow to keep up, or its session ended): stop sending,
+        and cut its socket even while a frame to it is stuck."""
         self.close()
         if self.on_drop is not None:
-            self.on_drop()
+            self.on_drop(why)
 
     def close(self) -> None:
         """Stop sending; the writer ends and the socket is closed."""

@@ -25,7 +25,7 @@ from splitpot.server.actor import Command, TableActor
 from splitpot.server.connection import Connection
 from splitpot.server.recovery import restore_table
 from splitpot.server.settings import TableSettings
-from splitpot.store import ActionEntry, Player, Store
+from splitpot.store import ActionEntry, Player, Store, token_hash
 
 log = logging.getLogger("splitpot.room")
 T = TypeVar("T")
@@ -45,6 +45,7 @@ class RoomOptions:
     bot_delay: float = 0.8  # seconds a bot "thinks"
     db_retry: float = 0.5  # seconds between tries while the database is away
     origins: tuple[str, ...] = ()  # pages on other origins allowed to open the WebSocket
+    guests_per_minute: int = 30  # new guests one address may make (load tests raise it)
     closing_wait: float = 10.0  # seconds a stopping room lets hands in play finish
     seed: int | None = None  # tests only: the decks' shuffles from this seed (None: secret)
     clock_scale: float = 1.0  # tests only: every table's clock runs this much faster
@@ -61,7 +62,7 @@ class Room:
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._shuffles = None if self.options.seed is None else random.Random(self.options.seed)
         self.closing = False
-        self._logins: dict[tuple[str, str], list[float]] = {}
+        self._tries: dict[tuple[str, str], list[float]] = {}
         self._actions: list[tuple[ActionEntry, asyncio.Future[None]]] = []
         self._logger: asyncio.Task[None] | None = None
 
@@ -194,6 +195,14 @@ class Room:
             return True
         return bool(invite) and await self.db(self.store.check_invite, actor.id, invite)
 
+    def end_session(self, token: str) -> None:
+        """A session logged out: its live WebSockets are let go at once (its token is
+        refused from now on, so they cannot say hello again)."""
+        session = token_hash(token)
+        for connection in list(self.connections):
+            if connection.session == session:
+                connection.drop("logged out")
+
     def origin_allowed(self, origin: str | None, host: str | None) -> bool:
         """A browser's WebSocket must come from the room's own pages (or a listed origin);
         clients that send no Origin (terminal clients, bots) are not browsers."""
@@ -206,20 +215,32 @@ class Room:
     def login_attempt(self, address: str, name: str) -> None:
         """At most LOGIN_RATE tries a minute for one name from one address, and
         ADDRESS_RATE for all names from one address (password hashing is costly)."""
-        now = time.monotonic()
-        if len(self._logins) > 10_000:  # forget the addresses that have gone quiet
-            self._logins = {k: t for k, t in self._logins.items() if now - t[-1] < 60}
-        keys = (
+        self._spend(
+            "too many login attempts: wait a minute",
             ((address, "name:" + name.strip().lower()), LOGIN_RATE),
             ((address, ""), ADDRESS_RATE),
         )
-        for key, most in keys:
-            tries = [t for t in self._logins.get(key, []) if now - t < 60]
-            if len(tries) >= most:
-                raise ProtocolError(
-                    ErrorCode.RATE_LIMITED, "too many login attempts: wait a minute"
-                )
-            self._logins[key] = [*tries, now]
+
+    def guest_made(self, address: str) -> None:
+        """At most ``guests_per_minute`` new guests a minute from one address: each is a
+        player and a session in the database."""
+        self._spend(
+            "too many new guests from one address: wait a minute",
+            ((address, "guests"), self.options.guests_per_minute),
+        )
+
+    def _spend(self, refusal: str, *allowances: tuple[tuple[str, str], int]) -> None:
+        """One more try against each (key, most a minute), or refused (nothing counted)."""
+        now = time.monotonic()
+        if len(self._tries) > 10_000:  # forget the addresses that have gone quiet
+            self._tries = {k: t for k, t in self._tries.items() if now - t[-1] < 60}
+        recent = {
+            key: [t for t in self._tries.get(key, []) if now - t < 60] for key, _ in allowances
+        }
+        if any(len(recent[key]) >= most for key, most in allowances):
+            raise ProtocolError(ErrorCode.RATE_LIMITED, refusal)
+        for key, tries in recent.items():
+            self._tries[key] = [*tries, now]
 
     async def passwords(self, call: Callable[..., T], *args: Any) -> T:
         """A store call that hashes a password (argon2, about 0.1 s), on a thread of its

@@ -39,9 +39,10 @@ from splitpot.protocol import (
 )
 from splitpot.server.actor import Command as TableCommand
 from splitpot.server.actor import TableActor
-from splitpot.server.connection import SEND_QUEUE, Connection
+from splitpot.server.connection import Connection
 from splitpot.server.errors import refusal
 from splitpot.server.room import Room
+from splitpot.store import token_hash
 
 router = APIRouter()
 log = logging.getLogger("splitpot.room")
@@ -104,10 +105,10 @@ class Client:
         finally:
             await self._goodbye(writer)
 
-    def _drop(self, writer: asyncio.Task[None], reader: asyncio.Task[Any]) -> None:
-        """A client too slow to keep up: stop its writer, even in the middle of a send it
-        does not read, and its reader; the room forgets it at once."""
-        log.warning("a client was dropped: %d messages unread", SEND_QUEUE)
+    def _drop(self, writer: asyncio.Task[None], reader: asyncio.Task[Any], why: str) -> None:
+        """Stop the client's writer, even in the middle of a send it does not read, and
+        its reader: the room forgets it at once (uvicorn closes the socket)."""
+        log.warning("a client was dropped: %s", why)
         self.dropped = True
         writer.cancel()
         reader.cancel()
@@ -128,7 +129,8 @@ class Client:
         except ProtocolError as error:
             await self.socket.send_text(frame(error_message(error.code, error.message, error.ref)))
             return
-        self.connection = Connection(player)
+        session = None if command.token is None else token_hash(command.token)
+        self.connection = Connection(player, session=session)
         self.room.connections.add(self.connection)
         who = None if player is None else str(player.id)
         self.connection.send(frame(welcome(who, None if player is None else player.name)))

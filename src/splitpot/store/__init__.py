@@ -15,6 +15,7 @@ from splitpot.store.errors import (
     StoreError,
 )
 from splitpot.store.ledger import settle_up
+from splitpot.store.players import token_hash
 from splitpot.store.store import ActionEntry, Store, open_store, utc_now
 from splitpot.store.values import (
     AccountKind,
@@ -68,5 +69,6 @@ __all__ = [
     "normalise_url",
     "open_store",
     "settle_up",
+    "token_hash",
     "utc_now",
 ]
