@@ -6,12 +6,12 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from splitpot import __version__
 from splitpot.protocol import ErrorCode, ProtocolError
@@ -42,6 +42,35 @@ def error_response(code: ErrorCode, message: str) -> JSONResponse:
     )
 
 
+class BoundedBodies:
+    """A request body is at most MAX_BODY bytes: refused by its Content-Length before it
+    is read, and one sent in chunks (no Content-Length) as soon as it passes the limit."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_big = f"a request body is at most {MAX_BODY} bytes"
+        length = dict(scope["headers"]).get(b"content-length", b"0").decode("latin-1")
+        if not (length.isascii() and length.isdigit()) or int(length) > MAX_BODY:
+            await error_response(ErrorCode.BAD_MESSAGE, too_big)(scope, receive, send)
+            return
+        read = 0
+
+        async def bounded() -> Message:
+            nonlocal read
+            message = await receive()
+            read += len(message.get("body", b""))
+            if read > MAX_BODY:  # raised where the body is read: refused like a bad body
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, too_big)
+            return message
+
+        await self.app(scope, bounded, send)
+
+
 def create_app(store: Store, options: RoomOptions | None = None, *, bots: int = 0) -> FastAPI:
     """The room on ``store``; with ``bots``, a public table where that many bots wait."""
 
@@ -64,15 +93,7 @@ def create_app(store: Store, options: RoomOptions | None = None, *, bots: int = 
     app.include_router(ws.router)
     pages.mount(app)
 
-    @app.middleware("http")
-    async def bounded_bodies(request: Request, call_next: Any) -> Any:
-        """A request body is at most MAX_BODY bytes (refused before it is read)."""
-        length = request.headers.get("content-length", "0")
-        if not length.isdigit() or int(length) > MAX_BODY:
-            return error_response(
-                ErrorCode.BAD_MESSAGE, f"a request body is at most {MAX_BODY} bytes"
-            )
-        return await call_next(request)
+    app.add_middleware(BoundedBodies)
 
     @app.exception_handler(ProtocolError)
     async def refused(request: Request, error: ProtocolError) -> JSONResponse:
@@ -102,6 +123,8 @@ def create_app(store: Store, options: RoomOptions | None = None, *, bots: int = 
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        if isinstance(error.__cause__, ProtocolError):  # a body refused while FastAPI read it
+            return error_response(error.__cause__.code, error.__cause__.message)
         code = "not_found" if error.status_code == 404 else "bad_message"
         return JSONResponse(
             {"error": {"code": code, "message": str(error.detail)}},

@@ -3,9 +3,11 @@ the ledger. JSON in and out; every error is ``{"error": {"code", "message"}}``."
 
 from __future__ import annotations
 
+import json
+from dataclasses import fields
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
@@ -16,19 +18,76 @@ from splitpot.server.actor import TableActor
 from splitpot.server.hands import hand_document
 from splitpot.server.lobby import summary
 from splitpot.server.room import Room
-from splitpot.server.settings import SettingsError, parse_settings
+from splitpot.server.settings import SettingsError, TableSettings, parse_settings
 from splitpot.store import Identity, NotFound, Player
 
-router = APIRouter(prefix="/api")
+# Every refusal's JSON (PROTOCOL.md): {"error": {"code", "message"}}, nothing more.
+_ERROR: dict[str, Any] = {
+    "type": "object",
+    "required": ["code", "message"],
+    "additionalProperties": False,
+    "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+}
+_REFUSAL: dict[str, Any] = {
+    "application/json": {
+        "schema": {
+            "type": "object",
+            "required": ["error"],
+            "additionalProperties": False,
+            "properties": {"error": _ERROR},
+        }
+    }
+}
+
+
+# What any operation may answer besides its success, declared in the OpenAPI document
+# (the room answers a bad field 400, never FastAPI's 422), always as JSON: a schema, not
+# a model, which FastAPI would declare in the media type of a route's own answers (CSV).
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    "4XX": {
+        "description": "refused, nothing changed: bad_message 400, unauthorized 401, "
+        "forbidden 403, unknown_table, unknown_hand and not_found 404, method 405, "
+        "name_taken 409, rate_limited 429",
+        "content": _REFUSAL,
+    },
+    500: {"description": "server_error: the room failed; try again", "content": _REFUSAL},
+}
+router = APIRouter(prefix="/api", responses=REFUSALS)
+
+
+class CsvResponse(PlainTextResponse):
+    media_type = "text/csv"
+
+
+def _settings_body() -> dict[str, Any]:
+    """The table settings' JSON, for the OpenAPI document (the body is read by hand:
+    parse_settings checks each field's range and refuses unknown ones by name)."""
+    kinds = {"str": "string", "int": "integer", "bool": "boolean"}
+    properties = {f.name: {"type": kinds[str(f.type)]} for f in fields(TableSettings)}
+    schema = {"type": "object", "properties": properties, "required": ["name"]}
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+HAND_TEXT: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "the hand: JSON (format=json), or text (pokerstars, phh)",
+        "content": {"text/plain": {"schema": {"type": "string"}}},
+    }
+}
+
+
+# PostgreSQL text holds no NUL character: a name or an id with one is refused here (400),
+# before a query with it fails (500).
+NO_NUL = r"^[^\x00]*$"
 
 
 class Credentials(BaseModel):
-    name: str = Field(min_length=1, max_length=64)
+    name: str = Field(min_length=1, max_length=64, pattern=NO_NUL)
     password: str = Field(min_length=1, max_length=256)
 
 
 class GuestName(BaseModel):
-    name: str = Field(min_length=1, max_length=64)
+    name: str = Field(min_length=1, max_length=64, pattern=NO_NUL)
 
 
 def room_of(request: Request) -> Room:
@@ -106,13 +165,24 @@ async def tables(room: RoomDep) -> dict[str, Any]:
     }
 
 
-@router.post("/tables", status_code=201)
+@router.post("/tables", status_code=201, openapi_extra=_settings_body())
 async def create_table(request: Request, room: RoomDep, player: Caller) -> dict[str, Any]:
     host = needs(player)
+    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if not (media_type == "application/json" or media_type.endswith("+json")):
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, "table settings are JSON: Content-Type: application/json"
+        )
     try:
         body = await request.json()
-    except ValueError as error:
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f"the body is not JSON: {error}") from error
+    except RecursionError:  # json's words would name Python's recursion limit
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "the body is JSON nested too deeply") from None
+    except ValueError:  # a number past Python's 4300 digits (its words name sys.set_int_...)
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, "the body holds a number of more than 4300 digits"
+        ) from None
     try:
         settings = parse_settings(body)
     except SettingsError as error:
@@ -155,9 +225,9 @@ async def table_hands(
     return {"hands": [hand_document(hand, viewer, seats=seats) for hand in finished]}
 
 
-@router.get("/hands/{hand_id}")
+@router.get("/hands/{hand_id}", responses=HAND_TEXT)
 async def hand(
-    hand_id: str,
+    hand_id: Annotated[str, Path(min_length=1, max_length=64, pattern=NO_NUL)],
     room: RoomDep,
     player: Caller,
     format: Annotated[str, Query(pattern="^(json|pokerstars|phh)$")] = "json",
@@ -199,13 +269,13 @@ async def my_ledger(room: RoomDep, player: Caller) -> Any:
     return await room.db(room.store.ledger_for, needs(player).id)
 
 
-@router.get("/tables/{table_id}/ledger.csv")
+@router.get("/tables/{table_id}/ledger.csv", response_class=CsvResponse)
 async def table_ledger(
     table_id: str, room: RoomDep, player: Caller, invite: str | None = None
-) -> PlainTextResponse:
+) -> CsvResponse:
     actor = await visible_table(room, table_id, invite, player)
     text = await room.db(room.store.table_ledger_csv, actor.id)
-    return PlainTextResponse(text, media_type="text/csv")
+    return CsvResponse(text)
 
 
 @router.get("/tables/{table_id}/settle")
