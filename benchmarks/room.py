@@ -73,7 +73,8 @@ BATCHED = "SPLITPOT_BENCH_BATCHED_LOG"  # set: the experiment batch_the_action_l
 BISECT = 3  # then at most this many runs between the last that kept it and the first not
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 HOST = "127.0.0.1"
-FAST = RoomOptions(hand_pause=0.0, bot_delay=0.0)
+# every benchmark guest comes from 127.0.0.1: 600 of them for the goal's tables
+FAST = RoomOptions(hand_pause=0.0, bot_delay=0.0, guests_per_minute=1_000_000)
 
 
 def serve(port: int, url: str) -> None:
