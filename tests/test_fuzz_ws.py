@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from room_helpers import (
@@ -362,10 +361,9 @@ class Fuzzer:
 
     def first(self, client: Client, command: Command, ref: object) -> None:
         """A connection's first command: a hello is welcomed (a watcher) or unauthorized
-        (a token the room never gave); anything else is refused (its ref is not echoed:
-        see test_a_command_before_hello_is_refused_with_its_ref)."""
+        (a token the room never gave); anything else is refused, with its ref."""
         if not isinstance(command, Hello):
-            self.refused(client, "the first message is hello", None)
+            self.refused(client, "the first message is hello", ref)
         elif command.token is not None:
             self.refused(client, "the token is unknown or logged out", ref, "unauthorized")
         else:
@@ -650,7 +648,6 @@ def test_frames_before_hello_are_refused_until_hello(room: RoomServer) -> None:
     healthy(room)
 
 
-@pytest.mark.xfail(strict=True, reason="ws.py _greet drops the ref (report: bug 4)")
 def test_a_command_before_hello_is_refused_with_its_ref(room: RoomServer) -> None:
     """PROTOCOL.md: an error about a command echoes its ref, the first one too."""
     client = Client(room, None, hello=False)
@@ -659,7 +656,6 @@ def test_a_command_before_hello_is_refused_with_its_ref(room: RoomServer) -> Non
     assert (error["message"], error.get("ref")) == ("the first message is hello", "early")
 
 
-@pytest.mark.xfail(strict=True, reason="ws.py reads an empty binary frame as text (bug 5)")
 def test_an_empty_binary_frame_is_refused_as_binary(room: RoomServer) -> None:
     client = Client(room, None)
     client.socket.send(b"")
@@ -667,7 +663,6 @@ def test_an_empty_binary_frame_is_refused_as_binary(room: RoomServer) -> None:
     assert error["message"] == "frames are JSON text, not binary"
 
 
-@pytest.mark.xfail(strict=True, reason="ws.py limits commands only after hello (bug 6)")
 def test_hellos_are_rate_limited_too(room: RoomServer) -> None:
     """Each hello with a token costs a database lookup: a flood of them before a good one
     is limited like any other commands (docs/protocol.md, Limits)."""

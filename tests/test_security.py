@@ -326,11 +326,6 @@ def test_a_logged_out_token_is_refused_everywhere(room: RoomServer) -> None:
     assert Client(room, other).welcome["player"]["name"] == "Lou"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="DELETE /api/sessions revokes the token for new requests only: a WebSocket "
-    "opened with it before stays a player's connection (ws.py keeps no token to match)",
-)
 def test_a_logout_ends_the_connections_opened_with_that_token(room: RoomServer) -> None:
     """A WebSocket that said hello with a token is closed when that token logs out, so a
     stolen token's live connection cannot play on; the same player's other session's
@@ -571,10 +566,6 @@ def test_a_request_body_over_the_limit_is_refused_unread(room: RoomServer) -> No
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app.py bounded_bodies reads Content-Length only: a chunked body is read whole",
-)
 def test_a_chunked_body_over_the_limit_is_refused(room: RoomServer) -> None:
     """A body sent in chunks (no Content-Length) is held to MAX_BODY as well."""
 

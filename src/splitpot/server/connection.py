@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from splitpot.store import Player
 
 SEND_QUEUE = 512  # frames waiting for a slow client before it is dropped
+TRY_AGAIN = 1013  # WebSocket close code: try again later (reconnect)
+POLICY = 1008  # WebSocket close code: refused by the room's rules
 SEND_BUFFER = 256 * 1024  # bytes the kernel may hold for a client (its socket's buffer)
 _ids = itertools.count(1)
 
@@ -27,7 +29,7 @@ class Connection:
     id: int = field(default_factory=lambda: next(_ids))
     session: str | None = None  # the hash of the session token it said hello with
     closed: bool = False
-    on_drop: Callable[[str], None] | None = None  # cuts the socket of a client dropped
+    on_drop: Callable[[str, int], None] | None = None  # cuts the socket of a client dropped
 
     @property
     def player_id(self) -> int | None:
@@ -42,12 +44,12 @@ class Connection:
         except asyncio.QueueFull:
             self.drop(f"{SEND_QUEUE} messages unread")
 
-    def drop(self, why: str) -> None:
+    def drop(self, why: str, code: int = TRY_AGAIN) -> None:
         """Let go of the client (too slow to keep up, or its session ended): stop sending,
-        and cut its socket even while a frame to it is stuck."""
+        and cut its socket (WebSocket close ``code``) even while a frame to it is stuck."""
         self.close()
         if self.on_drop is not None:
-            self.on_drop(why)
+            self.on_drop(why, code)
 
     def close(self) -> None:
         """Stop sending; the writer ends and the socket is closed."""

@@ -134,7 +134,8 @@ async def health() -> dict[str, str]:
 
 
 @router.post("/guests", status_code=201)
-async def new_guest(body: GuestName, room: RoomDep) -> dict[str, Any]:
+async def new_guest(body: GuestName, room: RoomDep, request: Request) -> dict[str, Any]:
+    room.guest_made(request.client.host if request.client else "?")
     return identity(await room.db(room.store.create_guest, body.name))
 
 
@@ -155,6 +156,7 @@ async def log_out(room: RoomDep, request: Request, player: Caller) -> Response:
     needs(player)
     token = request.headers["authorization"].partition(" ")[2].strip()
     await room.db(room.store.log_out, token)
+    room.end_session(token)  # its live WebSockets too
     return Response(status_code=204)
 
 

@@ -22,7 +22,7 @@ from sqlalchemy.exc import OperationalError
 
 from splitpot.protocol import ErrorCode, ProtocolError
 from splitpot.server.actor import Command, TableActor
-from splitpot.server.connection import Connection
+from splitpot.server.connection import POLICY, Connection
 from splitpot.server.recovery import restore_table
 from splitpot.server.settings import TableSettings
 from splitpot.store import ActionEntry, Player, Store, token_hash
@@ -201,7 +201,7 @@ class Room:
         session = token_hash(token)
         for connection in list(self.connections):
             if connection.session == session:
-                connection.drop("logged out")
+                connection.drop("logged out", POLICY)
 
     def origin_allowed(self, origin: str | None, host: str | None) -> bool:
         """A browser's WebSocket must come from the room's own pages (or a listed origin);

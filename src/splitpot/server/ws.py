@@ -70,7 +70,7 @@ class Client:
     watching: dict[str, TableActor] = field(default_factory=dict)
     allowance: float = BURST
     checked: float = field(default_factory=time.monotonic)
-    dropped: bool = False
+    dropped: tuple[int, str] | None = None  # the close code and reason, once dropped
 
     async def run(self) -> None:
         writer: asyncio.Task[None] | None = None
@@ -81,7 +81,8 @@ class Client:
                 message = await self.socket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                data = message.get("text") or message.get("bytes") or ""
+                text = message.get("text")
+                data = text if text is not None else message.get("bytes") or b""
                 size = len(data.encode() if isinstance(data, str) else data)
                 if size > MAX_FRAME:
                     await self.socket.close(TOO_BIG, f"a message is at most {MAX_FRAME} bytes")
@@ -99,35 +100,48 @@ class Client:
         except WebSocketDisconnect:
             pass
         except asyncio.CancelledError:
-            if not self.dropped:
+            if self.dropped is None:
                 raise
-            reader.uncancel()  # dropped: the room lets go now; uvicorn closes the socket
+            reader.uncancel()  # dropped: the room lets go now
         finally:
             await self._goodbye(writer)
+        if self.dropped is not None:  # a close frame if the client still reads (1 s at most)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.socket.close(*self.dropped), 1)
 
-    def _drop(self, writer: asyncio.Task[None], reader: asyncio.Task[Any], why: str) -> None:
+    def _drop(
+        self, writer: asyncio.Task[None], reader: asyncio.Task[Any], why: str, code: int
+    ) -> None:
         """Stop the client's writer, even in the middle of a send it does not read, and
-        its reader: the room forgets it at once (uvicorn closes the socket)."""
+        its reader: the room forgets it at once, then closes the socket with ``code``."""
         log.warning("a client was dropped: %s", why)
-        self.dropped = True
+        self.dropped = (code, why)
         writer.cancel()
         reader.cancel()
 
     async def _greet(self, data: str | bytes) -> None:
-        """The first message is ``hello``: with a token, a player; without, a watcher."""
+        """The first message is ``hello``: with a token, a player; without, a watcher.
+        Hellos are rate-limited like commands (each with a token is a database lookup)."""
+        ref = None
         try:
+            self._spend()
             command = self._read(data)
+            ref = command.ref
             if not isinstance(command, Hello):
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, "the first message is hello")
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "the first message is hello", ref)
             player = None
             if command.token is not None:
                 player = await self.room.db(self.room.store.player_for_token, command.token)
                 if player is None:
                     raise ProtocolError(
-                        ErrorCode.UNAUTHORIZED, "the token is unknown or logged out", command.ref
+                        ErrorCode.UNAUTHORIZED, "the token is unknown or logged out", ref
                     )
-        except ProtocolError as error:
-            await self.socket.send_text(frame(error_message(error.code, error.message, error.ref)))
+        except Exception as error:  # a refusal, or a bug: answered, never a dropped socket
+            failure = refusal(error)
+            if failure.code is ErrorCode.SERVER_ERROR:
+                log.exception("hello failed")
+            answer = error_message(failure.code, failure.message, failure.ref or ref)
+            await self.socket.send_text(frame(answer))
             return
         session = None if command.token is None else token_hash(command.token)
         self.connection = Connection(player, session=session)
