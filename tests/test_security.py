@@ -419,6 +419,23 @@ def test_login_attempts_are_rate_limited_per_name_and_address(
         assert http.get("/api/me/ledger").status_code == 200
 
 
+def test_new_guests_are_limited_per_address(store: Store) -> None:
+    """Each guest is a player and a session in the database: one address makes at most
+    ``guests_per_minute`` a minute; the next is 429, and nothing is written for it."""
+    with running_room(store, replace(FAST, guests_per_minute=3)) as room, room.http() as http:
+        for n in range(3):
+            assert http.post("/api/guests", json={"name": f"G{n}"}).status_code == 201
+        http_refused(
+            http.post("/api/guests", json={"name": "G3"}),
+            429,
+            "rate_limited",
+            "too many new guests from one address: wait a minute",
+        )
+    with store.engine.connect() as db:
+        names = set(db.scalars(text("SELECT name FROM players")))
+    assert {"G0", "G1", "G2"} <= names and "G3" not in names
+
+
 # Where the room compares something with == that involves a secret's name, and why that is
 # not a timing leak. Any other such comparison fails the test below until it is looked at.
 COMPARED = {
