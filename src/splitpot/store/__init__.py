@@ -16,9 +16,10 @@ from splitpot.store.errors import (
 )
 from splitpot.store.ledger import settle_up
 from splitpot.store.players import token_hash
-from splitpot.store.store import ActionEntry, Store, open_store, utc_now
+from splitpot.store.store import Store, open_store, utc_now
 from splitpot.store.values import (
     AccountKind,
+    ActionEntry,
     Hand,
     HandLog,
     HandStatus,

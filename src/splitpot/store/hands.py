@@ -8,7 +8,7 @@ taken as done rather than made twice."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -19,7 +19,7 @@ from splitpot.store import ledger
 from splitpot.store.errors import HandStateError, NotFound, StoreError
 from splitpot.store.models import ActionRow, HandRow
 from splitpot.store.tables import get_table
-from splitpot.store.values import Hand, HandLog, HandStatus, LoggedAction
+from splitpot.store.values import ActionEntry, Hand, HandLog, HandStatus, LoggedAction
 
 KIND_LENGTH = 16
 
@@ -88,45 +88,82 @@ def get_hand(session: Session, hand_id: str, *, playing: bool = False) -> HandRo
     return row
 
 
-def append_action(
-    session: Session,
-    hand_id: str,
-    seat: int,
-    kind: str,
-    amount: int | None,
-    now: datetime,
-    seq: int | None = None,
-) -> LoggedAction:
-    """Log the next action of a hand in play; its ``seq`` is one more than the last. A
-    writer that numbers its actions gives ``seq``: the same action at that number is
-    already logged (sent again), another is refused, and so is a gap.
+def append_actions(
+    session: Session, actions: Sequence[ActionEntry], now: datetime
+) -> list[LoggedAction]:
+    """Log actions of hands in play, in order: each one's ``seq`` is one more than its
+    hand's last. A writer that numbers its actions gives ``seq``: the same action at that
+    number is already logged (sent again), another is refused, and so is a gap.
 
-    The hot path of the room (one call per action): it locks and reads the hand's status
-    alone, not its setup, and inserts one row; writers of one hand queue on the lock."""
-    if not kind or len(kind) > KIND_LENGTH:
-        raise StoreError(f"an action kind needs 1 to {KIND_LENGTH} characters: {kind!r}")
-    if amount is not None and not ledger.is_whole(amount):
-        raise StoreError(f"an action's amount is a whole number of chips, not {amount!r}")
-    status = session.scalar(select(HandRow.status).where(HandRow.id == hand_id).with_for_update())
-    if status is None:
-        raise NotFound(f"no hand {hand_id!r}")
-    if status != HandStatus.PLAYING.value:
-        raise HandStateError(f"hand {hand_id} is {status}, not playing")
-    last = session.scalar(select(func.max(ActionRow.seq)).where(ActionRow.hand_id == hand_id))
-    if seq is not None and seq <= (last or 0):
-        logged = session.get_one(ActionRow, (hand_id, seq))
-        if (logged.seat, logged.kind, logged.amount) != (seat, kind, amount):
-            raise HandStateError(f"hand {hand_id} has another action {seq} already")
-        return LoggedAction(seq, seat, kind, amount, logged.at)
-    if seq is not None and seq != (last or 0) + 1:
-        raise HandStateError(f"hand {hand_id} has {last or 0} actions: action {seq} is not next")
-    seq = (last or 0) + 1
-    session.execute(
-        insert(ActionRow).values(
-            hand_id=hand_id, seq=seq, seat=seat, kind=kind, amount=amount, at=now
-        )
+    The hot path of the room (every action of every table): three statements for the
+    whole batch, however many tables' actions it holds: the hands' statuses locked
+    (writers of one hand queue on the lock), their last numbers, and the new rows."""
+    for _, _, kind, amount, _ in actions:
+        if not kind or len(kind) > KIND_LENGTH:
+            raise StoreError(f"an action kind needs 1 to {KIND_LENGTH} characters: {kind!r}")
+        if amount is not None and not ledger.is_whole(amount):
+            raise StoreError(f"an action's amount is a whole number of chips, not {amount!r}")
+    hand_ids = sorted({entry[0] for entry in actions})
+    statuses: dict[str, str] = dict(
+        session.execute(
+            select(HandRow.id, HandRow.status)
+            .where(HandRow.id.in_(hand_ids))
+            .order_by(HandRow.id)
+            .with_for_update()
+        ).all()
     )
-    return LoggedAction(seq, seat, kind, amount, now)
+    for hand_id in hand_ids:
+        if hand_id not in statuses:
+            raise NotFound(f"no hand {hand_id!r}")
+        if statuses[hand_id] != HandStatus.PLAYING.value:
+            raise HandStateError(f"hand {hand_id} is {statuses[hand_id]}, not playing")
+    last: dict[str, int | None] = dict(
+        session.execute(
+            select(ActionRow.hand_id, func.max(ActionRow.seq))
+            .where(ActionRow.hand_id.in_(hand_ids))
+            .group_by(ActionRow.hand_id)
+        ).all()
+    )
+    rows: dict[tuple[str, int], LoggedAction] = {}  # what this batch adds
+    logged = []
+    for hand_id, seat, kind, amount, seq in actions:
+        top = last.get(hand_id) or 0
+        if seq is not None and seq <= top:
+            logged.append(_held(session, rows, hand_id, seq, (seat, kind, amount)))
+            continue
+        if seq is not None and seq != top + 1:
+            raise HandStateError(f"hand {hand_id} has {top} actions: action {seq} is not next")
+        last[hand_id] = top + 1
+        rows[hand_id, top + 1] = LoggedAction(top + 1, seat, kind, amount, now)
+        logged.append(rows[hand_id, top + 1])
+    if rows:
+        session.execute(
+            insert(ActionRow),
+            [
+                {"hand_id": hand_id, "seq": seq, "seat": a.seat, "kind": a.kind,
+                 "amount": a.amount, "at": now}
+                for (hand_id, seq), a in rows.items()
+            ],
+        )  # fmt: skip
+    return logged
+
+
+def _held(
+    session: Session,
+    added: Mapping[tuple[str, int], LoggedAction],
+    hand_id: str,
+    seq: int,
+    action: tuple[int, str, int | None],
+) -> LoggedAction:
+    """Action ``seq`` of the hand, held already (in the log, or earlier in this batch):
+    it must be the one sent again."""
+    held = added.get((hand_id, seq))
+    if held is None:
+        row = session.get_one(ActionRow, (hand_id, seq))
+        held = LoggedAction(row.seq, row.seat, row.kind, row.amount, row.at)
+    if (held.seat, held.kind, held.amount) != action:
+        raise HandStateError(f"hand {hand_id} has another action {seq} already")
+    return held
 
 
 def finish_hand(

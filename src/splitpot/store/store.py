@@ -17,6 +17,7 @@ from splitpot.store import hands, ledger, players, tables
 from splitpot.store.database import WRITE, create_store_engine, default_url, migrate
 from splitpot.store.errors import StoreError
 from splitpot.store.values import (
+    ActionEntry,
     Hand,
     HandLog,
     Identity,
@@ -31,7 +32,6 @@ from splitpot.store.values import (
 )
 
 Clock = Callable[[], datetime]
-ActionEntry = tuple[str, int, str, int | None, int | None]  # hand, seat, kind, amount, seq
 
 
 def utc_now() -> datetime:
@@ -176,18 +176,13 @@ class Store:
     def append_action(
         self, hand_id: str, seat: int, kind: str, amount: int | None = None, seq: int | None = None
     ) -> LoggedAction:
-        with self._write() as s:
-            return hands.append_action(s, hand_id, seat, kind, amount, self._clock(), seq)
+        return self.append_actions([(hand_id, seat, kind, amount, seq)])[0]
 
     def append_actions(self, actions: Sequence[ActionEntry]) -> list[LoggedAction]:
         """Log several actions, of one hand or of many, in one transaction: all of them, or
         (on any error) none. Each is (hand id, seat, kind, amount, seq or None)."""
         with self._write() as s:
-            now = self._clock()
-            return [
-                hands.append_action(s, hand_id, seat, kind, amount, now, seq)
-                for hand_id, seat, kind, amount, seq in actions
-            ]
+            return hands.append_actions(s, actions, self._clock())
 
     def finish_hand(
         self, hand_id: str, record: dict[str, Any], results: Mapping[int, int], rake: int = 0

@@ -66,6 +66,9 @@ class HandStatus(StrEnum):
     CANCELLED = "cancelled"
 
 
+ActionEntry = tuple[str, int, str, int | None, int | None]  # hand, seat, kind, amount, seq
+
+
 @dataclass(frozen=True, slots=True)
 class LoggedAction:
     """One accepted action of a hand's log; ``seq`` counts from 1."""
