@@ -68,8 +68,6 @@ SOAK_RSS = 0.05  # flat: the last third's highest RSS within 5% of the first thi
 SOAK_FDS = 10  # and its fds within 10
 SOAK_WINDOW = 50  # hands a table keeps (the last-hands window): memory grows until then
 PROFILE_TOP = 15
-SWITCH = "SPLITPOT_BENCH_SWITCH_MS"  # the room's sys.setswitchinterval, in ms (experiments)
-BATCHED = "SPLITPOT_BENCH_BATCHED_LOG"  # set: the experiment batch_the_action_log
 BISECT = 3  # then at most this many runs between the last that kept it and the first not
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 HOST = "127.0.0.1"
@@ -78,84 +76,16 @@ FAST = RoomOptions(hand_pause=0.0, bot_delay=0.0, guests_per_minute=1_000_000)
 
 
 def serve(port: int, url: str) -> None:
-    """The room process: ``splitpot serve`` itself, with hands dealt back to back (and,
-    for an experiment, the interpreter's thread switch interval of --switch-interval)."""
+    """The room process: ``splitpot serve`` itself, with hands dealt back to back."""
     from splitpot.server.main import serve as serve_room
 
-    if SWITCH in os.environ:
-        sys.setswitchinterval(float(os.environ[SWITCH]) / 1000)
-    if BATCHED in os.environ:
-        batch_the_action_log()
-
     sys.exit(serve_room(HOST, port, url, options=FAST))
-
-
-def batch_the_action_log() -> None:
-    """An experiment, in the room process only (the room's code is not changed): the
-    store's ``append_actions`` with three statements a batch (the hands' statuses, their
-    last actions, one insert of every row) instead of three an action; the same checks,
-    and any action sent again goes the old way."""
-    from sqlalchemy import func, insert, select
-
-    from splitpot.store import Store, hands, ledger
-    from splitpot.store.errors import HandStateError, NotFound, StoreError
-    from splitpot.store.models import ActionRow, HandRow
-    from splitpot.store.values import HandStatus, LoggedAction
-
-    one_by_one = Store.append_actions
-
-    def append_actions(self: Any, actions: Any) -> list[LoggedAction]:
-        if any(seq is None for *_, seq in actions):
-            return one_by_one(self, actions)
-        with self._write() as s:
-            now = self._clock()
-            ids = sorted({hand_id for hand_id, *_ in actions})
-            status = dict(
-                s.execute(
-                    select(HandRow.id, HandRow.status).where(HandRow.id.in_(ids)).with_for_update()
-                ).all()
-            )
-            last = dict(
-                s.execute(
-                    select(ActionRow.hand_id, func.max(ActionRow.seq))
-                    .where(ActionRow.hand_id.in_(ids))
-                    .group_by(ActionRow.hand_id)
-                ).all()
-            )
-            rows, logged = [], []
-            for hand_id, seat, kind, amount, seq in actions:
-                if not kind or len(kind) > hands.KIND_LENGTH:
-                    raise StoreError(f"an action kind needs 1 to 16 characters: {kind!r}")
-                if amount is not None and not ledger.is_whole(amount):
-                    raise StoreError(f"an action's amount is a whole number, not {amount!r}")
-                if hand_id not in status:
-                    raise NotFound(f"no hand {hand_id!r}")
-                if status[hand_id] != HandStatus.PLAYING.value:
-                    raise HandStateError(f"hand {hand_id} is {status[hand_id]}, not playing")
-                if seq != (last.get(hand_id) or 0) + 1:  # sent again, or a gap: the old way
-                    if rows:
-                        s.execute(insert(ActionRow), rows)
-                    rows = []
-                    logged.append(hands.append_action(s, hand_id, seat, kind, amount, now, seq))
-                    last[hand_id] = max(seq, last.get(hand_id) or 0)
-                    continue
-                last[hand_id] = seq
-                row = {"hand_id": hand_id, "seq": seq, "seat": seat, "kind": kind}
-                rows.append(row | {"amount": amount, "at": now})
-                logged.append(LoggedAction(seq, seat, kind, amount, now))
-            if rows:
-                s.execute(insert(ActionRow), rows)
-            return logged
-
-    Store.append_actions = append_actions  # type: ignore[method-assign]
 
 
 class Room:
     """A room process on a free loopback port: its URLs, its memory and its CPU time."""
 
-    def __init__(
-        self, url: str, log: Path, switch: float | None = None, batched: bool = False
-    ) -> None:
+    def __init__(self, url: str, log: Path) -> None:
         with socket.socket() as probe:
             probe.bind((HOST, 0))
             port = int(probe.getsockname()[1])
@@ -163,11 +93,8 @@ class Room:
         self.ws_url = f"ws://{HOST}:{port}/ws"
         self.log = log
         with log.open("w") as out:
-            env = os.environ | ({} if switch is None else {SWITCH: str(switch)})
-            env |= {BATCHED: "1"} if batched else {}
             self.process = subprocess.Popen(
                 [sys.executable, __file__, "--serve", str(port), url],
-                env=env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
@@ -461,7 +388,7 @@ def room_on(kind: str, args: argparse.Namespace) -> Iterator[Room]:
         database(kind, args.postgres) as url,
         tempfile.NamedTemporaryFile(prefix="splitpot-room-", suffix=".log") as log,
     ):
-        room = Room(url, Path(log.name), args.switch_interval, args.batched_log)
+        room = Room(url, Path(log.name))
         try:
             room.wait_ready()
             yield room
@@ -779,18 +706,6 @@ def main() -> None:
         type=Path,
         help="write py-spy's folded stacks of the room in the first run, and summarise them",
     )
-    parser.add_argument(
-        "--switch-interval",
-        type=float,
-        metavar="MS",
-        help="an experiment: the room's thread switch interval in ms (Python's default 5)",
-    )
-    parser.add_argument(
-        "--batched-log",
-        action="store_true",
-        help="an experiment: the room logs a batch of actions in three statements, not three "
-        "an action (patched in the room process; the room's code is not changed)",
-    )
     parser.add_argument("--summarise", type=Path, help="summarise a --profile file and exit")
     parser.add_argument("--serve", nargs=2, metavar=("PORT", "URL"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -807,8 +722,6 @@ def main() -> None:
         parser.error(f"--think must be from 0 to 10 seconds, not {args.think:g}")
     if args.soak is not None and not 30 <= args.soak <= 3600:
         parser.error(f"--soak must be from 30 to 3600 seconds, not {args.soak:g}")
-    if args.switch_interval is not None and not 0.05 <= args.switch_interval <= 100:
-        parser.error(f"--switch-interval must be from 0.05 to 100 ms, not {args.switch_interval:g}")
     if args.seconds is None:
         args.seconds = 10.0 if args.sweep else 20.0
     if not 1 <= args.seconds <= 600:
@@ -824,10 +737,6 @@ def main() -> None:
     load = os.getloadavg()
     where = f"one room process on loopback; {os.cpu_count()} cores shared by the room and "
     where += "this client process"
-    if args.switch_interval is not None:
-        where += f"; the room's switch interval {args.switch_interval:g} ms"
-    if args.batched_log:
-        where += "; EXPERIMENT: actions logged three statements a batch"
     if args.soak is not None:
         for kind in kinds:
             with room_on(kind, args) as room:

@@ -20,6 +20,7 @@ from splitpot.server.lobby import summary
 from splitpot.server.room import Room
 from splitpot.server.settings import SettingsError, TableSettings, parse_settings
 from splitpot.store import Identity, NotFound, Player
+from splitpot.store.players import PASSWORD_LENGTHS
 
 # Every refusal's JSON (PROTOCOL.md): {"error": {"code", "message"}}, nothing more.
 _ERROR: dict[str, Any] = {
@@ -83,7 +84,7 @@ NO_NUL = r"^[^\x00]*$"
 
 class Credentials(BaseModel):
     name: str = Field(min_length=1, max_length=64, pattern=NO_NUL)
-    password: str = Field(min_length=1, max_length=256)
+    password: str = Field(min_length=1, max_length=PASSWORD_LENGTHS[1])
 
 
 class GuestName(BaseModel):
