@@ -79,7 +79,8 @@ def create_app(store: Store, options: RoomOptions | None = None, *, bots: int = 
         room = Room(store, options)
         app.state.room = room
         await room.open()
-        if bots and not any(a.settings.bots for a in room.tables.values()):
+        tables = await room.db(store.list_tables, include_private=True)
+        if bots and not any(table.settings.get("bots") for table in tables):  # any process's
             host = await room.db(store.create_guest, "The house")
             settings = TableSettings("Bots' table", bots=bots, seats=max(6, bots + 1))
             await room.create_table(settings, host.player)

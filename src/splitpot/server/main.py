@@ -18,17 +18,20 @@ from splitpot.store import default_database_path, open_store
 
 
 def paced_options() -> RoomOptions:
-    """The room's options, with the pause between hands and the bots' thinking time taken
-    from SPLITPOT_HAND_PAUSE and SPLITPOT_BOT_DELAY when set (tests run the room fast)."""
+    """The room's options, with the pause between hands, the bots' thinking time and the
+    tables' lease taken from SPLITPOT_HAND_PAUSE, SPLITPOT_BOT_DELAY and
+    SPLITPOT_LEASE_SECONDS when set (tests run the room fast)."""
     defaults = RoomOptions()
     return RoomOptions(
         hand_pause=seconds_from("SPLITPOT_HAND_PAUSE", defaults.hand_pause),
         bot_delay=seconds_from("SPLITPOT_BOT_DELAY", defaults.bot_delay),
+        lease_seconds=seconds_from("SPLITPOT_LEASE_SECONDS", defaults.lease_seconds, 0.5),
     )
 
 
-def seconds_from(variable: str, default: float) -> float:
-    """The environment variable's seconds (0 to 3600), or ``default`` when it is unset."""
+def seconds_from(variable: str, default: float, least: float = 0.0) -> float:
+    """The environment variable's seconds (``least`` to 3600), or ``default`` when it is
+    unset."""
     text = os.environ.get(variable)
     if text is None:
         return default
@@ -36,8 +39,8 @@ def seconds_from(variable: str, default: float) -> float:
         seconds = float(text)
     except ValueError:
         seconds = -1.0
-    if not 0 <= seconds <= 3600:
-        raise SystemExit(f"{variable} is a number of seconds from 0 to 3600, not {text!r}")
+    if not least <= seconds <= 3600:
+        raise SystemExit(f"{variable} is a number of seconds from {least:g} to 3600, not {text!r}")
     return seconds
 
 
@@ -69,7 +72,8 @@ def serve(
     where = db or f"sqlite:///{default_database_path()}"
     store = open_store(db)
     print(f"splitpot room: database {where}", flush=True)
-    options = replace(options or paced_options(), origins=origins)
+    node = f"{socket.gethostname()}:{port}"  # the same name again after a restart
+    options = replace(options or paced_options(), origins=origins, node=node)
     app = create_app(store, options, bots=bots)
     config = uvicorn.Config(
         app,

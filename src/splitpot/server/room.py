@@ -8,8 +8,11 @@ away, a call is retried until it answers: the tables pause, nothing is lost.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import random
+import socket
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -25,7 +28,8 @@ from splitpot.server.actor import Command, TableActor
 from splitpot.server.connection import POLICY, Connection
 from splitpot.server.recovery import restore_table
 from splitpot.server.settings import TableSettings
-from splitpot.store import ActionEntry, Player, Store, token_hash
+from splitpot.store import ActionEntry, FencedOut, Player, Store, token_hash
+from splitpot.store import Table as TableRecord
 
 log = logging.getLogger("splitpot.room")
 T = TypeVar("T")
@@ -45,6 +49,8 @@ class RoomOptions:
     bot_delay: float = 0.8  # seconds a bot "thinks"
     db_retry: float = 0.5  # seconds between tries while the database is away
     origins: tuple[str, ...] = ()  # pages on other origins allowed to open the WebSocket
+    node: str | None = None  # this process's name among the room's (default: host:pid)
+    lease_seconds: float = 5.0  # a table's lease, renewed three times as often
     guests_per_minute: int = 30  # new guests one address may make (load tests raise it)
     closing_wait: float = 10.0  # seconds a stopping room lets hands in play finish
     seed: int | None = None  # tests only: the decks' shuffles from this seed (None: secret)
@@ -65,6 +71,9 @@ class Room:
         self._tries: dict[tuple[str, str], list[float]] = {}
         self._actions: list[tuple[ActionEntry, asyncio.Future[None]]] = []
         self._logger: asyncio.Task[None] | None = None
+        self.node = self.options.node or f"{socket.gethostname()}:{os.getpid()}"
+        self.holder = store.hold_leases(self.node)
+        self._keeper: asyncio.Task[None] | None = None
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store call on the store's thread; retry while the database is away."""
@@ -77,6 +86,9 @@ class Room:
                     raise
                 log.warning("database unavailable (%s); retrying", error.orig)
                 await asyncio.sleep(self.options.db_retry)
+            except FencedOut as error:  # another process runs the table now: let it go
+                self._let_go(error.table_id)
+                raise
 
     def seed(self) -> int | None:
         """A seed for a deck's shuffle or a bot: None (secret randomness), unless the
@@ -120,15 +132,51 @@ class Room:
     # ------------------------------------------------------------ tables
 
     async def open(self) -> None:
-        """Bring back every open table of the store, resuming hands left in play."""
+        """Bring back every open table of the store that no other process runs, resuming
+        hands left in play; then keep their leases, and take over tables left free."""
         for record in await self.db(self.store.list_tables, include_private=True):
+            await self._take(record)
+        self._keeper = asyncio.create_task(self._keep_leases(), name="leases")
+
+    async def _take(self, record: TableRecord) -> None:
+        """Run the table here if its lease can be had: rebuilt from the store, its hand in
+        play resumed from the log."""
+        if not await self.db(self.store.claim_table, record.id, self.options.lease_seconds):
+            return  # another process runs it
+        try:
+            actor = await restore_table(self, record)
+        except Exception:  # one table that cannot come back must not keep the room shut
+            log.exception("table %s could not be restored; it stays closed", record.id)
+            return
+        self.tables[actor.id] = actor
+        actor.start()
+
+    async def _keep_leases(self) -> None:
+        """Renew this process's leases; let go of tables another process took; take the
+        tables no process holds (their process stopped or died)."""
+        while not self.closing:
+            await asyncio.sleep(self.options.lease_seconds / 3)
             try:
-                actor = await restore_table(self, record)
-            except Exception:  # one table that cannot come back must not keep the room shut
-                log.exception("table %s could not be restored; it stays closed", record.id)
-                continue
-            self.tables[actor.id] = actor
-            actor.start()
+                for table_id in await self.db(self.store.renew_leases, self.options.lease_seconds):
+                    self._let_go(table_id)
+                for table_id in await self.db(self.store.free_tables):
+                    if table_id not in self.tables and not self.closing:
+                        await self._take(await self.db(self.store.table, table_id))
+            except Exception:  # the next round tries again
+                log.exception("the table leases could not be kept")
+
+    def _let_go(self, table_id: str) -> None:
+        """Stop running a table whose lease is lost: no write of this process reaches the
+        store for it any more (fenced), and its clients are let go to find it again."""
+        actor = self.tables.pop(table_id, None)
+        self.holder.fences.pop(table_id, None)
+        if actor is None:
+            return
+        log.warning("table %s: another process runs it now; stopping it here", table_id)
+        actor.closed = True
+        for connection in list(actor.watchers):
+            connection.drop(f"table {table_id} moved to another process")
+        asyncio.get_running_loop().create_task(actor.stop())
 
     async def create_table(
         self, settings: TableSettings, host: Player
@@ -147,6 +195,7 @@ class Room:
         record, invite = await self.db(
             self.store.create_table, settings.name, document, host.id, private=settings.private
         )
+        await self.db(self.store.claim_table, record.id, self.options.lease_seconds)
         actor = TableActor(self, record.id, settings, host.id)
         self.tables[record.id] = actor
         for seat, bot in enumerate(bots, start=1):
@@ -181,9 +230,18 @@ class Room:
             if time.monotonic() > deadline:
                 break  # what is left resumes from the log on the next start
             await asyncio.sleep(0.05)
-        for actor in self.tables.values():
+        if self._keeper is not None:
+            self._keeper.cancel()
+        for actor in list(self.tables.values()):
             await actor.stop()
+            await self._release(actor.id)
         self._db.shutdown(wait=True)
+
+    async def _release(self, table_id: str) -> None:
+        """Give the table's lease up (another process may take it at once), unless the
+        database is away: then it lapses by itself."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.db(self.store.release_table, table_id), 2)
 
     async def may_see(self, actor: TableActor, invite: str | None, player: Player | None) -> bool:
         """A private table is seen by its host, its players and whoever has the invite."""

@@ -5,6 +5,7 @@ from splitpot.store.database import default_database_path, normalise_url
 from splitpot.store.errors import (
     BadName,
     BadPassword,
+    FencedOut,
     HandStateError,
     InvariantBroken,
     LedgerError,
@@ -42,6 +43,7 @@ __all__ = [
     "ActionEntry",
     "BadName",
     "BadPassword",
+    "FencedOut",
     "Hand",
     "HandLog",
     "HandStateError",

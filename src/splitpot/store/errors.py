@@ -42,3 +42,12 @@ class LedgerError(StoreError):
 
 class InvariantBroken(StoreError):
     """check_invariant() found entries that do not sum to zero or a negative stack."""
+
+
+class FencedOut(StoreError):
+    """A write for a table whose lease another process has taken since (a newer fencing
+    number): this process no longer runs the table and may never write for it again."""
+
+    def __init__(self, table_id: str, message: str) -> None:
+        super().__init__(message)
+        self.table_id = table_id

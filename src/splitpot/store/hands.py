@@ -36,6 +36,11 @@ def hand_value(row: HandRow) -> Hand:
     )
 
 
+def table_of(hand_id: str) -> str:
+    """The table of a hand, from its id ("<table>-<number>")."""
+    return hand_id.rpartition("-")[0]
+
+
 def check_json(value: object, what: str) -> None:
     """Refuse, before writing anything, what the database could not store as JSON."""
     try:

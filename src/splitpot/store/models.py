@@ -171,3 +171,15 @@ class EntryRow(Base):
     transfer_id: Mapped[int] = mapped_column(ForeignKey("transfers.id"), index=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
     amount: Mapped[int] = mapped_column(BigInteger)
+
+
+class LeaseRow(Base):
+    """Which room process runs a table, until when; ``fence`` counts the table's owners
+    (each new one adds one) and every write for the table must carry the current one."""
+
+    __tablename__ = "leases"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("card_tables.id"), primary_key=True)
+    owner: Mapped[str | None] = mapped_column(String(64))
+    fence: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,9 +14,9 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from splitpot.store import hands, ledger, players, tables
+from splitpot.store import hands, leases, ledger, players, tables
 from splitpot.store.database import WRITE, create_store_engine, default_url, migrate
-from splitpot.store.errors import StoreError
+from splitpot.store.errors import FencedOut, StoreError
 from splitpot.store.values import (
     ActionEntry,
     Hand,
@@ -32,6 +33,14 @@ from splitpot.store.values import (
 )
 
 Clock = Callable[[], datetime]
+
+
+@dataclass
+class Holder:
+    """The leases one room process holds: its name, and each table's fencing number."""
+
+    owner: str
+    fences: dict[str, int] = field(default_factory=dict)
 
 
 def utc_now() -> datetime:
@@ -60,6 +69,7 @@ class Store:
         self._writer = engine.execution_options(**{WRITE: True})
         self._hasher = password_hasher
         self._clock = clock
+        self.holder: Holder | None = None  # set when the process runs tables under leases
 
     def close(self) -> None:
         self.engine.dispose()
@@ -70,10 +80,18 @@ class Store:
             yield session
 
     @contextmanager
-    def _write(self) -> Iterator[Session]:
-        """One transaction: all of it is written, or (on any error) none of it."""
+    def _write(self, *for_tables: str) -> Iterator[Session]:
+        """One transaction: all of it is written, or (on any error) none of it. A write for
+        tables (``for_tables``) is refused, when this process holds leases, unless it still
+        holds each of them (their fencing numbers are checked first, in the transaction)."""
         try:
             with Session(self._writer, expire_on_commit=False) as session, session.begin():
+                if self.holder is not None:
+                    for table_id in sorted(set(for_tables)):
+                        fence = self.holder.fences.get(table_id)
+                        if fence is None:
+                            raise FencedOut(table_id, f"this process does not run table {table_id}")
+                        leases.check_fence(session, table_id, fence)
                 yield session
         except IntegrityError as error:
             raise StoreError(f"the database refused the change: {error.orig}") from error
@@ -119,7 +137,7 @@ class Store:
         """A host's changes, kept across restarts: settings merged into the stored ones
         (stakes, paused), and the host role passed to ``host_id``."""
         hands.check_json(dict(settings), "the table's settings")
-        with self._write() as s:
+        with self._write(table_id) as s:
             return tables.change_table(s, table_id, settings, host_id)
 
     def table(self, table_id: str) -> Table:
@@ -137,7 +155,7 @@ class Store:
             return tables.invite_matches(s, table_id, invite)
 
     def close_table(self, table_id: str) -> dict[int, int]:
-        with self._write() as s:
+        with self._write(table_id) as s:
             return tables.close_table(s, table_id, self._clock())
 
     def seats(self, table_id: str) -> list[Seat]:
@@ -152,25 +170,66 @@ class Store:
         buy_in: int,
         status: SeatStatus = SeatStatus.WAITING,
     ) -> Seat:
-        with self._write() as s:
+        with self._write(table_id) as s:
             return tables.sit(s, table_id, seat, player_id, buy_in, status, self._clock())
 
     def top_up(self, table_id: str, player_id: int, chips: int) -> Seat:
-        with self._write() as s:
+        with self._write(table_id) as s:
             return tables.top_up(s, table_id, player_id, chips, self._clock())
 
     def set_seat_status(self, table_id: str, player_id: int, status: SeatStatus) -> Seat:
-        with self._write() as s:
+        with self._write(table_id) as s:
             return tables.set_status(s, table_id, player_id, status)
 
     def leave(self, table_id: str, player_id: int) -> int:
-        with self._write() as s:
+        with self._write(table_id) as s:
             return tables.leave(s, table_id, player_id, self._clock())
+
+    # Leases (store/leases.py)
+
+    def hold_leases(self, owner: str) -> Holder:
+        """From now on this store writes for a table only while ``owner`` holds it."""
+        self.holder = Holder(owner)
+        return self.holder
+
+    def claim_table(self, table_id: str, ttl: float) -> bool:
+        """Take the table for ``ttl`` seconds unless another process holds it."""
+        assert self.holder is not None, "hold_leases first"
+        try:
+            with self._write() as s:
+                fence = leases.claim(s, table_id, self.holder.owner, ttl, self._clock())
+        except StoreError:  # another process made the table's first lease at the same time
+            return False
+        if fence is not None:
+            self.holder.fences[table_id] = fence
+        return fence is not None
+
+    def renew_leases(self, ttl: float) -> set[str]:
+        """Extend every lease held; the tables lost to another process (forgotten here)."""
+        assert self.holder is not None, "hold_leases first"
+        with self._write() as s:
+            lost = leases.renew(s, self.holder.owner, self.holder.fences, ttl, self._clock())
+        for table_id in lost:
+            del self.holder.fences[table_id]
+        return lost
+
+    def release_table(self, table_id: str) -> None:
+        """Give up the table's lease: another process may take it at once."""
+        assert self.holder is not None, "hold_leases first"
+        fence = self.holder.fences.pop(table_id, None)
+        if fence is not None:
+            with self._write() as s:
+                leases.release(s, table_id, self.holder.owner, fence, self._clock())
+
+    def free_tables(self) -> list[str]:
+        """Open tables no process holds (never leased, released, or lapsed)."""
+        with self._read() as s:
+            return leases.free_tables(s, self._clock())
 
     # Hands
 
     def start_hand(self, table_id: str, setup: dict[str, Any]) -> Hand:
-        with self._write() as s:
+        with self._write(table_id) as s:
             return hands.start_hand(s, table_id, setup, self._clock())
 
     def append_action(
@@ -181,17 +240,17 @@ class Store:
     def append_actions(self, actions: Sequence[ActionEntry]) -> list[LoggedAction]:
         """Log several actions, of one hand or of many, in one transaction: all of them, or
         (on any error) none. Each is (hand id, seat, kind, amount, seq or None)."""
-        with self._write() as s:
+        with self._write(*(hands.table_of(entry[0]) for entry in actions)) as s:
             return hands.append_actions(s, actions, self._clock())
 
     def finish_hand(
         self, hand_id: str, record: dict[str, Any], results: Mapping[int, int], rake: int = 0
     ) -> Hand:
-        with self._write() as s:
+        with self._write(hands.table_of(hand_id)) as s:
             return hands.finish_hand(s, hand_id, record, results, rake, self._clock())
 
     def cancel_hand(self, hand_id: str) -> Hand:
-        with self._write() as s:
+        with self._write(hands.table_of(hand_id)) as s:
             return hands.cancel_hand(s, hand_id, self._clock())
 
     def hand(self, hand_id: str) -> Hand:

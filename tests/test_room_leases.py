@@ -1,0 +1,100 @@
+"""Room processes sharing one database (issue: many server processes): each table is run
+by the one process that holds its lease; when that process dies its tables are taken
+over by another within seconds and their hands resume from the log; a process whose
+lease was taken can never write for the table again (fencing). On SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from room_helpers import Client, RoomServer, is_event, seated_game
+from room_process import WAIT, Serve, check_chips, check_hands_against_ledger
+from sqlalchemy import text
+
+from splitpot.server.recovery import replay
+from splitpot.store import HandStatus, Store
+
+LEASE = 1.5  # seconds: the processes' leases in these tests (5 by default)
+
+
+def listed(room: Serve) -> set[str]:
+    """The tables the process runs (its lobby)."""
+    return {table["id"] for table in room.tables()}
+
+
+def test_a_killed_processs_tables_are_taken_over_and_their_hands_resume(
+    database_url: str, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two ``splitpot serve`` processes on one database: the second runs none of the
+    first's tables; the first is killed in a hand; within a few seconds the second runs
+    the table, the hand resumes from its log, and play goes on for a watcher there. No
+    chip is lost and every hand's log replays."""
+    monkeypatch.setenv("SPLITPOT_LEASE_SECONDS", str(LEASE))
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = Serve(database_url, tmp_path / "a"), Serve(database_url, tmp_path / "b")
+    first.start()
+    try:
+        table = first.bots_table()["id"]
+        second.start()
+        assert listed(second) == set(), "the second process runs a table the first holds"
+        watcher = Client(first, None)  # type: ignore[arg-type]
+        watcher.send({"type": "watch", "table": table})
+        watcher.wait(is_event("hand_ended"), WAIT)
+        watcher.wait(is_event("acted"), WAIT)  # in a hand
+        first.kill()
+        killed = time.monotonic()
+        in_play = {hand.id: hand.actions for hand in store.unfinished_hands()}
+        watcher.close()
+        while table not in listed(second):
+            assert time.monotonic() - killed < WAIT, "the table was never taken over"
+            time.sleep(0.05)
+        took = time.monotonic() - killed
+        again = Client(second, None)  # type: ignore[arg-type]
+        again.send({"type": "watch", "table": table})
+        again.wait(lambda f: f["type"] == "table", WAIT)
+        for _ in range(2):
+            again.wait(is_event("hand_ended"), WAIT)
+        again.close()
+    finally:
+        first.kill()
+        second.kill()
+    print(f"taken over {took:.1f} s after the kill (leases of {LEASE} s)")
+    assert took < 3 * LEASE + 2
+    for hand_id, logged in in_play.items():  # resumed where its log stopped
+        assert store.hand(hand_id).status is HandStatus.FINISHED
+        assert store.hand_log(hand_id).actions[: len(logged)] == logged
+    check_chips(store)
+    check_hands_against_ledger(store)
+    for hand in store.unfinished_hands():
+        replay(hand)
+
+
+def test_a_process_whose_table_was_taken_over_writes_nothing_more(
+    room: RoomServer, store: Store
+) -> None:
+    """Another process takes the table over while this one still plays it (paused past
+    its lease, or cut off from the database): the next action this one tries to log is
+    refused by the fencing number, nothing more of it reaches the store, and it lets go
+    of the table and of the clients there."""
+    table, (ann, bob) = seated_game(room, ("Ann", "Bob"), 100, name="Fenced", seats=2)
+    ann.send({"type": "host", "table": table, "action": "resume"})
+    hand_id = ann.wait(is_event("hand_started"), WAIT)["event"]["hand"]
+    ann.wait(lambda f: f["type"] == "turn" or is_event("to_act")(f), WAIT)
+    logged = store.hand_log(hand_id).actions
+    with store.engine.begin() as db:  # the takeover, as another process makes it
+        db.execute(
+            text("UPDATE leases SET owner = 'elsewhere', fence = fence + 1 WHERE table_id = :t"),
+            {"t": table},
+        )
+    for client in (ann, bob):
+        client.send({"type": "act", "table": table, "hand": hand_id, "action": "call"})
+    for client in (ann, bob):
+        assert client.closed.wait(WAIT), "a client of the lost table is still connected"
+    assert store.hand_log(hand_id).actions == logged
+    with httpx.Client(base_url=room.url, timeout=5) as http:
+        assert table not in {t["id"] for t in http.get("/api/tables").json()["tables"]}
