@@ -29,7 +29,7 @@ from splitpot.history.files import read_history
 from splitpot.history.phh import write_phh
 from splitpot.history.replay import replay_record
 from splitpot.history.splitpot_json import to_json
-from splitpot.verify import MAX_FILE_BYTES
+from splitpot.reading import MAX_FILE_BYTES
 
 FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 REPLAY = ["replay", "--check"]

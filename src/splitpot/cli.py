@@ -27,6 +27,7 @@ from splitpot.history.pokerstars import game_name, write_pokerstars
 from splitpot.history.replay import replay_record
 from splitpot.history.report import award_lines
 from splitpot.history.table_log import record_of
+from splitpot.reading import why_unread
 from splitpot.session import STRUCTURES, GameSession, player_name, table_config
 from splitpot.simulation import simulate
 
@@ -192,7 +193,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         try:
             history = read_history(path)
         except (OSError, HistoryError) as error:
-            print(f"splitpot replay: {path}: {verify.why_unread(error)}", file=sys.stderr)
+            print(f"splitpot replay: {path}: {why_unread(error)}", file=sys.stderr)
             status = EXIT_BAD_INPUT
             continue
         if not history.hands and not any(problem.skipped for problem in history.unreadable):

@@ -12,7 +12,7 @@ from splitpot.history.model import HandRecord, HistoryError, Unreadable, Unsuppo
 from splitpot.history.phh import phh_hand, read_toml
 from splitpot.history.pokerstars import HEADER, decode, read_pokerstars
 from splitpot.history.splitpot_json import from_json, read_documents
-from splitpot.verify import read_bounded
+from splitpot.reading import read_bounded
 
 
 @dataclass
@@ -44,7 +44,7 @@ def read_history(path: str | Path) -> HistoryFile:
     """Every hand of a file; hands that cannot be read are listed with the reason.
 
     Raises HistoryError (or OSError) when the file as a whole cannot be read: it is
-    empty, larger than ``verify.MAX_FILE_BYTES``, not a history, it holds no hand, or no
+    empty, larger than ``reading.MAX_FILE_BYTES``, not a history, it holds no hand, or no
     hand in it can be read (a file cut off in its only hand). Hands of other games,
     skipped on purpose, are not an error.
     """

@@ -9,8 +9,8 @@ from typing import Any
 
 from splitpot.cards import Card, CardError, parse_cards
 from splitpot.engine import Action, Post
+from splitpot.reading import shown
 from splitpot.rules import GameConfig
-from splitpot.verify import shown
 
 
 class HistoryError(ValueError):

@@ -40,8 +40,8 @@ from splitpot.history.model import (
     whole,
 )
 from splitpot.history.replay import replay_record
+from splitpot.reading import shown
 from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Structure, Variant
-from splitpot.verify import shown
 
 EXTENSION = "X-SPLITPOT"
 BET_SIZES = ("small_bet", "big_bet", "min_bet")  # PHH's fields: fixed limit, then the others

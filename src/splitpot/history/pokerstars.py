@@ -39,8 +39,8 @@ from splitpot.history.model import (
     Unreadable,
     UnsupportedHand,
 )
+from splitpot.reading import shown
 from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Structure, Variant
-from splitpot.verify import shown
 
 HEADER = re.compile(
     r"^PokerStars (?:Home Game |Zoom )?(?:Hand|Game)\s*#?(?P<id>\d*)\s*:\s*(?P<rest>.*)$"

@@ -25,8 +25,8 @@ from splitpot.history.model import (
     string,
     whole,
 )
+from splitpot.reading import numbered_lines, shown
 from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Rake, Structure, Variant
-from splitpot.verify import numbered_lines, shown
 
 FORMAT = "splitpot-hand/1"
 UNIT = re.compile(r"\d{1,9}(?:\.\d{1,9})?")  # the value of one chip: "1", "0.01"
