@@ -101,6 +101,13 @@ async def room_on(store: Store) -> AsyncIterator[Room]:
         room._db.shutdown(wait=True)
 
 
+async def restarted(room: Room, table_id: str) -> TableActor:
+    """The table as a restarted room rebuilds it: its lease taken (the same process name:
+    at once), then restored from the store (not started)."""
+    assert await room.db(room.store.claim_table, table_id, room.options.lease_seconds)
+    return await restore_table(room, room.store.table(table_id))
+
+
 async def hand_in_play(room: Room, store: Store) -> tuple[TableActor, Connections]:
     """Three players at a new table; their first hand is dealt, then a raise, two calls
     and a check on the flop are logged (the hand is in play, with a pot and a board)."""
@@ -143,7 +150,7 @@ def test_a_hand_in_play_resumes_exactly_where_its_log_stops(store: Store) -> Non
         logged = store.hand_log(hand_id)
         assert logged.status is HandStatus.PLAYING and len(logged.actions) == 4
         async with room_on(store) as room:
-            resumed = await restore_table(room, store.table(actor.id))
+            resumed = await restarted(room, actor.id)
             assert resumed.hand_id == hand_id
             assert views(resumed.table) == before  # same seat to act, stacks, bets, board
             assert len(board) == 3 and resumed.scene.board == board  # the dealer's words go on
@@ -182,7 +189,7 @@ def test_a_log_that_cannot_be_replayed_is_cancelled_with_every_bet_returned(
         with pytest.raises(ValueError, match="raise"):
             replay(store.hand_log(hand_id))
         async with room_on(store) as room:
-            restored = await restore_table(room, store.table(actor.id))
+            restored = await restarted(room, actor.id)
             assert store.hand(hand_id).status is HandStatus.CANCELLED
             assert hand_transfers(store, hand_id) == []
             assert restored.table.hand is None and restored.hand_id is None
@@ -220,7 +227,7 @@ def test_a_hand_over_in_its_log_but_not_in_the_ledger_is_finished_on_restart(
         leaver = next(iter(store.seats(actor.id)))
         store.set_seat_status(actor.id, leaver.player_id, SeatStatus.LEAVING)
         async with room_on(store) as room:
-            restored = await restore_table(room, store.table(actor.id))
+            restored = await restarted(room, actor.id)
         assert store.hand(hand_id).status is HandStatus.FINISHED
         assert restored.hand_id is None and restored.table.hand is None
         stays = {seat: chips for seat, chips in finished.items() if seat != leaver.seat - 1}

@@ -98,3 +98,44 @@ def test_a_process_whose_table_was_taken_over_writes_nothing_more(
     assert store.hand_log(hand_id).actions == logged
     with httpx.Client(base_url=room.url, timeout=5) as http:
         assert table not in {t["id"] for t in http.get("/api/tables").json()["tables"]}
+
+
+def test_a_stopping_process_hands_its_tables_over_between_hands(
+    database_url: str, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM: the process lets the hand in play finish, gives the table's lease up and
+    exits 0; the other process takes the table at once (no lease to wait out) and deals
+    its next hand, and no hand is left half played."""
+    monkeypatch.setenv("SPLITPOT_LEASE_SECONDS", "5")  # a takeover that waited would show
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = Serve(database_url, tmp_path / "a"), Serve(database_url, tmp_path / "b")
+    first.start()
+    try:
+        table = first.bots_table()["id"]
+        second.start()
+        watcher = Client(first, None)  # type: ignore[arg-type]
+        watcher.send({"type": "watch", "table": table})
+        watcher.wait(is_event("acted"), WAIT)  # in a hand
+        in_play = watcher.events("hand_started")[-1]["hand"]
+        stopping = time.monotonic()
+        assert first.terminate() == 0
+        watcher.close()
+        while table not in listed(second):
+            assert time.monotonic() - stopping < WAIT, "the table was never taken over"
+            time.sleep(0.05)
+        took = time.monotonic() - stopping
+        assert store.hand(in_play).status is HandStatus.FINISHED  # before the handover
+        again = Client(second, None)  # type: ignore[arg-type]
+        again.send({"type": "watch", "table": table})
+        again.wait(is_event("hand_ended"), WAIT)
+        again.close()
+    finally:
+        first.kill()
+        second.kill()
+    print(f"handed over {took:.1f} s after SIGTERM (leases of 5 s)")
+    assert took < 5, "the second process waited for the lease to lapse"
+    hands = store.table_hands(table, 1000)
+    assert not any(hand.status is HandStatus.CANCELLED for hand in hands)
+    check_chips(store)
+    check_hands_against_ledger(store)

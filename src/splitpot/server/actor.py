@@ -148,14 +148,25 @@ class TableActor:
         self._schedule()  # the turn's clock runs from now
 
     async def stop(self) -> None:
+        """Stop the table's task; commands still waiting are refused (the table is gone
+        from this process: stopped, or run by another now)."""
         self.closed = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        waiting = [*self._deferred, *(self._queue.get_nowait() for _ in range(self._queue.qsize()))]
+        for command in waiting:
+            if not command.done.done():
+                command.done.set_exception(self._gone())
+
+    def _gone(self) -> ProtocolError:
+        return ProtocolError(ErrorCode.UNKNOWN_TABLE, f"table {self.id} is not open in this process")
 
     async def submit(self, command: Command) -> None:
         """Queue a command and wait for its answer (raises ``ProtocolError``)."""
+        if self.closed:
+            raise self._gone()
         self._queue.put_nowait(command)
         await command.done
 
