@@ -161,7 +161,8 @@ class TableActor:
                 command.done.set_exception(self._gone())
 
     def _gone(self) -> ProtocolError:
-        return ProtocolError(ErrorCode.UNKNOWN_TABLE, f"table {self.id} is not open in this process")
+        message = f"table {self.id} is not open in this process"
+        return ProtocolError(ErrorCode.UNKNOWN_TABLE, message)
 
     async def submit(self, command: Command) -> None:
         """Queue a command and wait for its answer (raises ``ProtocolError``)."""
