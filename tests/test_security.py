@@ -573,9 +573,7 @@ def test_a_request_body_over_the_limit_is_refused_unread(room: RoomServer) -> No
         "POST /api/guests HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         f"Content-Type: application/json\r\nContent-Length: {10**9}\r\n\r\n"
     ).encode()
-    started = time.monotonic()
-    answer = raw_request(room, head)
-    assert time.monotonic() - started < 2
+    answer = raw_request(room, head)  # the body never comes: an answer means it was not awaited
     status, _, body = answer.partition(b"\r\n\r\n")
     assert status.startswith(b"HTTP/1.1 400 "), answer
     assert json.loads(body) == {
