@@ -33,6 +33,8 @@ def test_a_killed_processs_tables_are_taken_over_and_their_hands_resume(
     first's tables; the first is killed in a hand; within a few seconds the second runs
     the table, the hand resumes from its log, and play goes on for a watcher there. No
     chip is lost and every hand's log replays."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("processes sharing one database: PostgreSQL (SQLite: tests/test_leases.py)")
     monkeypatch.setenv("SPLITPOT_LEASE_SECONDS", str(LEASE))
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
@@ -106,6 +108,8 @@ def test_a_stopping_process_hands_its_tables_over_between_hands(
     """SIGTERM: the process lets the hand in play finish, gives the table's lease up and
     exits 0; the other process takes the table at once (no lease to wait out) and deals
     its next hand, and no hand is left half played."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("processes sharing one database: PostgreSQL (SQLite: tests/test_leases.py)")
     monkeypatch.setenv("SPLITPOT_LEASE_SECONDS", "5")  # a takeover that waited would show
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
@@ -116,8 +120,8 @@ def test_a_stopping_process_hands_its_tables_over_between_hands(
         second.start()
         watcher = Client(first, None)  # type: ignore[arg-type]
         watcher.send({"type": "watch", "table": table})
-        watcher.wait(is_event("acted"), WAIT)  # in a hand
-        in_play = watcher.events("hand_started")[-1]["hand"]
+        in_play = watcher.wait(is_event("hand_started"), WAIT)["event"]["hand"]
+        watcher.wait(is_event("acted"), WAIT)  # in that hand
         stopping = time.monotonic()
         assert first.terminate() == 0
         watcher.close()
