@@ -7,6 +7,8 @@ lease was taken can never write for the table again (fencing). On SQLite and Pos
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -26,16 +28,12 @@ def listed(room: Serve) -> set[str]:
     return {table["id"] for table in room.tables()}
 
 
-def test_a_killed_processs_tables_are_taken_over_and_their_hands_resume(
-    database_url: str, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Two ``splitpot serve`` processes on one database: the second runs none of the
-    first's tables; the first is killed in a hand; within a few seconds the second runs
-    the table, the hand resumes from its log, and play goes on for a watcher there. No
-    chip is lost and every hand's log replays."""
+@contextmanager
+def two_processes(database_url: str, tmp_path: Path) -> Iterator[tuple[Serve, Serve, str]]:
+    """Two ``splitpot serve`` processes on one PostgreSQL database, the second started once
+    the first runs the bots' table: both, and that table's id; both killed at the end."""
     if not database_url.startswith("postgresql"):
         pytest.skip("processes sharing one database: PostgreSQL (SQLite: tests/test_leases.py)")
-    monkeypatch.setenv("SPLITPOT_LEASE_SECONDS", str(LEASE))
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     first, second = Serve(database_url, tmp_path / "a"), Serve(database_url, tmp_path / "b")
@@ -43,6 +41,21 @@ def test_a_killed_processs_tables_are_taken_over_and_their_hands_resume(
     try:
         table = first.bots_table()["id"]
         second.start()
+        yield first, second, table
+    finally:
+        first.kill()
+        second.kill()
+
+
+def test_a_killed_processs_tables_are_taken_over_and_their_hands_resume(
+    database_url: str, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two ``splitpot serve`` processes on one database: the second runs none of the
+    first's tables; the first is killed in a hand; within a few seconds the second runs
+    the table, the hand resumes from its log, and play goes on for a watcher there. No
+    chip is lost and every hand's log replays."""
+    monkeypatch.setenv("SPLITPOT_LEASE_SECONDS", str(LEASE))
+    with two_processes(database_url, tmp_path) as (first, second, table):
         assert listed(second) == set(), "the second process runs a table the first holds"
         watcher = Client(first, None)  # type: ignore[arg-type]
         watcher.send({"type": "watch", "table": table})
@@ -62,9 +75,6 @@ def test_a_killed_processs_tables_are_taken_over_and_their_hands_resume(
         for _ in range(2):
             again.wait(is_event("hand_ended"), WAIT)
         again.close()
-    finally:
-        first.kill()
-        second.kill()
     print(f"taken over {took:.1f} s after the kill (leases of {LEASE} s)")
     assert took < 3 * LEASE + 2
     for hand_id, logged in in_play.items():  # resumed where its log stopped
@@ -108,16 +118,8 @@ def test_a_stopping_process_hands_its_tables_over_between_hands(
     """SIGTERM: the process lets the hand in play finish, gives the table's lease up and
     exits 0; the other process takes the table at once (no lease to wait out) and deals
     its next hand, and no hand is left half played."""
-    if not database_url.startswith("postgresql"):
-        pytest.skip("processes sharing one database: PostgreSQL (SQLite: tests/test_leases.py)")
     monkeypatch.setenv("SPLITPOT_LEASE_SECONDS", "5")  # a takeover that waited would show
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    first, second = Serve(database_url, tmp_path / "a"), Serve(database_url, tmp_path / "b")
-    first.start()
-    try:
-        table = first.bots_table()["id"]
-        second.start()
+    with two_processes(database_url, tmp_path) as (first, second, table):
         watcher = Client(first, None)  # type: ignore[arg-type]
         watcher.send({"type": "watch", "table": table})
         in_play = watcher.wait(is_event("hand_started"), WAIT)["event"]["hand"]
@@ -134,9 +136,6 @@ def test_a_stopping_process_hands_its_tables_over_between_hands(
         again.send({"type": "watch", "table": table})
         again.wait(is_event("hand_ended"), WAIT)
         again.close()
-    finally:
-        first.kill()
-        second.kill()
     print(f"handed over {took:.1f} s after SIGTERM (leases of 5 s)")
     assert took < 5, "the second process waited for the lease to lapse"
     hands = store.table_hands(table, 1000)
