@@ -74,6 +74,7 @@ class Room:
         self.node = self.options.node or f"{socket.gethostname()}:{os.getpid()}"
         self.holder = store.hold_leases(self.node)
         self._keeper: asyncio.Task[None] | None = None
+        self._stopping: set[asyncio.Task[None]] = set()  # tables let go, being stopped
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store call on the store's thread; retry while the database is away."""
@@ -176,7 +177,9 @@ class Room:
         actor.closed = True
         for connection in list(actor.watchers):
             connection.drop(f"table {table_id} moved to another process")
-        asyncio.get_running_loop().create_task(actor.stop())
+        stopping = asyncio.get_running_loop().create_task(actor.stop())
+        self._stopping.add(stopping)  # held until done: the loop keeps only weak references
+        stopping.add_done_callback(self._stopping.discard)
 
     async def create_table(
         self, settings: TableSettings, host: Player
