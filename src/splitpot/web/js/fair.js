@@ -132,22 +132,50 @@ class MissingField extends Error {}
 /** `object[key]`, or a MissingField error (a KeyError in verify.py). */
 function field(object, key) {
   if (object === null || typeof object !== "object" || !(key in object)) {
-    throw new MissingField(`field '${key}'`);
+    throw new MissingField(`the field ${repr(key)} is missing`);
   }
   return object[key];
 }
 
-function integer(value) {
-  const number = Number(value);
-  if (value === null || typeof value === "boolean" || !Number.isFinite(number)) {
-    throw new FairnessError(`${value} is not a number`);
+/** A JSON value as Python's repr() writes it: how verify.py's messages show a bad field. */
+function repr(value) {
+  if (value === null || value === undefined) return "None";
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") {
+    return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value.replaceAll("'", "\\'")}'`;
   }
-  return Math.trunc(number);
+  if (Array.isArray(value)) return `[${value.map(repr).join(", ")}]`;
+  return `{${Object.entries(value).map(([key, item]) => `${repr(key)}: ${repr(item)}`).join(", ")}}`;
 }
 
-function cardsOf(text) {
+/** A value for an error message, cut when it is long (verify.py's shown). */
+function shown(value, most = 60) {
+  const text = repr(value);
+  return text.length <= most ? text : `${text.slice(0, most)}... (${text.length} characters)`;
+}
+
+/** A number of the record (a JSON number or its digits) from low to high, as verify.py's _whole. */
+function whole(value, what, low, high) {
+  if (!(Number.isInteger(value) || typeof value === "string")) {
+    throw new FairnessError(`${what} is ${shown(value)}, not a whole number`);
+  }
+  const number = typeof value === "number" ? value : /^[0-9]{1,9}$/.test(value) ? Number(value) : -1;
+  if (!(number >= low && number <= high)) {
+    throw new FairnessError(`${what} is ${shown(value)}, not a number from ${low} to ${high}`);
+  }
+  return number;
+}
+
+function text(value, what) {
+  if (typeof value !== "string") throw new FairnessError(`${what} is ${shown(value)}, not a string`);
+  return value;
+}
+
+function cardsOf(value, what) {
+  if (typeof value !== "string") throw new FairnessError(`${what} is ${shown(value)}, not a string of cards`);
   const cards = [];
-  for (let at = 0; at < text.length; at += 2) cards.push(text.slice(at, at + 2));
+  for (let at = 0; at < value.length; at += 2) cards.push(value.slice(at, at + 2));
   return cards;
 }
 
@@ -186,7 +214,7 @@ async function checks(record, fairness) {
   found.push(check("server seed", served === field(fairness, "server_commitment"), "T = H(t)"));
   const entropy = new Map();
   for (const player of list(field(fairness, "players"), "players")) {
-    const seat = integer(field(player, "seat"));
+    const seat = whole(field(player, "seat"), "a player's seat", 0, 255);
     const name = `seat ${seat}'s entropy`;
     if (field(player, "entropy") === null) {
       found.push(check(name, true, "not revealed: dealt without"));
@@ -205,18 +233,13 @@ async function checks(record, fairness) {
   if (tableId !== ("table" in record ? record.table : tableId) || handId !== record.id) {
     found.push(check("hand", false, "the fairness object is another hand's"));
   }
-  if (typeof tableId !== "string" || typeof handId !== "string") {
-    throw new FairnessError("table_id and hand_id are text");
-  }
-  const order = await permutation(await dealKey(tableId, handId, deck, seed, entropy));
+  const key = await dealKey(text(tableId, "table_id"), text(handId, "hand_id"), deck, seed, entropy);
+  const order = await permutation(key);
   const revealed = new Map();
   for (const entry of list(field(fairness, "revealed"), "revealed")) {
-    const position = integer(field(entry, "position"));
-    const card = String(field(entry, "card"));
+    const position = whole(field(entry, "position"), "a revealed position", 0, CARDS.length - 1);
+    const card = text(field(entry, "card"), `the card at position ${position}`);
     const salt = fromHex(field(entry, "salt"), SALT_BYTES, `the salt at position ${position}`);
-    if (!(position >= 0 && position < CARDS.length)) {
-      throw new FairnessError(`position ${position} is not a place in a deck`);
-    }
     const matches = toHex(await cardCommitment(salt, card)) === toHex(commitments[order[position]]);
     found.push(check(`card ${card} at position ${position}`, matches, "c = H(r, card)"));
     revealed.set(position, card);
@@ -226,18 +249,25 @@ async function checks(record, fairness) {
 
 /** Each card the record shows sits at the place FAIRNESS.md step 6 deals it from. */
 function dealingOrder(record, fairness, revealed) {
-  const seats = list(field(fairness, "seats_dealt"), "seats_dealt").map(integer);
-  const { holes, board } = dealingPositions(seats.length, integer(field(fairness, "hole_cards")));
+  const seats = list(field(fairness, "seats_dealt"), "seats_dealt").map((seat) => whole(seat, "a seat dealt", 0, 255));
+  const holeCards = whole(field(fairness, "hole_cards"), "hole_cards", 1, 6);
+  if (seats.length * holeCards + 8 > CARDS.length) { // the engine's deck_size
+    throw new FairnessError(`${seats.length} seats of ${holeCards} hole cards are more than a deck deals`);
+  }
+  const { holes, board } = dealingPositions(seats.length, holeCards);
   const expected = new Map(); // position -> [the card, where it went]
-  const boardCards = cardsOf(field(record, "board"));
+  const boardCards = cardsOf(field(record, "board"), "the board");
   board.forEach((position, index) => {
     if (index < boardCards.length) expected.set(position, [boardCards[index], "the board"]);
   });
-  const bySeat = new Map(list(field(record, "players"), "players").map((player, index) => [integer(field(player, "seat")), index]));
+  const players = list(field(record, "players"), "players");
+  const bySeat = new Map(players.map((player, index) => [whole(field(player, "seat"), "a player's seat", 0, 255), index]));
   const recordHoles = field(record, "holes");
   seats.forEach((seat, index) => {
-    if (!bySeat.has(seat)) throw new MissingField(`field ${seat}`);
-    const hole = cardsOf(field(recordHoles, bySeat.get(seat)));
+    if (!bySeat.has(seat) || !(bySeat.get(seat) < recordHoles.length)) {
+      throw new FairnessError(`seat ${seat} was dealt in but has no player or hole cards`);
+    }
+    const hole = cardsOf(recordHoles[bySeat.get(seat)], `seat ${seat}'s hole cards`);
     if (hole.length !== holes[index].length) { // as Python's zip(..., strict=True) says it
       const than = hole.length < holes[index].length ? "shorter" : "longer";
       throw new FairnessError(`zip() argument 2 is ${than} than argument 1`);
