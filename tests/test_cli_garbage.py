@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_verify import dealt_record
 
@@ -300,6 +300,7 @@ def test_a_pokerstars_hand_cut_mid_hand(files: Files) -> None:
 
 @FEW
 @given(fraction=st.floats(min_value=0, max_value=1, exclude_max=True), lines=st.booleans())
+@example(fraction=0.0001, lines=False)  # only the array's opening bracket is left
 def test_json_cut_anywhere_is_refused(files: Files, fraction: float, lines: bool) -> None:
     """A splitpot JSON history (an array, or one hand a line) and a table's records, cut
     short: refused with the line where the document breaks."""

@@ -163,7 +163,7 @@ def test_a_hand_in_play_resumes_exactly_where_its_log_stops(store: Store) -> Non
             resumed.start()
             turn = resumed.turn  # the player to act has a full action time again
             assert turn is not None and turn.seat == resumed.table.seat_to_act
-            assert turn.deadline - turn.started == resumed.settings.action_seconds
+            assert turn.deadline == turn.started + resumed.settings.action_seconds
             while resumed.hand_id == hand_id:
                 await players.passive(resumed)
             await until(lambda: resumed.hand_id is None, "the result")

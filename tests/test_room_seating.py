@@ -104,7 +104,14 @@ def test_a_player_who_missed_the_blinds_posts_them_to_come_back(room: RoomServer
     assert posts(ann, started["hand"])[3] == {"live": 2, "dead": 1}
     texts = [e["text"] for e in ann.events("posted") if e["hand"] == started["hand"]]
     assert any("Cy" in text for text in texts), texts
-    assert seated(cy.state(table), 3)["stack"] != stack
+    # The 3 posted came off his stack: before, less all he put in, plus what he won.
+    hand = started["hand"]
+    added = sum(e["added"] for e in ann.events("acted") if e["hand"] == hand and e["seat"] == 3)
+    ended = next(e for e in ann.events("hand_ended") if e["hand"] == hand)
+    won = sum(award["amount"] for award in ended["awards"] if award["seat"] == 3)
+    after = stack - 3 - added + won
+    assert {"seat": 3, "stack": after} in ended["stacks"]
+    assert seated(cy.state(table), 3)["stack"] == after
 
 
 def test_top_up_between_hands_within_the_maximum(room: RoomServer, store: Store) -> None:

@@ -27,7 +27,7 @@ def detect_format(text: str) -> str:
     head = text.lstrip("\ufeff \t\r\n")
     if not head:
         raise HistoryError("the file is empty")
-    if head.startswith("{") or re.match(r"\[\s*[{\]]", head):  # not a TOML [table]
+    if head.startswith("{") or re.match(r"\[\s*(?:[{\]]|\Z)", head):  # not a TOML [table]
         return "splitpot-json"
     if any(HEADER.match(line.lstrip("\ufeff")) for line in head[:100_000].splitlines()[:50]):
         return "pokerstars"
