@@ -237,7 +237,9 @@ def play(
     no client may get an error but those the test has waited for."""
     deadline = time.monotonic() + timeout
     while not until():
-        assert time.monotonic() < deadline, f"play did not finish in {timeout} s"
+        assert time.monotonic() < deadline, (
+            f"play did not finish in {timeout} s; last frames: {[c.frames[-3:] for c in clients]}"
+        )
         idle = True
         for client in clients:
             while client.handled < len(client.frames):

@@ -112,7 +112,7 @@ async def hand_in_play(room: Room, store: Store) -> tuple[TableActor, Connection
     """Three players at a new table; their first hand is dealt, then a raise, two calls
     and a check on the flop are logged (the hand is in play, with a pot and a board)."""
     identities = [store.create_guest(name) for name in NAMES]
-    actor, _ = await room.create_table(TableSettings("Crash", seats=4), identities[0].player)
+    actor, _ = await room.create_here(TableSettings("Crash", seats=4), identities[0].player)
     players = Connections([identity.player for identity in identities])
     for seat, connection in enumerate(players.connections.values()):
         await actor.submit(Command(connection, "sit", {"seat": seat, "buy_in": BUY_IN}))

@@ -458,7 +458,10 @@ def _history_path(path: str) -> str:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from splitpot.server.main import serve  # the server's packages load only to serve
 
-    return serve(args.host, args.port, args.db, args.bots, origins=tuple(args.origin or ()))
+    origins = tuple(args.origin or ())
+    return serve(
+        args.host, args.port, args.db, args.bots, origins=origins, redis=args.redis, url=args.url
+    )
 
 
 def _add_serve(commands: Any) -> None:
@@ -483,7 +486,36 @@ def _add_serve(commands: Any) -> None:
         help="another origin whose pages may open the room's WebSocket, e.g. "
         "https://poker.example.org (repeat for more; the room's own host is always allowed)",
     )
+    serve.add_argument(
+        "--redis",
+        type=_redis_url,
+        metavar="URL",
+        help="join the room's other processes through Redis, e.g. redis://127.0.0.1:6379/0: "
+        "all on one database (--db postgresql://...), each table run by one of them and "
+        "any of them serving any player (docs/deploy.md)",
+    )
+    serve.add_argument(
+        "--url",
+        type=_origin,
+        metavar="URL",
+        help="where clients reach this process, told to them with the others' so they can "
+        "move when one stops (default http://HOST:PORT)",
+    )
     serve.set_defaults(handler=_cmd_serve)
+
+
+def _redis_url(text: str) -> str:
+    """A Redis URL: redis:// (or rediss:// with TLS) and a host."""
+    parts = urlsplit(text)
+    if parts.scheme not in ("redis", "rediss") or not parts.hostname:
+        raise argparse.ArgumentTypeError(
+            f"a Redis URL is redis://host[:port][/db] (or rediss:// for TLS), not {text!r}"
+        )
+    try:
+        parts.port  # noqa: B018 (a port that is no number raises)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} has a port that is not a number") from None
+    return text
 
 
 def _origin(text: str) -> str:

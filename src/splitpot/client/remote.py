@@ -52,16 +52,26 @@ class Lobby:
 
     def __init__(self, url: str, timeout: float = 10.0, invite: str | None = None) -> None:
         self.url = url.rstrip("/")
+        self.servers = [self.url]  # the room's processes (its welcome names them)
         self.token: str | None = None
         self.invite = invite  # a private table's invite, sent with every table request
-        self._http = httpx.Client(base_url=self.url, timeout=timeout)
+        self._http = httpx.Client(timeout=timeout)
 
     def _call(self, method: str, path: str, **options: Any) -> httpx.Response:
+        """A request to the process in use, or, when it cannot be reached, the others."""
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
-        try:
-            answer = self._http.request(method, path, headers=headers, **options)
-        except httpx.HTTPError as error:
-            raise RemoteError(f"cannot reach the room at {self.url}: {error}") from error
+        others = [server for server in self.servers if server != self.url]
+        failure: httpx.HTTPError | None = None
+        for url in [self.url, *others]:
+            try:
+                answer = self._http.request(method, url + path, headers=headers, **options)
+            except httpx.HTTPError as error:
+                failure = error
+                continue
+            self.url = url
+            break
+        else:
+            raise RemoteError(f"cannot reach the room at {self.url}: {failure}") from failure
         if answer.is_error:
             try:
                 message = answer.json()["error"]["message"]
@@ -99,10 +109,12 @@ class Connection:
     """The room's WebSocket for one player. ``receive`` gives the room's frames; when the
     connection drops it is opened again (``hello`` with the same token, and the last
     ``watch`` again), and ``receive`` gives ``{"type": "reconnected"}``; after
-    ``patience`` seconds of failed tries it raises ``RemoteError``."""
+    ``patience`` seconds of failed tries it raises ``RemoteError``. A room of several
+    processes names them in its welcome (``servers``): the tries go round them."""
 
     def __init__(self, url: str, token: str, patience: float = 60.0) -> None:
         self.url = url
+        self.urls = [url]  # the room's processes' sockets, the one in use first
         self.token = token
         self.patience = patience
         self.socket: ClientConnection | None = None  # the live connection
@@ -122,6 +134,7 @@ class Connection:
             welcome: dict[str, Any] = json.loads(socket.recv(timeout=10))
             if welcome.get("type") != "welcome":
                 raise RemoteError(f"the room refused the hello: {welcome.get('message')}")
+            self._learn(welcome.get("servers"))
             if self._watch is not None:
                 socket.send(json.dumps(self._watch))
         except (OSError, TimeoutError, WebSocketException) as error:
@@ -130,6 +143,18 @@ class Connection:
         with self._lock:
             self.socket = socket
         return welcome
+
+    def _learn(self, servers: object) -> None:
+        """The room's processes, as its welcome names them (this one first)."""
+        if not isinstance(servers, list):
+            return
+        known = []
+        for server in servers:
+            try:
+                known.append(socket_url(str(server)))
+            except RemoteError:
+                continue
+        self.urls = [self.url, *(url for url in known if url != self.url)]
 
     def send(self, command: Command) -> bool:
         """Send a command; False when the connection is down (it is being opened again,
@@ -167,7 +192,7 @@ class Connection:
         """Try again and again, a little longer between tries, for ``patience`` seconds."""
         with self._lock:
             self.socket = None
-        give_up, pause = time.monotonic() + self.patience, 0.05
+        give_up, pause, tried = time.monotonic() + self.patience, 0.05, 0
         while True:
             try:
                 self.open()
@@ -175,6 +200,8 @@ class Connection:
             except RemoteError:
                 if self.closed or time.monotonic() + pause > give_up:
                     raise
+            tried += 1  # the same process once more, then round the others
+            self.url = self.urls[tried % len(self.urls)]
             time.sleep(pause)
             pause = min(2 * pause, 2.0)
 
@@ -223,7 +250,10 @@ class RemoteGame(Game):
         self.rooms.guest(self.name)
         assert self.rooms.token is not None
         self.connection = Connection(ws_url, self.rooms.token, self.patience)
-        self.connection.open()
+        welcome = self.connection.open()
+        servers = welcome.get("servers")
+        if isinstance(servers, list) and servers:
+            self.rooms.servers = [str(server).rstrip("/") for server in servers]
         if self.table_id is not None:
             return Reply(tuple(self._watch(self.table_id)))
         tables = self.rooms.tables()

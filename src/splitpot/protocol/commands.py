@@ -139,7 +139,8 @@ class Host:
     ref: Ref = None
 
 
-Command = Hello | Watch | Sit | Act | SitOut | SitIn | Leave | TopUp | Chat | Commit | Reveal | Host
+TableMessage = Watch | Sit | Act | SitOut | SitIn | Leave | TopUp | Chat | Commit | Reveal | Host
+Command = Hello | TableMessage
 
 
 def read_frame(data: str | bytes) -> Command:

@@ -26,6 +26,7 @@ class ErrorCode(Enum):
     SERVER_ERROR = "server_error"  # the room failed; the command may be sent again
     UNKNOWN_HAND = "unknown_hand"  # no such hand (HTTP), or one still being played
     NAME_TAKEN = "name_taken"  # an account name already in use (HTTP)
+    TRY_AGAIN = "try_again"  # the table is changing hands between the room's processes
 
 
 class ProtocolError(Exception):

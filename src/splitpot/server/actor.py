@@ -42,10 +42,11 @@ from splitpot.server.dealing import PendingDeal
 from splitpot.server.errors import refusal
 from splitpot.server.frames import seconds, wall_time
 from splitpot.server.hands import CHAIN, DEAL_SECRET, PLAYER_IDS, chain_link
+from splitpot.server.lobby import facts
 from splitpot.server.runout import FaceUp, equity, runout_parts
 from splitpot.server.settings import TableSettings, parse_settings
+from splitpot.store import FencedOut, HandStatus, Player, SeatStatus
 from splitpot.store import Hand as StoredHand
-from splitpot.store import HandStatus, Player, SeatStatus
 from splitpot.table import (
     HandFinished,
     HandStarted,
@@ -233,6 +234,8 @@ class TableActor:
                 await self._act_for()
             elif self.turn is not None and now >= self.turn.expires:
                 await self._time_out(self.turn.seat)
+        except FencedOut:
+            pass  # another process runs the table now: the room has let it go
         except Exception:
             log.exception("table %s: timer failed", self.id)
         self._schedule()
@@ -283,6 +286,7 @@ class TableActor:
     async def _cmd_watch(self, command: Command) -> None:
         connection = command.connection
         assert connection is not None
+        await self._check_visible(connection, command.fields.get("invite"))
         self.watchers.add(connection)
         connection.send(self._snapshot_frame(connection))
         self._send_turn(only=connection)
@@ -291,8 +295,18 @@ class TableActor:
         if command.connection is not None:
             self.watchers.discard(command.connection)
 
+    async def _check_visible(self, connection: Connection, invite: str | None) -> None:
+        """A private table is seen by its host, its players and whoever has its invite
+        (a connection watching it already showed it)."""
+        if connection in self.watchers:
+            return
+        if not await self.room.may_see(facts(self), invite, connection.player):
+            raise ProtocolError(ErrorCode.FORBIDDEN, "a private table needs its invite")
+
     async def _cmd_sit(self, command: Command) -> None:
         player = self._player(command)
+        assert command.connection is not None
+        await self._check_visible(command.connection, None)
         seat, buy_in = command.fields["seat"], command.fields["buy_in"]
         config = self.table.config
         where = self.seat_of(player.id)
@@ -393,6 +407,8 @@ class TableActor:
 
     async def _cmd_chat(self, command: Command) -> None:
         player = self._player(command)
+        if command.connection not in self.watchers:
+            self._own_seat(player)  # a player chats where they watch or sit
         text = str(command.fields["text"])  # checked by the protocol: one line, trimmed
         now = time.monotonic()
         sent = self._chat.setdefault(player.id, deque())
@@ -502,6 +518,8 @@ class TableActor:
             await self.room.log_action(
                 self.hand_id, len(actions), seat + 1, action.kind.value, action.amount
             )
+        except FencedOut:
+            raise  # another process runs the table now: nothing of it is told from here
         except Exception:
             log.exception("table %s: the log refused an action; back to the log", self.id)
             await self._reload()
@@ -889,7 +907,9 @@ class TableActor:
     def _own_seat(self, player: Player) -> int:
         seat = self.seat_of(player.id)
         if seat is None:
-            raise ProtocolError(ErrorCode.FORBIDDEN, f"{player.name} does not sit at this table")
+            raise ProtocolError(
+                ErrorCode.NOT_SEATED, f"{player.name} does not sit at table {self.id}"
+            )
         return seat
 
     def add_bot(self, seat: int, player: Player, seed: int | None = None) -> None:

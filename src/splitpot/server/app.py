@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from splitpot import __version__
 from splitpot.protocol import ErrorCode, ProtocolError
 from splitpot.server import http, pages, ws
+from splitpot.server.cluster import Cluster
 from splitpot.server.errors import refusal
 from splitpot.server.room import Room, RoomOptions
 from splitpot.server.settings import TableSettings
@@ -71,12 +72,15 @@ class BoundedBodies:
         await self.app(scope, bounded, send)
 
 
-def create_app(store: Store, options: RoomOptions | None = None, *, bots: int = 0) -> FastAPI:
-    """The room on ``store``; with ``bots``, a public table where that many bots wait."""
+def create_app(
+    store: Store, options: RoomOptions | None = None, *, bots: int = 0, redis: str | None = None
+) -> FastAPI:
+    """The room on ``store``; with ``bots``, a public table where that many bots wait; with
+    ``redis``, one process of a room that runs on several (docs/deploy.md)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        room = Room(store, options)
+        room = Room(store, options, None if redis is None else joined(store, redis, options))
         app.state.room = room
         await room.open()
         tables = await room.db(store.list_tables, include_private=True)
@@ -133,3 +137,11 @@ def create_app(store: Store, options: RoomOptions | None = None, *, bots: int = 
         )
 
     return app
+
+
+def joined(store: Store, redis: str, options: RoomOptions | None) -> Cluster:
+    """This process's link to the room's others, through ``redis``."""
+    options = options or RoomOptions()
+    node = options.node or "room"
+    url = options.url or "http://127.0.0.1"
+    return Cluster(redis, store.room_id(), node, url, options.lease_seconds)

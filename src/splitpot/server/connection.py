@@ -1,6 +1,7 @@
 """One client's WebSocket as the tables see it: frames go into a bounded queue that a
 writer task drains, so a slow reader never slows a table; when the queue is full the
-connection is dropped (the client reconnects and gets the whole table again)."""
+connection is dropped (the client reconnects and gets the whole table again). A client of
+another of the room's processes is a ``RemoteConnection``: its frames go there."""
 
 from __future__ import annotations
 
@@ -8,8 +9,12 @@ import asyncio
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from splitpot.store import Player
+
+if TYPE_CHECKING:
+    from splitpot.server.cluster import Cluster
 
 SEND_QUEUE = 512  # frames waiting for a slow client before it is dropped
 TRY_AGAIN = 1013  # WebSocket close code: try again later (reconnect)
@@ -30,6 +35,7 @@ class Connection:
     session: str | None = None  # the hash of the session token it said hello with
     closed: bool = False
     on_drop: Callable[[str, int], None] | None = None  # cuts the socket of a client dropped
+    watching: dict[str, str | None] = field(default_factory=dict)  # table -> its invite
 
     @property
     def player_id(self) -> int | None:
@@ -59,3 +65,27 @@ class Connection:
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queue.put_nowait(None)
+
+
+@dataclass(eq=False)
+class RemoteConnection(Connection):
+    """A client connected to another process of the room, at a table run here: its frames
+    are sent to that process (``node``), which gives them to its connection ``remote_id``.
+    That process's own queue bounds a slow client; this side only stops when it is told
+    the client has gone (or the process has)."""
+
+    node: str = ""
+    remote_id: int = 0
+    cluster: Cluster | None = None
+    table_id: str = ""
+    fence: int = 0  # the lease this process runs the table under
+
+    def send(self, frame: str) -> None:
+        if not self.closed and self.cluster is not None:
+            self.cluster.frame(self.node, self.table_id, self.fence, self.remote_id, frame)
+
+    def drop(self, why: str, code: int = TRY_AGAIN) -> None:
+        self.closed = True
+
+    def close(self) -> None:
+        self.closed = True

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from splitpot.engine import IllegalActionError
 from splitpot.protocol import ErrorCode, ProtocolError
-from splitpot.store import LedgerError, NotFound, SeatError, StoreError
+from splitpot.store import FencedOut, LedgerError, NotFound, SeatError, StoreError
 from splitpot.table import TableError
 
 
@@ -14,6 +14,8 @@ def refusal(error: Exception) -> ProtocolError:
     """The protocol's error for an error of the core or the store."""
     if isinstance(error, ProtocolError):
         return error
+    if isinstance(error, FencedOut):
+        return ProtocolError(ErrorCode.TRY_AGAIN, f"{error}: send it again")
     if isinstance(error, IllegalActionError | TableError):
         return ProtocolError(ErrorCode.ILLEGAL_ACTION, str(error))
     if isinstance(error, SeatError):

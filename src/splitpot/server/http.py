@@ -14,9 +14,8 @@ from pydantic import BaseModel, Field
 from splitpot.evaluate import hand_help
 from splitpot.history import HistoryError
 from splitpot.protocol import ErrorCode, ProtocolError, encode_help
-from splitpot.server.actor import TableActor
 from splitpot.server.hands import hand_document
-from splitpot.server.lobby import summary
+from splitpot.server.lobby import TableFacts
 from splitpot.server.room import Room
 from splitpot.server.settings import SettingsError, TableSettings, parse_settings
 from splitpot.store import Identity, NotFound, Player
@@ -163,9 +162,7 @@ async def log_out(room: RoomDep, request: Request, player: Caller) -> Response:
 
 @router.get("/tables")
 async def tables(room: RoomDep) -> dict[str, Any]:
-    return {
-        "tables": [summary(a) for a in room.tables.values() if not a.settings.private],
-    }
+    return {"tables": await room.lobby()}
 
 
 @router.post("/tables", status_code=201, openapi_extra=_settings_body())
@@ -190,25 +187,26 @@ async def create_table(request: Request, room: RoomDep, player: Caller) -> dict[
         settings = parse_settings(body)
     except SettingsError as error:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, str(error)) from error
-    actor, invite = await room.create_table(settings, host)
-    return {"table": summary(actor), "invite": invite}
+    table, invite = await room.create_table(settings, host)
+    return {"table": table, "invite": invite}
 
 
 async def visible_table(
     room: Room, table_id: str, invite: str | None, player: Player | None
-) -> TableActor:
-    """The table, if the caller may see it: public, or private with its invite (or seated)."""
-    actor = room.actor(table_id)
-    if not await room.may_see(actor, invite, player):
+) -> TableFacts:
+    """The table, wherever it runs, if the caller may see it: public, or private with its
+    invite (or seated)."""
+    table = await room.facts(table_id)
+    if not await room.may_see(table, invite, player):
         raise ProtocolError(ErrorCode.FORBIDDEN, "a private table needs its invite")
-    return actor
+    return table
 
 
 @router.get("/tables/{table_id}")
 async def table(
     table_id: str, room: RoomDep, player: Caller, invite: str | None = None
 ) -> dict[str, Any]:
-    return summary(await visible_table(room, table_id, invite, player))
+    return (await visible_table(room, table_id, invite, player)).summary
 
 
 @router.get("/tables/{table_id}/hands")
@@ -219,12 +217,12 @@ async def table_hands(
     invite: str | None = None,
     limit: Annotated[int, Query(ge=1, le=50)] = 50,
 ) -> dict[str, Any]:
-    actor = await visible_table(room, table_id, invite, player)
+    table = await visible_table(room, table_id, invite, player)
     # newest first; one more, for the hand in play (it has no record until it ends)
-    hands = await room.db(room.store.table_hands, actor.id, limit + 1)
+    hands = await room.db(room.store.table_hands, table.id, limit + 1)
     finished = [hand for hand in hands if hand.record is not None][:limit]
     viewer = None if player is None else player.id
-    seats = actor.settings.seats
+    seats = table.seats
     return {"hands": [hand_document(hand, viewer, seats=seats) for hand in finished]}
 
 
@@ -240,12 +238,12 @@ async def hand(
         stored = await room.db(room.store.hand, hand_id)
     except NotFound as error:
         raise ProtocolError(ErrorCode.UNKNOWN_HAND, f"there is no hand {hand_id!r}") from error
-    actor = await visible_table(room, stored.table_id, invite, player)
+    table = await visible_table(room, stored.table_id, invite, player)
     if stored.record is None:
         raise ProtocolError(ErrorCode.UNKNOWN_HAND, f"hand {hand_id} is still being played")
     viewer = None if player is None else player.id
     try:
-        document = hand_document(stored, viewer, format, seats=actor.settings.seats)
+        document = hand_document(stored, viewer, format, seats=table.seats)
     except HistoryError as error:
         raise ProtocolError(
             ErrorCode.BAD_MESSAGE, f"hand {hand_id} cannot be written as {format}: {error}"
@@ -276,8 +274,8 @@ async def my_ledger(room: RoomDep, player: Caller) -> Any:
 async def table_ledger(
     table_id: str, room: RoomDep, player: Caller, invite: str | None = None
 ) -> CsvResponse:
-    actor = await visible_table(room, table_id, invite, player)
-    text = await room.db(room.store.table_ledger_csv, actor.id)
+    table = await visible_table(room, table_id, invite, player)
+    text = await room.db(room.store.table_ledger_csv, table.id)
     return CsvResponse(text)
 
 
@@ -285,6 +283,6 @@ async def table_ledger(
 async def settle(
     table_id: str, room: RoomDep, player: Caller, invite: str | None = None
 ) -> dict[str, Any]:
-    actor = await visible_table(room, table_id, invite, player)
-    payments = await room.db(room.store.settle, actor.id)
+    table = await visible_table(room, table_id, invite, player)
+    payments = await room.db(room.store.settle, table.id)
     return {"payments": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in payments]}

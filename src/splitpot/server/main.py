@@ -65,16 +65,21 @@ def serve(
     bots: int = 0,
     options: RoomOptions | None = None,
     origins: tuple[str, ...] = (),
+    redis: str | None = None,
+    url: str | None = None,
 ) -> int:
     """Apply the migrations, open the room, print where to go, serve until SIGTERM or
-    Ctrl-C (hands in play finish or are saved), and return 0."""
+    Ctrl-C (hands in play finish or are saved), and return 0. With ``redis``, join the
+    room's other processes (``url``: where clients reach this one)."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     where = db or f"sqlite:///{default_database_path()}"
     store = open_store(db)
     print(f"splitpot room: database {where}", flush=True)
     node = f"{socket.gethostname()}:{port}"  # the same name again after a restart
-    options = replace(options or paced_options(), origins=origins, node=node)
-    app = create_app(store, options, bots=bots)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host  # where a browser goes
+    url = url or f"http://{shown}:{port}"
+    options = replace(options or paced_options(), origins=origins, node=node, url=url)
+    app = create_app(store, options, bots=bots, redis=redis)
     config = uvicorn.Config(
         app,
         host=host,
@@ -86,9 +91,9 @@ def serve(
         ws_per_message_deflate=False,  # frames of a few hundred bytes: not worth the CPU
     )
     server = uvicorn.Server(config)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host  # where a browser goes
-    url = f"http://{shown}:{port}"
     print(f"splitpot room: listening on {host}:{port} (pages /, HTTP /api, WebSocket /ws)")
+    if redis is not None:
+        print(f"  one of the room's processes, through Redis at {redis}", flush=True)
     print(f"  open in a browser:    {url}/", flush=True)
     print(f"  play in the terminal: splitpot play --server {url}", flush=True)
     # uvicorn sends SIGTERM or SIGINT to the process again once its graceful shutdown is

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from splitpot.cards import parse_cards
 from splitpot.dealer import scenes
@@ -18,7 +18,7 @@ from splitpot.engine import Action, ActionKind
 from splitpot.fair import GENESIS
 from splitpot.server.actor import TableActor
 from splitpot.server.hands import CHAIN
-from splitpot.server.settings import TableSettings
+from splitpot.server.settings import TableSettings, settings_of
 from splitpot.store import HandLog, HandStatus, Seat, SeatStatus
 from splitpot.store import Table as TableRecord
 from splitpot.table import Table, TableError, TableEvent
@@ -31,11 +31,6 @@ log = logging.getLogger("splitpot.room")
 # What a damaged setup or log raises on its way through the settings, cards and engine.
 UNREPLAYABLE = (ValueError, LookupError, TypeError)
 CHAIN_LOOKBACK = 50  # hands looked back through for the last record (past cancelled ones)
-
-
-def settings_of(document: dict[str, Any]) -> TableSettings:
-    fields = set(TableSettings.__dataclass_fields__)
-    return TableSettings(**{k: v for k, v in document.items() if k in fields})
 
 
 def replay(hand: HandLog) -> tuple[Table, list[TableEvent]]:

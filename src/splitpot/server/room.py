@@ -3,32 +3,45 @@
 The store is synchronous; its calls run one at a time on one worker thread, so the event
 loop never waits on the database and SQLite sees a single writer. When the database is
 away, a call is retried until it answers: the tables pause, nothing is lost.
+
+With a cluster (``server/cluster.py``) this process is one of the room's: it runs the
+tables whose leases it holds, and serves clients at every table: a command for a table
+another process runs goes there through Redis, and its frames come back the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import random
+import re
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+from redis.exceptions import RedisError
 from sqlalchemy.exc import OperationalError
 
-from splitpot.protocol import ErrorCode, ProtocolError
-from splitpot.server.actor import Command, TableActor
-from splitpot.server.connection import POLICY, Connection
+from splitpot.protocol import ErrorCode, Hello, ProtocolError, Sit, TableMessage, Watch, read_frame
+from splitpot.server.actor import Command as TableCommand
+from splitpot.server.actor import TableActor
+from splitpot.server.cluster import Cluster, NoOwner, Unreachable, least_loaded
+from splitpot.server.commands import table_command
+from splitpot.server.connection import POLICY, Connection, RemoteConnection
+from splitpot.server.errors import refusal
+from splitpot.server.lobby import TableFacts, facts, stored_facts, summary
 from splitpot.server.recovery import restore_table
-from splitpot.server.settings import TableSettings
-from splitpot.store import ActionEntry, FencedOut, Player, Store, token_hash
+from splitpot.server.settings import TableSettings, parse_settings
+from splitpot.store import ActionEntry, FencedOut, NotFound, Player, Store, token_hash
 from splitpot.store import Table as TableRecord
 
 log = logging.getLogger("splitpot.room")
@@ -37,6 +50,8 @@ T = TypeVar("T")
 LOGIN_RATE = 10  # login attempts a minute for one name from one address
 TABLES_PER_HOST = 10  # open tables one player may host (bots' tables deal forever)
 ADDRESS_RATE = 30  # sign-ups and logins a minute from one address
+OWNER_WAITS = (0.05, 0.1, 0.2, 0.4, 0.8)  # seconds between tries for a table with no owner
+TABLE_ID = re.compile(r"[a-z0-9]{1,16}")  # the store's table ids are 8 of these
 BOT_NAMES = ("Ada", "Bram", "Cleo", "Dov", "Edda", "Finn", "Gus", "Hana", "Ivo")
 
 
@@ -55,16 +70,25 @@ class RoomOptions:
     closing_wait: float = 10.0  # seconds a stopping room lets hands in play finish
     seed: int | None = None  # tests only: the decks' shuffles from this seed (None: secret)
     clock_scale: float = 1.0  # tests only: every table's clock runs this much faster
+    url: str | None = None  # where clients reach this process (http://host:port)
 
 
 class Room:
     """All tables of one server process."""
 
-    def __init__(self, store: Store, options: RoomOptions | None = None) -> None:
+    def __init__(
+        self, store: Store, options: RoomOptions | None = None, cluster: Cluster | None = None
+    ) -> None:
         self.store = store
         self.options = options or RoomOptions()
+        self.cluster = cluster
         self.tables: dict[str, TableActor] = {}
-        self.connections: set[Connection] = set()
+        self.connections: dict[int, Connection] = {}  # this process's clients, by id
+        # clients of other processes at tables run here: (table, process, their id)
+        self.remote: dict[tuple[str, str, int], RemoteConnection] = {}
+        self._fences: dict[str, int] = {}  # the newest owner's lease of each table, heard
+        self._owners: dict[str, str] = {}  # the process each table's frames came from
+        self._behind: set[tuple[int, str]] = set()  # (connection, table): frames were lost
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._shuffles = None if self.options.seed is None else random.Random(self.options.seed)
         self.closing = False
@@ -74,7 +98,7 @@ class Room:
         self.node = self.options.node or f"{socket.gethostname()}:{os.getpid()}"
         self.holder = store.hold_leases(self.node)
         self._keeper: asyncio.Task[None] | None = None
-        self._stopping: set[asyncio.Task[None]] = set()  # tables let go, being stopped
+        self._stopping: set[asyncio.Task[Any]] = set()  # work started and not awaited
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store call on the store's thread; retry while the database is away."""
@@ -133,63 +157,134 @@ class Room:
     # ------------------------------------------------------------ tables
 
     async def open(self) -> None:
-        """Bring back every open table of the store that no other process runs, resuming
-        hands left in play; then keep their leases, and take over tables left free."""
+        """Join the room's other processes (with a cluster); bring back every open table
+        of the store that no other process runs, resuming hands left in play; then keep
+        their leases, and take over tables left free."""
+        if self.cluster is not None:
+            await self.cluster.start(self)
         for record in await self.db(self.store.list_tables, include_private=True):
             await self._take(record)
         self._keeper = asyncio.create_task(self._keep_leases(), name="leases")
+        await self._beat()
 
-    async def _take(self, record: TableRecord) -> None:
+    async def _take(self, record: TableRecord) -> bool:
         """Run the table here if its lease can be had: rebuilt from the store, its hand in
-        play resumed from the log."""
+        play resumed from the log. The other processes hear that it runs here."""
+        if record.id in self.tables or record.closed:
+            return record.id in self.tables
         if not await self.db(self.store.claim_table, record.id, self.options.lease_seconds):
-            return  # another process runs it
+            return False  # another process runs it
         try:
             actor = await restore_table(self, record)
         except Exception:  # one table that cannot come back must not keep the room shut
             log.exception("table %s could not be restored; it stays closed", record.id)
-            return
+            return False
+        await self._run(actor)
+        return True
+
+    async def _run(self, actor: TableActor) -> None:
+        """Start a table's task; its commands from other processes come here from now on,
+        and the processes whose clients watch it ask it for the table again."""
         self.tables[actor.id] = actor
         actor.start()
+        if self.cluster is not None:
+            await self.cluster.own(actor.id)
+            self.cluster.moved(actor.id, self.holder.fences.get(actor.id, 0))
+            await self._beat()
 
     async def _keep_leases(self) -> None:
         """Renew this process's leases; let go of tables another process took; take the
-        tables no process holds (their process stopped or died)."""
-        while not self.closing:
+        tables no process holds (their process stopped or died). A stopping room keeps
+        its leases until it has handed its tables over."""
+        while True:
             await asyncio.sleep(self.options.lease_seconds / 3)
             try:
                 for table_id in await self.db(self.store.renew_leases, self.options.lease_seconds):
                     self._let_go(table_id)
-                for table_id in await self.db(self.store.free_tables):
+                for table_id in [] if self.closing else await self.db(self.store.free_tables):
                     if table_id not in self.tables and not self.closing:
                         await self._take(await self.db(self.store.table, table_id))
             except Exception:  # the next round tries again
                 log.exception("the table leases could not be kept")
+            await self._beat()
+
+    async def _beat(self) -> None:
+        """Tell the other processes this one lives, with its load and its tables' lobby
+        entries; forget the clients of processes that died."""
+        cluster = self.cluster
+        if cluster is None or not cluster.connected:
+            return
+        entries = {table_id: {"summary": summary(a)} for table_id, a in self.tables.items()}
+        try:
+            await cluster.beat(entries, len(self.connections))
+        except (RedisError, OSError) as error:
+            log.warning("the beat did not reach Redis (%s)", error)
+            return
+        live = {node.id for node in cluster.nodes}
+        for key, stub in list(self.remote.items()):
+            if stub.node not in live:
+                self._forget_remote(key)
 
     def _let_go(self, table_id: str) -> None:
         """Stop running a table whose lease is lost: no write of this process reaches the
-        store for it any more (fenced), and its clients are let go to find it again."""
+        store for it any more (fenced). Alone, the room lets its clients go to find it
+        again; in a cluster its new owner tells every process, and theirs ask it anew."""
         actor = self.tables.pop(table_id, None)
         self.holder.fences.pop(table_id, None)
         if actor is None:
             return
         log.warning("table %s: another process runs it now; stopping it here", table_id)
         actor.closed = True
-        for connection in list(actor.watchers):
-            connection.drop(f"table {table_id} moved to another process")
-        stopping = asyncio.get_running_loop().create_task(actor.stop())
-        self._stopping.add(stopping)  # held until done: the loop keeps only weak references
-        stopping.add_done_callback(self._stopping.discard)
+        if self.cluster is None:
+            for connection in list(actor.watchers):
+                connection.drop(f"table {table_id} moved to another process")
+        else:
+            self._spawn(self.cluster.disown(table_id))
+            for key in [key for key in self.remote if key[0] == table_id]:
+                self._forget_remote(key)
+            actor.watchers.clear()  # nothing more goes out from here
+            self._spawn(self._watch_elsewhere(table_id))
+        self._spawn(actor.stop())
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Work the room starts and does not wait for, held until done (the event loop
+        keeps only weak references to tasks)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._stopping.add(task)
+        task.add_done_callback(self._stopping.discard)
 
     async def create_table(
         self, settings: TableSettings, host: Player
-    ) -> tuple[TableActor, str | None]:
-        """A new table with its host, and its bots seated; the invite of a private table."""
-        hosted = sum(1 for actor in self.tables.values() if actor.host_id == host.id)
-        if hosted >= TABLES_PER_HOST:
+    ) -> tuple[dict[str, Any], str | None]:
+        """A new table with its host and its bots, in the least-loaded process of the
+        room: its lobby summary, and the invite of a private table."""
+        if await self.db(self.store.hosted, host.id) >= TABLES_PER_HOST:
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED, f"a player may host at most {TABLES_PER_HOST} tables"
             )
+        target = await self._placement()
+        if target is not None and self.cluster is not None:
+            body = {"settings": settings.to_json(), "host": player_json(host)}
+            try:
+                answer = await self.cluster.ask(target, "create", body)
+                return answer["summary"], answer["invite"]
+            except (Unreachable, TimeoutError, RedisError, OSError) as error:
+                log.warning("process %s did not open the table (%s): opened here", target, error)
+        actor, invite = await self.create_here(settings, host)
+        return summary(actor), invite
+
+    async def _placement(self) -> str | None:
+        """The process a new table goes to, when it is not this one."""
+        if self.cluster is None or not self.cluster.connected:
+            return None
+        await self._beat()  # this process's load as it is now, and the others' last
+        best = least_loaded(self.cluster.nodes)
+        return None if best is None or best.id == self.cluster.id else best.id
+
+    async def create_here(
+        self, settings: TableSettings, host: Player
+    ) -> tuple[TableActor, str | None]:
+        """A new table run by this process, with its host, and its bots seated."""
         bots = [
             await self.db(self.store.create_guest, f"{name} (bot)")
             for name in random.sample(BOT_NAMES, settings.bots)
@@ -200,13 +295,12 @@ class Room:
         )
         await self.db(self.store.claim_table, record.id, self.options.lease_seconds)
         actor = TableActor(self, record.id, settings, host.id)
-        self.tables[record.id] = actor
         for seat, bot in enumerate(bots, start=1):
             buy_in = actor.table.config.max_buy_in
             await self.db(self.store.sit, record.id, seat + 1, bot.player.id, buy_in)
             actor.table.sit(seat, bot.player.name, buy_in)
             actor.add_bot(seat, bot.player, self.seed())
-        actor.start()
+        await self._run(actor)
         return actor, invite
 
     def actor(self, table_id: object) -> TableActor:
@@ -215,30 +309,304 @@ class Room:
             raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"there is no table {table_id!r}")
         return actor
 
-    def seated(self, player_id: int) -> list[TableActor]:
-        return [actor for actor in self.tables.values() if actor.seat_of(player_id) is not None]
+    async def facts(self, table_id: str) -> TableFacts:
+        """A table wherever it runs: this process's own, else the store's (the system of
+        record) with the summary its owner gave the lobby."""
+        actor = self.tables.get(table_id)
+        if actor is not None:
+            return facts(actor)
+        if not TABLE_ID.fullmatch(table_id):  # not one the store makes: not worth a query
+            raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"there is no table {table_id!r}")
+        try:
+            record = await self.db(self.store.table, table_id)
+        except NotFound:
+            record = None
+        if record is None or record.closed:
+            raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"there is no table {table_id!r}")
+        seats = await self.db(self.store.seats, table_id)
+        entry = (await self._directory()).get(table_id)
+        return stored_facts(record, seats, None if entry is None else entry["summary"])
 
-    async def command(
-        self, actor: TableActor, connection: Connection, name: str, **fields: Any
+    async def lobby(self) -> list[dict[str, Any]]:
+        """The public tables of every process: this one's as they are, the others' as
+        their owners last told (through Redis)."""
+        listed = [summary(a) for a in self.tables.values() if not a.settings.private]
+        others = await self._directory()
+        for table_id in sorted(others):
+            entry = others[table_id]["summary"]
+            if table_id not in self.tables and not entry.get("private"):
+                listed.append(entry)
+        return listed
+
+    async def _directory(self) -> dict[str, Any]:
+        if self.cluster is None or not self.cluster.connected:
+            return {}
+        try:
+            return await self.cluster.directory()
+        except (RedisError, OSError):
+            return {}
+
+    def servers(self) -> list[str]:
+        """Where clients may reach the room: every live process, this one first."""
+        if self.cluster is not None and self.cluster.nodes:
+            return [node.url for node in self.cluster.nodes]
+        return [self.options.url] if self.options.url else []
+
+    # ------------------------------------------------------------ commands
+
+    async def send(self, connection: Connection, command: TableMessage, text: str) -> None:
+        """A client's command to its table, run here or by another process (``text`` is
+        the frame as the client sent it, for the other to read the same way). A watch
+        is remembered, to ask again for the table when it moves."""
+        if connection.player is None and not isinstance(command, Watch):
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "a watcher may only watch: say hello with a token"
+            )
+        table_id = command.table
+        watches = isinstance(command, Watch | Sit) and table_id not in connection.watching
+        if watches:  # before the answer: the table's frames may come first
+            connection.watching[table_id] = getattr(command, "invite", None)
+        try:
+            await self._route(connection, command, text)
+        except BaseException:
+            if watches:
+                connection.watching.pop(table_id, None)
+            raise
+        if isinstance(command, Watch) and command.invite:
+            connection.watching[table_id] = command.invite
+
+    async def _route(self, connection: Connection, command: TableMessage, text: str) -> None:
+        actor = self.tables.get(command.table)
+        if actor is not None:
+            await actor.submit(TableCommand(connection, *table_command(command)))
+            return
+        if self.cluster is None:
+            raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"there is no table {command.table!r}")
+        message = {"conn": connection.id, "player": player_json(connection.player), "text": text}
+        for pause in OWNER_WAITS:  # a table between owners has one again within moments
+            try:
+                await self.cluster.forward(command.table, message)
+                return
+            except NoOwner:
+                await self.facts(command.table)  # unknown_table, if it is no table at all
+            await asyncio.sleep(pause)
+        moving = f"table {command.table} is moving to another process: send it again"
+        raise ProtocolError(ErrorCode.TRY_AGAIN, moving)
+
+    async def rejoin(self, connection: Connection) -> None:
+        """After hello: every table where the player sits, wherever it runs, sends its
+        ``table`` (then a ``turn``)."""
+        player = connection.player
+        if player is None:
+            return
+        for table_id in await self.db(self.store.tables_of, player.id):
+            await self._watch_again(connection, table_id)
+
+    async def _watch_again(self, connection: Connection, table_id: str) -> None:
+        """Ask the table for the whole of it again (after hello, or when it moved), a few
+        times while it changes hands."""
+        invite = connection.watching.get(table_id)
+        command = Watch(table_id, invite)
+        asked = {"type": "watch", "table": table_id} | ({"invite": invite} if invite else {})
+        text = json.dumps(asked)
+        for attempt in range(1, 6):
+            try:
+                await self.send(connection, command, text)
+                if table_id in self.tables:  # run here now: its snapshot came directly
+                    self._behind.discard((connection.id, table_id))
+                return
+            except ProtocolError as error:
+                if error.code is not ErrorCode.TRY_AGAIN or connection.closed:
+                    log.info("table %s cannot be watched again: %s", table_id, error.message)
+                    break
+            await asyncio.sleep(0.2 * attempt)
+        self._behind.discard((connection.id, table_id))
+
+    def goodbye(self, connection: Connection) -> None:
+        """A client went: every table it watched forgets it."""
+        self.connections.pop(connection.id, None)
+        for table_id in connection.watching:
+            self._behind.discard((connection.id, table_id))
+            actor = self.tables.get(table_id)
+            if actor is not None:
+                actor.submit_nowait(TableCommand(connection, "unwatch"))
+            elif self.cluster is not None:
+                self.cluster.unwatch(table_id, connection.id)
+
+    # ------------------------------------------------------------ the cluster's messages
+
+    async def on_command(self, table_id: str, message: dict[str, Any]) -> None:
+        """A command from a client of another process for a table run here; answered to
+        that process after the frames it made. A table gone from here does not answer:
+        its new owner does, or the sender gives up and asks again."""
+        actor = self.tables.get(table_id)
+        cluster = self.cluster
+        if actor is None or actor.closed or cluster is None:
+            return
+        node, request = message["from"], message["id"]
+        stub = self._remote(actor, node, message["conn"], message["player"])
+        try:
+            command = read_frame(message["text"])
+            if isinstance(command, Hello):
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "hello comes once, first")
+            await actor.submit(TableCommand(stub, *table_command(command)))
+        except Exception as error:
+            failure = refusal(error)
+            if actor.closed:
+                return
+            if failure.code is ErrorCode.SERVER_ERROR:
+                log.exception("table %s: a command from %s failed", table_id, node)
+            cluster.answer(node, request, {"code": failure.code.value, "message": failure.message})
+        else:
+            cluster.answer(node, request, {})
+
+    def _remote(
+        self, actor: TableActor, node: str, connection: int, player: dict[str, Any] | None
+    ) -> RemoteConnection:
+        key = (actor.id, node, connection)
+        stub = self.remote.get(key)
+        if stub is None:
+            stub = RemoteConnection(
+                player_of(player), node=node, remote_id=connection, cluster=self.cluster,
+                table_id=actor.id, fence=self.holder.fences.get(actor.id, 0),
+            )  # fmt: skip
+            self.remote[key] = stub
+        return stub
+
+    def on_unwatch(self, table_id: str, node: str, connection: int) -> None:
+        self._forget_remote((table_id, node, connection))
+
+    def _forget_remote(self, key: tuple[str, str, int]) -> None:
+        stub = self.remote.pop(key, None)
+        if stub is None:
+            return
+        stub.close()
+        actor = self.tables.get(key[0])
+        if actor is not None:
+            actor.submit_nowait(TableCommand(stub, "unwatch"))
+
+    def on_frame(
+        self, owner: str, table_id: str, fence: int, connections: list[int], frame: str
     ) -> None:
-        await actor.submit(Command(connection, name, fields))
+        """A frame of a table another process runs, for connections of this one; from a
+        process that lost the table (an older fencing number), nothing. A connection that
+        has gone, or stopped watching, is forgotten there too; one whose frames were lost
+        on the way gets none until the table comes whole again."""
+        if fence < self._fences.get(table_id, 0):
+            return
+        self._fences[table_id] = fence
+        self._owners[table_id] = owner
+        for connection_id in connections:
+            connection = self.connections.get(connection_id)
+            if connection is None or table_id not in connection.watching:
+                if self.cluster is not None:
+                    self.cluster.unwatch(table_id, connection_id)
+                continue
+            behind = (connection_id, table_id)
+            if behind in self._behind:
+                if json.loads(frame).get("type") != "table":
+                    continue  # after a gap: only the whole table again
+                self._behind.discard(behind)
+            connection.send(frame)
+
+    def on_gap(self, owner: str) -> None:
+        """Frames from a process were lost (Redis was away, or took a batch no more): its
+        tables' clients here ask for them whole, and get nothing of them until then."""
+        self._catch_up({table for table, source in self._owners.items() if source == owner})
+
+    def _catch_up(self, tables: set[str]) -> None:
+        for connection in list(self.connections.values()):
+            for table_id in tables & set(connection.watching):
+                if table_id not in self.tables:
+                    self._behind.add((connection.id, table_id))
+                    self._spawn(self._watch_again(connection, table_id))
+
+    async def on_question(self, kind: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Another process asks this one to open a new table, or to take one over."""
+        if kind == "create":
+            settings = parse_settings(body["settings"])
+            host = player_of(body["host"])
+            assert host is not None
+            actor, invite = await self.create_here(settings, host)
+            return {"summary": summary(actor), "invite": invite}
+        if kind == "take":
+            if self.closing:
+                return {"took": False}
+            return {"took": await self._take(await self.db(self.store.table, body["table"]))}
+        raise ValueError(f"no such question: {kind!r}")
+
+    async def on_moved(self, table_id: str, fence: int) -> None:
+        """A table is run by another process now (or again, after Redis was away), under
+        the lease ``fence``: every client here that watches it asks for it again and gets
+        it whole, from its new owner only."""
+        self._fences[table_id] = max(fence, self._fences.get(table_id, 0))
+        await self._watch_elsewhere(table_id)
+
+    async def _watch_elsewhere(self, table_id: str) -> None:
+        """This process's clients watching the table ask whoever runs it for it again."""
+        for connection in list(self.connections.values()):
+            if table_id in connection.watching and not connection.closed:
+                self._spawn(self._watch_again(connection, table_id))
+
+    def on_logout(self, session: str) -> None:
+        """A session ended in some process: its connections here go too."""
+        for connection in list(self.connections.values()):
+            if connection.session == session:
+                connection.drop("logged out", POLICY)
+
+    async def on_reconnected(self) -> None:
+        """Redis was away and messages were lost: say again which tables run here (their
+        watchers elsewhere ask for them whole), and ask again for the tables other
+        processes run that this one's clients watch."""
+        assert self.cluster is not None
+        for table_id in self.tables:
+            self.cluster.moved(table_id, self.holder.fences.get(table_id, 0))
+        watched = {t for c in self.connections.values() for t in c.watching}
+        self._catch_up(watched - set(self.tables))
+        await self._beat()
+
+    # ------------------------------------------------------------ stopping
 
     async def close(self) -> None:
-        """Stop taking hands; let hands in play finish (bounded), then stop every table."""
+        """Stop taking hands; hand each table over as soon as it is between hands (the
+        leases kept meanwhile), up to ``closing_wait``; what is left in play resumes from
+        its log in the process that takes it next."""
         self.closing = True
         for actor in self.tables.values():
             actor.paused = True
         deadline = time.monotonic() + self.options.closing_wait
-        while any(a.table.hand is not None or a.hand_id is not None for a in self.tables.values()):
-            if time.monotonic() > deadline:
-                break  # what is left resumes from the log on the next start
+        while self.tables and time.monotonic() < deadline:
+            for actor in list(self.tables.values()):
+                if actor.table.hand is None and actor.hand_id is None and actor.pending is None:
+                    await self._hand_over(actor)
             await asyncio.sleep(0.05)
         if self._keeper is not None:
             self._keeper.cancel()
         for actor in list(self.tables.values()):
-            await actor.stop()
-            await self._release(actor.id)
+            await self._hand_over(actor)
+        if self.cluster is not None:
+            await self.cluster.stop()
         self._db.shutdown(wait=True)
+
+    async def _hand_over(self, actor: TableActor) -> None:
+        """Stop the table here and give its lease up; in a cluster, the least-loaded other
+        process is asked to take it at once."""
+        self.tables.pop(actor.id, None)
+        await actor.stop()
+        await self._release(actor.id)
+        cluster = self.cluster
+        if cluster is None or not cluster.connected:
+            return
+        with contextlib.suppress(RedisError, OSError):
+            await cluster.disown(actor.id)
+            await cluster.forget([actor.id])
+        target = least_loaded([node for node in cluster.nodes if node.id != cluster.id])
+        if target is not None:
+            self._spawn(self._ask_to_take(target.id, actor.id))
+
+    async def _ask_to_take(self, node: str, table_id: str) -> None:
+        with contextlib.suppress(Unreachable, TimeoutError, RedisError, OSError):
+            await self.cluster.ask(node, "take", {"table": table_id})  # type: ignore[union-attr]
 
     async def _release(self, table_id: str) -> None:
         """Give the table's lease up (another process may take it at once), unless the
@@ -246,30 +614,28 @@ class Room:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.db(self.store.release_table, table_id), 2)
 
-    async def may_see(self, actor: TableActor, invite: str | None, player: Player | None) -> bool:
+    async def may_see(self, table: TableFacts, invite: str | None, player: Player | None) -> bool:
         """A private table is seen by its host, its players and whoever has the invite."""
-        if not actor.settings.private:
+        if not table.private:
             return True
-        if player is not None and (
-            player.id == actor.host_id or actor.seat_of(player.id) is not None
-        ):
+        if player is not None and (player.id == table.host_id or player.id in table.players):
             return True
-        return bool(invite) and await self.db(self.store.check_invite, actor.id, invite)
+        return bool(invite) and await self.db(self.store.check_invite, table.id, invite)
 
     def end_session(self, token: str) -> None:
-        """A session logged out: its live WebSockets are let go at once (its token is
-        refused from now on, so they cannot say hello again)."""
+        """A session logged out: its live WebSockets, in every process, are let go at once
+        (its token is refused from now on, so they cannot say hello again)."""
         session = token_hash(token)
-        for connection in list(self.connections):
-            if connection.session == session:
-                connection.drop("logged out", POLICY)
+        self.on_logout(session)
+        if self.cluster is not None:
+            self.cluster.logout(session)
 
     def origin_allowed(self, origin: str | None, host: str | None) -> bool:
         """A browser's WebSocket must come from the room's own pages (or a listed origin);
         clients that send no Origin (terminal clients, bots) are not browsers."""
         if origin is None:
             return True
-        if origin in self.options.origins:
+        if origin in self.options.origins or origin in self.servers():
             return True
         return host is not None and urlsplit(origin).netloc == host
 
@@ -317,3 +683,18 @@ def _answer(done: asyncio.Future[None], error: Exception | None) -> None:
         done.set_result(None)
     else:
         done.set_exception(error)
+
+
+def player_json(player: Player | None) -> dict[str, Any] | None:
+    """A player as one process tells another."""
+    if player is None:
+        return None
+    created = player.created_at.isoformat()
+    return {"id": player.id, "name": player.name, "guest": player.guest, "created": created}
+
+
+def player_of(body: dict[str, Any] | None) -> Player | None:
+    if body is None:
+        return None
+    created = datetime.fromisoformat(body["created"])
+    return Player(int(body["id"]), str(body["name"]), bool(body["guest"]), created)

@@ -131,3 +131,9 @@ def parse_settings(body: Mapping[str, Any]) -> TableSettings:
 
 
 __all__ = ["STRUCTURES", "SettingsError", "TableSettings", "parse_settings"]
+
+
+def settings_of(document: Mapping[str, Any]) -> TableSettings:
+    """The settings a store's document holds (it holds more: the bots' ids, paused)."""
+    fields = set(TableSettings.__dataclass_fields__)
+    return TableSettings(**{k: v for k, v in document.items() if k in fields})

@@ -1,6 +1,7 @@
 """The WebSocket ``/ws`` (PROTOCOL.md): one connection serves every table its player
-watches or sits at. A reader turns frames into table commands; a writer drains the
-connection's bounded queue. Nothing a client sends can reach a table unchecked."""
+watches or sits at, whichever of the room's processes runs it. A reader turns frames into
+commands for the room to route; a writer drains the connection's bounded queue. Nothing a
+client sends can reach a table unchecked."""
 
 from __future__ import annotations
 
@@ -17,28 +18,15 @@ from starlette.websockets import WebSocketDisconnect
 
 from splitpot.protocol import (
     MAX_FRAME,
-    Act,
-    Chat,
     Command,
-    Commit,
     ErrorCode,
     Hello,
-    Host,
-    Leave,
     ProtocolError,
-    Reveal,
-    Sit,
-    SitIn,
-    SitOut,
-    TopUp,
-    Watch,
     error_message,
     frame,
     read_frame,
     welcome,
 )
-from splitpot.server.actor import Command as TableCommand
-from splitpot.server.actor import TableActor
 from splitpot.server.connection import Connection
 from splitpot.server.errors import refusal
 from splitpot.server.room import Room
@@ -67,7 +55,6 @@ class Client:
     room: Room
     socket: WebSocket
     connection: Connection | None = None
-    watching: dict[str, TableActor] = field(default_factory=dict)
     allowance: float = BURST
     checked: float = field(default_factory=time.monotonic)
     dropped: tuple[int, str] | None = None  # the close code and reason, once dropped
@@ -92,7 +79,7 @@ class Client:
                     if self.connection is not None:
                         writer = asyncio.create_task(self._write(self.connection))
                         self.connection.on_drop = partial(self._drop, writer, reader)
-                        await self._rejoin()
+                        await self.room.rejoin(self.connection)
                     continue
                 await self._take(data)
                 if self.connection.closed:
@@ -145,19 +132,13 @@ class Client:
             return
         session = None if command.token is None else token_hash(command.token)
         self.connection = Connection(player, session=session)
-        self.room.connections.add(self.connection)
+        self.room.connections[self.connection.id] = self.connection
         who = None if player is None else str(player.id)
-        self.connection.send(frame(welcome(who, None if player is None else player.name)))
-
-    async def _rejoin(self) -> None:
-        """After hello, every table where the player sits: its ``table``, then a ``turn``."""
-        assert self.connection is not None
-        player = self.connection.player
-        if player is None:
-            return
-        for actor in self.room.seated(player.id):
-            self.watching[actor.id] = actor
-            await actor.submit(TableCommand(self.connection, "watch"))
+        greeting = welcome(who, None if player is None else player.name)
+        servers = self.room.servers()
+        if servers:
+            greeting["servers"] = list(servers)
+        self.connection.send(frame(greeting))
 
     async def _take(self, data: str | bytes) -> None:
         """One command: checked, rate-limited, then given to its table."""
@@ -167,7 +148,10 @@ class Client:
             self._spend()
             command = self._read(data)
             ref = command.ref
-            await self._dispatch(command)
+            if isinstance(command, Hello):
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "hello comes once, first", ref)
+            assert isinstance(data, str)  # binary frames are refused by _read
+            await self.room.send(self.connection, command, data)
         except ProtocolError as error:
             self._refuse(error.code, error.message, error.ref if error.ref is not None else ref)
         except Exception as error:  # a refusal of the core or the store, or a bug
@@ -189,81 +173,6 @@ class Client:
             raise ProtocolError(ErrorCode.RATE_LIMITED, f"at most {RATE:g} messages a second")
         self.allowance -= 1
 
-    async def _dispatch(self, command: Command) -> None:
-        assert self.connection is not None
-        if isinstance(command, Hello):
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "hello comes once, first", command.ref)
-        if isinstance(command, Watch):
-            actor = await self._visible(command.table, command.invite)
-            self.watching[actor.id] = actor
-            await self._submit(actor, "watch")
-            return
-        if self.connection.player is None:
-            raise ProtocolError(
-                ErrorCode.FORBIDDEN, "a watcher may only watch: say hello with a token"
-            )
-        if isinstance(command, Sit):
-            actor = await self._visible(command.table, None)
-            self.watching[actor.id] = actor
-            await self._submit(
-                actor, "sit", seat=command.seat, buy_in=command.buy_in, post_now=command.post_now
-            )
-        elif isinstance(command, Act):
-            await self._submit(
-                self._table(command.table),
-                "act",
-                hand=command.hand,
-                action=command.action,
-                seat=command.seat,
-            )
-        elif isinstance(command, SitOut):
-            await self._submit(self._table(command.table), "sit_out")
-        elif isinstance(command, SitIn):
-            await self._submit(self._table(command.table), "sit_in", post_now=command.post_now)
-        elif isinstance(command, Leave):
-            await self._submit(self._table(command.table), "leave")
-        elif isinstance(command, TopUp):
-            await self._submit(self._table(command.table), "top_up", amount=command.amount)
-        elif isinstance(command, Chat):
-            actor = self.watching.get(command.table) or self._table(command.table)
-            await self._submit(actor, "chat", text=command.text)
-        elif isinstance(command, Host):
-            await self._submit(
-                self.room.actor(command.table),
-                "host",
-                action=command.action,
-                seat=command.seat,
-                small_blind=command.small_blind,
-                big_blind=command.big_blind,
-            )
-        elif isinstance(command, Commit):
-            await self._submit(self._table(command.table), "commit", commitment=command.commitment)
-        elif isinstance(command, Reveal):
-            await self._submit(
-                self._table(command.table), "reveal", hand=command.hand, entropy=command.entropy
-            )
-
-    async def _visible(self, table: str, invite: str | None) -> TableActor:
-        assert self.connection is not None
-        actor = self.room.actor(table)
-        if actor.id in self.watching:
-            return actor
-        if not await self.room.may_see(actor, invite, self.connection.player):
-            raise ProtocolError(ErrorCode.FORBIDDEN, "a private table needs its invite")
-        return actor
-
-    def _table(self, table: str) -> TableActor:
-        actor = self.room.actor(table)
-        assert self.connection is not None and self.connection.player is not None
-        if actor.seat_of(self.connection.player.id) is None:
-            raise ProtocolError(
-                ErrorCode.NOT_SEATED, f"{self.connection.player.name} does not sit at table {table}"
-            )
-        return actor
-
-    async def _submit(self, actor: TableActor, name: str, **fields: Any) -> None:
-        await actor.submit(TableCommand(self.connection, name, fields))
-
     def _refuse(self, code: ErrorCode, message: str, ref: object) -> None:
         assert self.connection is not None
         self.connection.send(frame(error_message(code, message, ref)))  # type: ignore[arg-type]
@@ -282,9 +191,7 @@ class Client:
         connection = self.connection
         if connection is None:
             return
-        self.room.connections.discard(connection)
-        for actor in self.watching.values():
-            actor.submit_nowait(TableCommand(connection, "unwatch"))
+        self.room.goodbye(connection)
         connection.close()
         if writer is not None:  # it sends what is queued, or stops (cancelled, or at 1 s)
             await asyncio.wait({writer}, timeout=1)

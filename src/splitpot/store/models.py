@@ -183,3 +183,13 @@ class LeaseRow(Base):
     owner: Mapped[str | None] = mapped_column(String(64))
     fence: Mapped[int] = mapped_column(BigInteger)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class RoomRow(Base):
+    """The room this database is the record of: one row, its id made by the migration.
+    Processes on one database are one room; their Redis keys and channels carry its id,
+    so two rooms sharing a Redis never hear each other."""
+
+    __tablename__ = "room"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)

@@ -10,13 +10,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from argon2 import PasswordHasher
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from splitpot.store import hands, leases, ledger, players, tables
 from splitpot.store.database import WRITE, create_store_engine, default_url, migrate
 from splitpot.store.errors import FencedOut, StoreError
+from splitpot.store.models import RoomRow
 from splitpot.store.values import (
     ActionEntry,
     Hand,
@@ -149,6 +150,21 @@ class Store:
     ) -> list[Table]:
         with self._read() as s:
             return tables.list_tables(s, include_private, include_closed)
+
+    def tables_of(self, player_id: int) -> list[str]:
+        """The open tables where the player sits (a hello's tables, in any process)."""
+        with self._read() as s:
+            return tables.tables_of(s, player_id)
+
+    def hosted(self, player_id: int) -> int:
+        """How many open tables the player hosts, in every process of the room."""
+        with self._read() as s:
+            return tables.hosted(s, player_id)
+
+    def room_id(self) -> str:
+        """The id of the room this database records (made by its migrations)."""
+        with self._read() as s:
+            return str(s.scalars(select(RoomRow.id)).one())
 
     def check_invite(self, table_id: str, invite: str) -> bool:
         with self._read() as s:

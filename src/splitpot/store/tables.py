@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -104,6 +104,23 @@ def list_tables(session: Session, include_private: bool, include_closed: bool) -
     if not include_closed:
         query = query.where(TableRow.closed.is_(False))
     return [table_value(row) for row in session.scalars(query)]
+
+
+def tables_of(session: Session, player_id: int) -> list[str]:
+    """The open tables where the player sits, oldest first."""
+    query = (
+        select(TableRow.id)
+        .join(SeatRow, SeatRow.table_id == TableRow.id)
+        .where(SeatRow.player_id == player_id, TableRow.closed.is_(False))
+        .order_by(TableRow.created_at, TableRow.id)
+    )
+    return list(session.scalars(query))
+
+
+def hosted(session: Session, player_id: int) -> int:
+    """How many open tables the player hosts."""
+    query = select(func.count()).where(TableRow.host_id == player_id, TableRow.closed.is_(False))
+    return int(session.scalar(query) or 0)
 
 
 def invite_matches(session: Session, table_id: str, invite: str) -> bool:

@@ -1,5 +1,7 @@
 // The room's WebSocket (/ws), kept open: reconnects by itself with a growing delay after a
 // dropped connection, and tells the page each time it is connected (to say hello anew).
+// A room of several processes names them all in its welcome (`servers`): when the one
+// this page talks to is gone, the next is tried, round the list.
 
 const FIRST_DELAY = 500; // ms before the first reconnect
 const LONGEST_DELAY = 10000;
@@ -7,7 +9,8 @@ const LONGEST_DELAY = 10000;
 // connect({onOpen, onMessage, onStatus}) -> {send(message), restart(), close()}.
 // onOpen() runs on each (re)connect; onStatus("connecting" | "connected" | "reconnecting").
 export function connect({ onOpen, onMessage, onStatus }) {
-  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+  let servers = [socketUrl(location.href)];
+  let current = 0; // the server tried now
   let socket = null;
   let delay = FIRST_DELAY;
   let closed = false;
@@ -23,11 +26,12 @@ export function connect({ onOpen, onMessage, onStatus }) {
   function open() {
     timer = null;
     onStatus(opened ? "reconnecting" : "connecting");
-    const mine = new WebSocket(url);
+    const mine = new WebSocket(servers[current % servers.length]);
+    let answered = false; // this socket opened (else its server is not there)
     socket = mine;
     mine.addEventListener("open", () => {
       if (mine !== socket) return;
-      opened = true;
+      opened = answered = true;
       delay = FIRST_DELAY;
       onStatus("connected");
       onOpen();
@@ -40,16 +44,27 @@ export function connect({ onOpen, onMessage, onStatus }) {
       } catch {
         return; // not a message of the room
       }
+      if (message?.type === "welcome" && Array.isArray(message.servers)) learn(message.servers);
       onMessage(message);
     });
     mine.addEventListener("close", () => {
       if (mine !== socket || closed) return;
       socket = null;
       onStatus("reconnecting");
+      if (!answered && servers.length > 1) current += 1; // that one did not answer: the next
       const wait = delay * (0.75 + Math.random() / 2);
-      delay = Math.min(LONGEST_DELAY, delay * 2);
+      if (current % servers.length === 0) delay = Math.min(LONGEST_DELAY, delay * 2);
       timer = setTimeout(open, wait);
     });
+  }
+
+  // The room's processes, this one first: the list to go round when it is gone.
+  function learn(urls) {
+    const known = urls.map(socketUrl).filter((url) => url !== null);
+    if (known.length === 0) return;
+    const now = servers[current % servers.length];
+    servers = [now, ...known.filter((url) => url !== now)];
+    current = 0;
   }
 
   // Back online or back to the tab: no need to wait out the delay.
@@ -80,4 +95,16 @@ export function connect({ onOpen, onMessage, onStatus }) {
       if (socket) socket.close();
     },
   };
+}
+
+// The WebSocket of a room process at an http(s) address: http://h:8000 -> ws://h:8000/ws.
+function socketUrl(address) {
+  let parsed;
+  try {
+    parsed = new URL(address);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return null;
+  return `${parsed.protocol === "https:" ? "wss" : "ws"}://${parsed.host}/ws`;
 }

@@ -1,0 +1,334 @@
+"""The room on several processes (issue: many server processes, many machines): real
+``splitpot serve`` processes on loopback ports, one PostgreSQL database, one Redis. Any
+process serves any player at any table: commands go to the table's owner and its frames
+come back through Redis; a killed owner's tables move and their hands resume; a paused
+owner that lost its table writes nothing; Redis restarting loses nothing but time; a
+stopping process hands its tables over between hands. No chip is lost in any of it."""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from cluster_process import (
+    LEASE,
+    OwnRedis,
+    guest,
+    lobby,
+    owner,
+    processes,
+    redis_or_skip,
+    runs,
+)
+from room_helpers import Client, Frame, is_event, play, play_hands
+from room_process import WAIT, Serve, check_chips, check_hands_against_ledger
+from store_fixtures import cheap_hasher, fresh_postgres_database
+
+from splitpot.server.recovery import replay
+from splitpot.store import HandStatus, Store, open_store
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """The processes share one database: PostgreSQL (several machines reach it)."""
+    with fresh_postgres_database() as url:
+        yield url
+
+
+@pytest.fixture
+def store(postgres_url: str) -> Iterator[Store]:
+    opened = open_store(postgres_url, password_hasher=cheap_hasher())
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def redis_url() -> str:
+    return redis_or_skip()
+
+
+@pytest.fixture(autouse=True)
+def short_leases(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPLITPOT_LEASE_SECONDS", str(LEASE))
+
+
+@dataclass
+class At:
+    """A process's address, as a client found it in a welcome's ``servers``."""
+
+    url: str
+
+    @property
+    def ws_url(self) -> str:
+        return self.url.replace("http://", "ws://") + "/ws"
+
+
+def player(room: Serve | At, name: str) -> Client:
+    _, token = guest(room, name)  # type: ignore[arg-type]
+    return Client(room, token)  # type: ignore[arg-type]
+
+
+def in_order(client: Client, table: str) -> None:
+    """The client got the table's events in order, none missing and none twice: each
+    event's ``seq`` follows the one before, or the ``table`` message it follows."""
+    expected = None
+    for frame in client.frames:
+        if frame.get("table") != table:
+            continue
+        if frame["type"] == "table":
+            expected = frame["seq"] + 1
+        elif frame["type"] == "event":
+            assert expected is None or frame["seq"] == expected, (frame, expected)
+            expected = frame["seq"] + 1
+
+
+def private(client: Client, table: str) -> None:
+    """No hole card reached the client but its own seat's."""
+    for frame in client.frames:
+        if frame["type"] == "event" and frame["table"] == table:
+            event = frame["event"]
+            if event["kind"] == "dealt" and event["cards"] is not None:
+                assert event["seat"] == client.seat, frame
+
+
+def in_a_hand(client: Client, table: str) -> bool:
+    """The client has seen an action of the hand in play at the table."""
+    kinds = [
+        f["event"]["kind"]
+        for f in client.frames
+        if f["type"] == "event" and f["table"] == table and f["event"]["kind"] != "to_act"
+    ]
+    started = max((i for i, k in enumerate(kinds) if k == "hand_started"), default=None)
+    return started is not None and "acted" in kinds[started:] and "hand_ended" not in kinds[started:]
+
+
+def table_again(client: Client, table: str) -> Frame:
+    return client.wait(lambda f: f["type"] == "table" and f["table"] == table, WAIT)
+
+
+def test_players_at_any_process_play_at_tables_run_by_any(
+    postgres_url: str, redis_url: str, store: Store, tmp_path: Path
+) -> None:
+    """Three processes; the bots' table runs in the first, a new table goes to the
+    least-loaded; players spread over the three play at both, every frame in order and
+    cut for its receiver; every lobby lists both tables."""
+    with processes(postgres_url, redis_url, tmp_path, 3) as (first, second, third):
+        bots = first.bots_table()
+        assert runs(first, store, bots["id"])
+        _, host = guest(third, "Hal")
+        with httpx.Client(base_url=third.url, timeout=5) as http:
+            answer = http.post(
+                "/api/tables",
+                json={"name": "Second", "seats": 4, "bots": 1},
+                headers={"Authorization": f"Bearer {host}"},
+            )
+        assert answer.status_code == 201, answer.text
+        other = answer.json()["table"]
+        assert not runs(first, store, other["id"]), "a new table went to the busiest process"
+        ann, bob, cy, dee = (
+            player(room, name)
+            for room, name in ((second, "Ann"), (third, "Bob"), (first, "Cy"), (second, "Dee"))
+        )
+        ann.sit(bots["id"], 1, bots["max_buy_in"])
+        bob.sit(bots["id"], 5, bots["max_buy_in"])
+        cy.sit(other["id"], 3, other["max_buy_in"])
+        dee.sit(other["id"], 4, other["max_buy_in"])
+        watcher = Client(third, None)  # type: ignore[arg-type]
+        watcher.send({"type": "watch", "table": bots["id"]})
+        play_hands([ann, bob], bots["id"], 2)
+        play_hands([cy, dee], other["id"], 2)
+        deadline = time.monotonic() + WAIT
+        while True:  # the lobbies agree, through Redis, on what each table holds
+            listed = [lobby(room) for room in (first, second, third)]
+            counts = [{t: entry["players"] for t, entry in seen.items()} for seen in listed]
+            if counts[0] == counts[1] == counts[2] == {bots["id"]: 5, other["id"]: 3}:
+                break
+            assert time.monotonic() < deadline, counts
+            time.sleep(0.1)
+        for client, table in ((ann, bots), (bob, bots), (cy, other), (dee, other)):
+            in_order(client, table["id"])
+            private(client, table["id"])
+        in_order(watcher, bots["id"])
+        private(watcher, bots["id"])
+        assert watcher.hands_ended(bots["id"]) >= 2
+        for client in (ann, bob, cy, dee, watcher):
+            client.close()
+    check_chips(store)
+    assert check_hands_against_ledger(store) >= 4
+
+
+def test_killing_a_busy_tables_owner_moves_the_table_and_its_hand_resumes(
+    postgres_url: str, redis_url: str, store: Store, tmp_path: Path
+) -> None:
+    """kill -9 of the process that runs a table in a hand: another takes it within a few
+    seconds and resumes the hand from its log; players at the other processes get the
+    whole table again and play on; the one at the dead process reconnects to the next
+    address it was given. No chip is lost and no action is applied twice."""
+    with processes(postgres_url, redis_url, tmp_path, 3) as (first, second, third):
+        bots = first.bots_table()
+        table = bots["id"]
+        ann, bob, cy = player(second, "Ann"), player(third, "Bob"), player(first, "Cy")
+        for client, seat in ((ann, 1), (bob, 5), (cy, 6)):
+            client.sit(table, seat, bots["max_buy_in"])
+        play([ann, bob, cy], table, lambda: in_a_hand(ann, table), timeout=WAIT)
+        for client in (ann, bob):
+            client.skip()
+        first.kill()
+        killed = time.monotonic()
+        in_play = {hand.id: hand.actions for hand in store.unfinished_hands()}
+        assert in_play, "the kill came between hands"
+        servers = cy.welcome["servers"]
+        assert servers[0] == first.url and len(servers) == 3
+        cy.close()
+        cy = Client(At(servers[1]), guest_token(cy))  # type: ignore[arg-type]
+        cy.seat = 6
+        for client in (ann, bob, cy):
+            table_again(client, table)
+        took = time.monotonic() - killed
+        assert not runs(first, store, table)
+        ended = ann.hands_ended(table)
+
+        def resumed_and_one_more() -> bool:
+            finished = all(store.hand(h).status is HandStatus.FINISHED for h in in_play)
+            return finished and ann.hands_ended(table) >= ended + 2
+
+        play([ann, bob, cy], table, resumed_and_one_more, timeout=2 * WAIT)
+        for client in (ann, bob, cy):
+            in_order(client, table)
+            private(client, table)
+            client.close()
+    print(f"the table moved {took:.1f} s after the kill (leases of {LEASE} s)")
+    assert took < 3 * LEASE + 3
+    for hand_id, logged in in_play.items():  # resumed where its log stopped
+        assert store.hand_log(hand_id).actions[: len(logged)] == logged
+    check_chips(store)
+    check_hands_against_ledger(store)
+
+
+def guest_token(client: Client) -> str:
+    assert client.token is not None
+    return client.token
+
+
+def test_a_paused_owner_that_lost_its_table_never_writes_for_it_again(
+    postgres_url: str, redis_url: str, store: Store, tmp_path: Path
+) -> None:
+    """The table's owner is paused (SIGSTOP) past its lease: the other process takes the
+    table and plays on. Woken, the first still thinks it runs the table, but the fencing
+    number refuses its writes and it lets the table go: every hand's log replays, once."""
+    with processes(postgres_url, redis_url, tmp_path, 2) as (first, second):
+        bots = first.bots_table()
+        table = bots["id"]
+        ann = player(second, "Ann")
+        ann.sit(table, 1, bots["max_buy_in"])
+        play_hands([ann], table, 1)
+        assert first.process is not None
+        ann.skip()
+        first.process.send_signal(signal.SIGSTOP)
+        try:
+            table_again(ann, table)  # from the second, which runs the table now
+            assert runs(second, store, table)
+            play_hands([ann], table, 1)
+        finally:
+            first.process.send_signal(signal.SIGCONT)
+        play_hands([ann], table, 2)
+        assert runs(second, store, table)
+        in_order(ann, table)
+        ann.close()
+        log = first.log().read_text()
+        assert f"table {table}: another process runs it now" in log, log
+    for hand in store.table_hands(table, 1000):
+        replay(store.hand_log(hand.id))  # each action once, in the order the engine took
+    check_chips(store)
+    check_hands_against_ledger(store)
+
+
+def test_redis_restarting_loses_nothing_and_the_room_goes_on(
+    postgres_url: str, store: Store, tmp_path: Path
+) -> None:
+    """Redis is killed and started again under two processes: routed play pauses, then
+    the player at the other process gets the table whole again and plays on; the lobby
+    lists it again and new tables are placed again."""
+    own = OwnRedis(tmp_path)
+    own.start()
+    try:
+        with processes(postgres_url, own.url, tmp_path, 2) as (first, second):
+            bots = first.bots_table()
+            table = bots["id"]
+            ann = player(second, "Ann")
+            ann.sit(table, 1, bots["max_buy_in"])
+            play_hands([ann], table, 1)
+            own.kill()
+            time.sleep(1.0)
+            ann.skip()
+            own.start()
+            table_again(ann, table)
+            play_hands([ann], table, 2)
+            deadline = time.monotonic() + WAIT
+            while table not in lobby(second):
+                assert time.monotonic() < deadline, "the lobby never listed the table again"
+                time.sleep(0.1)
+            _, host = guest(first, "Hal")
+            made = []
+            for name in ("One", "Two"):
+                with httpx.Client(base_url=first.url, timeout=5) as http:
+                    answer = http.post(
+                        "/api/tables",
+                        json={"name": name, "seats": 2},
+                        headers={"Authorization": f"Bearer {host}"},
+                    )
+                assert answer.status_code == 201, answer.text
+                made.append(answer.json()["table"]["id"])
+            assert any(runs(second, store, made_here) for made_here in made), [
+                owner(store, t) for t in made
+            ]
+            in_order(ann, table)
+            ann.close()
+    finally:
+        own.kill()
+    check_chips(store)
+    check_hands_against_ledger(store)
+
+
+def test_a_stopping_process_hands_its_table_over_and_players_elsewhere_play_on(
+    postgres_url: str, redis_url: str, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM to a table's owner: it finishes the hand in play (its player at the other
+    process acts through Redis meanwhile), hands the table over at once and exits 0; the
+    player never reconnects and plays on at the table's new owner."""
+    monkeypatch.setenv("SPLITPOT_LEASE_SECONDS", "5")  # a handover that waited would show
+    with processes(postgres_url, redis_url, tmp_path, 2) as (first, second):
+        bots = first.bots_table()
+        table = bots["id"]
+        ann = player(second, "Ann")
+        ann.sit(table, 1, bots["max_buy_in"])
+        play([ann], table, lambda: in_a_hand(ann, table), timeout=WAIT)
+        in_play = [hand.id for hand in store.unfinished_hands()]
+        assert first.process is not None
+        stopping = time.monotonic()
+        first.process.send_signal(signal.SIGTERM)
+        ann.skip()
+
+        def moved() -> bool:
+            return any(f["type"] == "table" for f in ann.frames[ann.cursor :])
+
+        play([ann], table, moved, timeout=WAIT)
+        took = time.monotonic() - stopping
+        assert first.process.wait(WAIT) == 0
+        assert runs(second, store, table)
+        play_hands([ann], table, 1)
+        in_order(ann, table)
+        assert not ann.closed.is_set()
+        ann.close()
+    print(f"handed over {took:.1f} s after SIGTERM (leases of 5 s)")
+    assert took < 5
+    for hand_id in in_play:
+        assert store.hand(hand_id).status is HandStatus.FINISHED
+    assert not any(h.status is HandStatus.CANCELLED for h in store.table_hands(table, 1000))
+    check_chips(store)
+    check_hands_against_ledger(store)
