@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +29,8 @@ from room_helpers import Client, Frame, is_event, play, play_hands
 from room_process import WAIT, Serve, check_chips, check_hands_against_ledger
 from store_fixtures import cheap_hasher, fresh_postgres_database
 
+from splitpot.cli import main
+from splitpot.client.remote import Connection, socket_url
 from splitpot.server.recovery import replay
 from splitpot.store import HandStatus, Store, open_store
 
@@ -104,7 +106,9 @@ def in_a_hand(client: Client, table: str) -> bool:
         if f["type"] == "event" and f["table"] == table and f["event"]["kind"] != "to_act"
     ]
     started = max((i for i, k in enumerate(kinds) if k == "hand_started"), default=None)
-    return started is not None and "acted" in kinds[started:] and "hand_ended" not in kinds[started:]
+    if started is None:
+        return False
+    return "acted" in kinds[started:] and "hand_ended" not in kinds[started:]
 
 
 def table_again(client: Client, table: str) -> Frame:
@@ -332,3 +336,59 @@ def test_a_stopping_process_hands_its_table_over_and_players_elsewhere_play_on(
     assert not any(h.status is HandStatus.CANCELLED for h in store.table_hands(table, 1000))
     check_chips(store)
     check_hands_against_ledger(store)
+
+
+@pytest.mark.parametrize(
+    ("flags", "words"),
+    [
+        (["--redis", "127.0.0.1:6379"], "a Redis URL is redis://host[:port][/db]"),
+        (["--redis", "http://127.0.0.1:6379"], "a Redis URL is redis://host[:port][/db]"),
+        (["--redis", "redis://127.0.0.1:port"], "has a port that is not a number"),
+        (["--url", "cards.example:8000"], "an origin is http(s)://host[:port]"),
+    ],
+)
+def test_serve_refuses_a_bad_redis_or_address_by_name(
+    flags: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", *flags])
+    assert stopped.value.code == 2
+    assert words in capsys.readouterr().err
+
+
+def test_a_terminal_client_goes_on_at_the_next_process_when_its_own_dies(
+    postgres_url: str, redis_url: str, store: Store, tmp_path: Path
+) -> None:
+    """The terminal client's connection learns the room's processes from its welcome;
+    when its own is killed it reconnects to the next and watches its table again, which
+    comes whole from the table's new owner."""
+    with processes(postgres_url, redis_url, tmp_path, 2) as (first, second):
+        table = first.bots_table()["id"]
+        _, token = guest(first, "Ann")
+        connection = Connection(socket_url(first.url), token, patience=WAIT)
+        seen: list[Frame] = []
+        try:
+            assert connection.open()["servers"] == [first.url, second.url]
+            connection.send({"type": "watch", "table": table})
+            seen += receive(connection, lambda f: f["type"] == "table")
+            first.kill()
+            seen += receive(connection, lambda f: f["type"] == "reconnected")
+            assert connection.url == socket_url(second.url)
+            seen += receive(connection, lambda f: f["type"] == "table" and f["table"] == table)
+            seen += receive(connection, is_event("hand_ended"))
+        finally:
+            connection.close()
+        assert all(f["type"] != "error" or f["code"] == "try_again" for f in seen), seen
+
+
+def receive(connection: Connection, matches: Callable[[Frame], bool]) -> list[Frame]:
+    """The frames up to the first that matches (within WAIT seconds)."""
+    frames: list[Frame] = []
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        frame = connection.receive(timeout=1)
+        if frame is not None:
+            frames.append(frame)
+            if matches(frame):
+                return frames
+    raise AssertionError(f"no such frame within {WAIT} s; last: {frames[-3:]}")

@@ -102,6 +102,36 @@ def test_reopening_keeps_everything_and_migrates_nothing(make_store: Callable[..
     assert chips(again, table.id) == {alice.player.id: 100}
 
 
+def test_every_process_on_a_database_reads_its_one_room_id(
+    make_store: Callable[..., Store], tmp_path: Path
+) -> None:
+    """The migrations give a database its room id (the cluster's Redis names carry it):
+    the same for every store opened on it, another for another database."""
+    first, second = make_store(), make_store()
+    assert first.room_id() == second.room_id()
+    assert len(first.room_id()) == 16 and int(first.room_id(), 16) >= 0
+    other = open_store(f"sqlite:///{tmp_path / 'other.sqlite3'}")
+    try:
+        assert other.room_id() != first.room_id()
+    finally:
+        other.close()
+
+
+def test_the_tables_a_player_sits_at_and_hosts(store: Store) -> None:
+    """Where a hello finds a player's tables, in any process, and how many they host."""
+    ann = store.create_guest("Ann").player
+    bob = store.create_guest("Bob").player
+    first, _ = store.create_table("One", {}, ann.id)
+    second, _ = store.create_table("Two", {}, ann.id)
+    store.sit(second.id, 1, bob.id, 100)
+    store.sit(first.id, 2, bob.id, 100)
+    assert store.tables_of(bob.id) == [first.id, second.id]  # oldest first
+    assert store.tables_of(ann.id) == []
+    assert (store.hosted(ann.id), store.hosted(bob.id)) == (2, 0)
+    store.leave(first.id, bob.id)
+    assert store.tables_of(bob.id) == [second.id]
+
+
 def test_sqlite_has_wal_and_foreign_keys(tmp_path: Path) -> None:
     opened = open_store(f"sqlite:///{tmp_path / 'deep' / 'room.sqlite3'}")
     try:
