@@ -38,7 +38,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -75,26 +75,32 @@ HOST = "127.0.0.1"
 FAST = RoomOptions(hand_pause=0.0, bot_delay=0.0, guests_per_minute=1_000_000)
 
 
-def serve(port: int, url: str) -> None:
-    """The room process: ``splitpot serve`` itself, with hands dealt back to back."""
+def serve(port: int, url: str, redis: str | None = None) -> None:
+    """The room process: ``splitpot serve`` itself, with hands dealt back to back; with
+    ``redis``, one of a room's processes (benchmarks/cluster.py), its lease from
+    SPLITPOT_LEASE_SECONDS when set."""
+    from splitpot.server.main import seconds_from
     from splitpot.server.main import serve as serve_room
 
-    sys.exit(serve_room(HOST, port, url, options=FAST))
+    lease = seconds_from("SPLITPOT_LEASE_SECONDS", FAST.lease_seconds, 0.5)
+    options = replace(FAST, lease_seconds=lease)
+    sys.exit(serve_room(HOST, port, url, options=options, redis=redis))
 
 
 class Room:
     """A room process on a free loopback port: its URLs, its memory and its CPU time."""
 
-    def __init__(self, url: str, log: Path) -> None:
+    def __init__(self, url: str, log: Path, redis: str | None = None) -> None:
         with socket.socket() as probe:
             probe.bind((HOST, 0))
             port = int(probe.getsockname()[1])
+        self.port = port
         self.url = f"http://{HOST}:{port}"
         self.ws_url = f"ws://{HOST}:{port}/ws"
         self.log = log
         with log.open("w") as out:
             self.process = subprocess.Popen(
-                [sys.executable, __file__, "--serve", str(port), url],
+                [sys.executable, __file__, "--serve", str(port), url, *([redis] if redis else [])],
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
@@ -707,10 +713,10 @@ def main() -> None:
         help="write py-spy's folded stacks of the room in the first run, and summarise them",
     )
     parser.add_argument("--summarise", type=Path, help="summarise a --profile file and exit")
-    parser.add_argument("--serve", nargs=2, metavar=("PORT", "URL"), help=argparse.SUPPRESS)
+    parser.add_argument("--serve", nargs="+", metavar="PORT URL [REDIS]", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(int(args.serve[0]), args.serve[1])
+        serve(int(args.serve[0]), *args.serve[1:3])
     if args.summarise:
         summarise_profile(args.summarise)
         return

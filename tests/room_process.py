@@ -32,11 +32,20 @@ PACE = {"SPLITPOT_BOT_DELAY": "0.01", "SPLITPOT_HAND_PAUSE": "0.02"}
 WAIT = 20.0  # seconds any one thing may take before the test gives up
 
 
+# A process that loads the room's code, then waits for a line before it serves: a restart
+# that follows a kill need not wait for Python to import it all again.
+READY = (
+    "import sys; import splitpot.cli, splitpot.server.app, splitpot.server.main; "
+    "sys.exit(splitpot.cli.main(sys.argv[1:]) if sys.stdin.readline() else 0)"
+)
+
+
 class Serve:
     """``splitpot serve --bots 3`` in a child process, restarted on the same database and
-    port; each run's output goes to a file in the test's temporary folder."""
+    port; each run's output goes to a file in the test's temporary folder. With
+    ``spare``, the next run's process is started (its imports done) while this one runs."""
 
-    def __init__(self, database_url: str, logs: Path, *flags: str) -> None:
+    def __init__(self, database_url: str, logs: Path, *flags: str, spare: bool = False) -> None:
         self.database_url = database_url
         self.flags = flags  # more of serve's options
         self.port = free_port()
@@ -45,16 +54,32 @@ class Serve:
         self.logs = logs
         self.runs = 0
         self.process: subprocess.Popen[bytes] | None = None
+        self.spare: subprocess.Popen[bytes] | None = None
+        self.keeps_spare = spare
+
+    def _launch(self) -> subprocess.Popen[bytes]:
+        """A process of the next run, waiting for its line to serve."""
+        command = [sys.executable, "-c", READY, "serve", "--port", str(self.port)]
+        command += ["--db", self.database_url, "--bots", "3", *self.flags]
+        with (self.logs / f"serve-{self.runs + 1}.log").open("wb") as out:
+            return subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=os.environ | PACE,
+            )
 
     def start(self) -> None:
         """Start the room and wait until it answers /api/health (recovery is done)."""
+        process, self.spare = self.spare or self._launch(), None
         self.runs += 1
-        command = [sys.executable, "-m", "splitpot.cli", "serve", "--port", str(self.port)]
-        command += ["--db", self.database_url, "--bots", "3", *self.flags]
-        with self.log().open("wb") as out:
-            self.process = subprocess.Popen(
-                command, stdout=out, stderr=subprocess.STDOUT, env=os.environ | PACE
-            )
+        assert process.stdin is not None
+        process.stdin.write(b"serve\n")
+        process.stdin.close()
+        self.process = process
+        if self.keeps_spare:
+            self.spare = self._launch()
         deadline = time.monotonic() + WAIT
         while True:
             code = self.process.poll()
@@ -73,6 +98,14 @@ class Serve:
     def kill(self) -> None:
         """kill -9: no handler runs, nothing is flushed but what the database has."""
         self._stop(signal.SIGKILL)
+
+    def close(self) -> None:
+        """No more runs: the spare process (if any) goes without serving."""
+        if self.spare is not None:
+            assert self.spare.stdin is not None
+            self.spare.stdin.close()
+            self.spare.wait(30)
+            self.spare = None
 
     def terminate(self) -> int:
         """SIGTERM, and the exit status once the room has stopped by itself."""

@@ -144,6 +144,7 @@ def test_players_at_any_process_play_at_tables_run_by_any(
         dee.sit(other["id"], 4, other["max_buy_in"])
         watcher = Client(third, None)  # type: ignore[arg-type]
         watcher.send({"type": "watch", "table": bots["id"]})
+        table_again(watcher, bots["id"])
         play_hands([ann, bob], bots["id"], 2)
         play_hands([cy, dee], other["id"], 2)
         deadline = time.monotonic() + WAIT

@@ -318,7 +318,7 @@ def test_kill_9_at_random_moments_loses_no_chip(
     kills = int(os.environ.get("SPLITPOT_TEST_KILLS", KILLS[backend]))
     seed = random.randrange(2**32)
     rng = random.Random(seed)
-    room = Serve(database_url, tmp_path)
+    room = Serve(database_url, tmp_path, spare=True)
     room.start()
     table = room.bots_table()
     with httpx.Client(base_url=room.url, timeout=5) as http:  # a second busy table: bots only
@@ -361,6 +361,7 @@ def test_kill_9_at_random_moments_loses_no_chip(
         for human in humans:
             human.disconnect()
         room.kill()
+        room.close()
     check_chips(store)
     finished = check_hands_against_ledger(store)
     for hand in store.unfinished_hands():  # in play at the last kill: it would resume

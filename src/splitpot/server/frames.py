@@ -3,8 +3,8 @@ views and events (player ids, bots, connections, host, the dealer's scene)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-from time import monotonic
+from datetime import UTC, datetime
+from time import monotonic, time
 from typing import TYPE_CHECKING
 
 from splitpot.dealer import Scene
@@ -103,6 +103,11 @@ def seconds(span: float) -> float:
     return round(span, 1)
 
 
+# The wall clock at the monotonic clock's zero, read once: a moment is always told as the
+# same time (a turn's deadline in its to_act event and in its turn message agree).
+_WALL_AT_ZERO = time() - monotonic()
+
+
 def wall_time(moment: float) -> datetime:
     """A monotonic moment as a UTC time."""
-    return datetime.now(UTC) + timedelta(seconds=moment - monotonic())
+    return datetime.fromtimestamp(_WALL_AT_ZERO + moment, UTC)
