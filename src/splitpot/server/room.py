@@ -347,9 +347,10 @@ class Room:
             return {}
 
     def servers(self) -> list[str]:
-        """Where clients may reach the room: every live process, this one first."""
+        """Where clients may reach the room: every live process, this one first (once
+        each: behind a load balancer they all give its address)."""
         if self.cluster is not None and self.cluster.nodes:
-            return [node.url for node in self.cluster.nodes]
+            return list(dict.fromkeys(node.url for node in self.cluster.nodes))
         return [self.options.url] if self.options.url else []
 
     # ------------------------------------------------------------ commands
