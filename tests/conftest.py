@@ -23,3 +23,17 @@ def room(store: Store) -> Iterator[RoomServer]:
     """A room on the test's database, on a free loopback port, stopped after the test."""
     with running_room(store) as server:
         yield server
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``one_database`` (the room's behaviour, whatever database keeps its
+    records) run on SQLite only: what runs on PostgreSQL as well is the store's own tests
+    and the room's crash, fault, lease, ledger, privacy and fuzz tests."""
+    once = [
+        item
+        for item in items
+        if item.get_closest_marker("one_database") and "[postgresql" in item.nodeid
+    ]
+    if once:
+        config.hook.pytest_deselected(items=once)
+        items[:] = [item for item in items if item not in once]

@@ -36,6 +36,8 @@ from splitpot.session import GameSession, table_config
 from splitpot.table import Table, TableEvent, seen_by
 from splitpot.verify import verify_hand
 
+pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
+
 Picture = tuple[Any, ...]
 
 

@@ -3,6 +3,7 @@ real WebSocket and HTTP clients, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import pytest
 from room_helpers import (
     Client,
     RoomServer,
@@ -13,6 +14,8 @@ from room_helpers import (
 )
 
 from splitpot.store import Store
+
+pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
 
 
 def test_health_and_a_guest(room: RoomServer) -> None:

@@ -4,9 +4,12 @@ watcher with a session may chat, one without may not; the dealer speaks in event
 
 from __future__ import annotations
 
+import pytest
 from room_helpers import Client, RoomServer
 
 from splitpot.protocol import MAX_CHAT
+
+pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
 
 
 def test_chat_lines_reach_the_table_as_typed(room: RoomServer) -> None:

@@ -29,6 +29,8 @@ from room_helpers import (
 from splitpot.server.clock import ActionClock
 from splitpot.store import Store
 
+pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
+
 SCALE = 0.25  # a second of the table's clock lasts a quarter of a second
 
 

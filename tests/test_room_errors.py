@@ -27,6 +27,8 @@ from websockets.exceptions import ConnectionClosed
 from splitpot.protocol import MAX_FRAME
 from splitpot.store import Store, StoreError
 
+pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
+
 
 def unchanged(client: Client, table: str, before: Frame) -> None:
     """The table as ``client`` sees it is what it was (seq included: no event)."""

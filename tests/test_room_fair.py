@@ -11,11 +11,14 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+import pytest
 from room_helpers import FAST, Client, Frame, RoomServer, is_event, one_hand, play, running_room
 
 from splitpot.store import Store
 from splitpot.verify import main as verify_main
 from splitpot.verify import verify_chain, verify_hand
+
+pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
 
 
 def commitment_of(entropy: bytes) -> str:

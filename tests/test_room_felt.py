@@ -11,6 +11,8 @@ from room_helpers import Client, Frame, RoomServer, one_hand, seated_game
 
 from splitpot.evaluate import hand_help
 
+pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
+
 
 def all_in_at_once(client: Client, turn: Frame) -> Frame:
     """Go all in, or call one, then show: a hand run out from preflop."""

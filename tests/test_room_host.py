@@ -23,6 +23,8 @@ from room_helpers import (
 from splitpot.protocol import ErrorCode, Host, HostAction, ProtocolError, parse_command
 from splitpot.store import Store
 
+pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
+
 
 @pytest.mark.parametrize(
     ("message", "command"),

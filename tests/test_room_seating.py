@@ -5,6 +5,7 @@ several tables per player. Hands are dealt one at a time (the host pauses the ta
 
 from __future__ import annotations
 
+import pytest
 from room_helpers import (
     Client,
     RoomServer,
@@ -21,6 +22,8 @@ from room_helpers import (
 )
 
 from splitpot.store import Store
+
+pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
 
 RANGE = {"min_buy_in": 50, "max_buy_in": 300}  # blinds 1/2
 

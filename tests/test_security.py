@@ -47,6 +47,8 @@ from splitpot.protocol import MAX_FRAME
 from splitpot.server.app import MAX_BODY
 from splitpot.store import Store
 
+pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
+
 SOURCE = Path(splitpot.__file__).parent
 PRIVATE = "a private table needs its invite"
 LOGGED_OUT = "the token is unknown or logged out"

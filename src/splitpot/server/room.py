@@ -98,7 +98,7 @@ class Room:
         self.node = self.options.node or f"{socket.gethostname()}:{os.getpid()}"
         self.holder = store.hold_leases(self.node)
         self._keeper: asyncio.Task[None] | None = None
-        self._stopping: set[asyncio.Task[Any]] = set()  # work started and not awaited
+        self._background: set[asyncio.Task[Any]] = set()  # work started and not awaited
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store call on the store's thread; retry while the database is away."""
@@ -170,8 +170,10 @@ class Room:
     async def _take(self, record: TableRecord) -> bool:
         """Run the table here if its lease can be had: rebuilt from the store, its hand in
         play resumed from the log. The other processes hear that it runs here."""
-        if record.id in self.tables or record.closed:
-            return record.id in self.tables
+        if record.id in self.tables:
+            return True
+        if record.closed:
+            return False
         if not await self.db(self.store.claim_table, record.id, self.options.lease_seconds):
             return False  # another process runs it
         try:
@@ -250,8 +252,8 @@ class Room:
         """Work the room starts and does not wait for, held until done (the event loop
         keeps only weak references to tasks)."""
         task = asyncio.get_running_loop().create_task(work)
-        self._stopping.add(task)
-        task.add_done_callback(self._stopping.discard)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def create_table(
         self, settings: TableSettings, host: Player
@@ -302,12 +304,6 @@ class Room:
             actor.add_bot(seat, bot.player, self.seed())
         await self._run(actor)
         return actor, invite
-
-    def actor(self, table_id: object) -> TableActor:
-        actor = self.tables.get(table_id) if isinstance(table_id, str) else None
-        if actor is None:
-            raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"there is no table {table_id!r}")
-        return actor
 
     async def facts(self, table_id: str) -> TableFacts:
         """A table wherever it runs: this process's own, else the store's (the system of
