@@ -42,6 +42,7 @@ from room import POSTGRES, Room, bounded, client_cpu, database, sleep_until, unt
 from room_clients import SEATS, Pace, Seat, Tally, Window, open_tables, play, watch
 from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
+from websockets.sync.client import connect as connect_now
 
 from splitpot.store import normalise_url
 
@@ -84,16 +85,17 @@ def cluster(count: int, args: argparse.Namespace) -> Iterator[tuple[str, list[Ro
 def known(room: Room, count: int) -> None:
     """Wait until the process names ``count`` processes in its welcome."""
     deadline = time.monotonic() + WAIT
-    while len(asyncio.run(servers(room.ws_url))) < count:
+    while len(servers(room.ws_url)) < count:
         if time.monotonic() > deadline:
             raise RuntimeError(f"{room.url} does not see {count} processes")
         time.sleep(0.2)
 
 
-async def servers(ws_url: str) -> list[str]:
-    async with connect(ws_url) as socket:
-        await socket.send(json.dumps({"type": "hello"}))
-        found: list[str] = json.loads(await socket.recv()).get("servers", [])
+def servers(ws_url: str) -> list[str]:
+    """The addresses a process gives its clients."""
+    with connect_now(ws_url) as socket:
+        socket.send(json.dumps({"type": "hello"}))
+        found: list[str] = json.loads(socket.recv()).get("servers", [])
         return found
 
 

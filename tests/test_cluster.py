@@ -31,6 +31,7 @@ from store_fixtures import cheap_hasher, fresh_postgres_database
 
 from splitpot.cli import main
 from splitpot.client.remote import Connection, socket_url
+from splitpot.server.cluster import Node, deal, least_loaded
 from splitpot.server.recovery import replay
 from splitpot.store import HandStatus, Store, open_store
 
@@ -393,3 +394,15 @@ def receive(connection: Connection, matches: Callable[[Frame], bool]) -> list[Fr
             if matches(frame):
                 return frames
     raise AssertionError(f"no such frame within {WAIT} s; last: {frames[-3:]}")
+
+
+def test_free_tables_are_dealt_to_the_least_loaded_processes() -> None:
+    """A dead process's tables spread over the living, the least loaded first, and every
+    process deals them alike (the same loads give the same deal)."""
+    loads = {"b/1": 3, "c/1": 2}
+    assert deal(["t4", "t2", "t3"], loads) == {"t2": "c/1", "t3": "b/1", "t4": "c/1"}
+    assert loads == {"b/1": 3, "c/1": 2}  # the beats' loads are left as they were
+    assert deal([], loads) == {}
+    assert least_loaded([]) is None
+    nodes = [Node("a/1", "http://a", 4, 10, 0.1), Node("b/1", "http://b", 4, 3, 0.1)]
+    assert least_loaded(nodes) == nodes[1]  # as many tables: the fewer connections

@@ -57,6 +57,7 @@ class Node:
     url: str  # where clients reach it (http://host:port)
     tables: int  # tables it runs
     connections: int  # WebSockets it serves
+    age: float  # seconds since its last beat, when this process looked
 
 
 class Handler(Protocol):
@@ -472,7 +473,10 @@ class Cluster:
         for key, value in nodes.items():
             seen = json.loads(value)
             if now - seen["at"] < self.ttl:
-                live.append(Node(_text(key), seen["url"], seen["tables"], seen["connections"]))
+                age = now - seen["at"]
+                live.append(
+                    Node(_text(key), seen["url"], seen["tables"], seen["connections"], age)
+                )
         return sorted(live, key=lambda node: (node.id != self.id, node.id))
 
     async def forget(self, table_ids: list[str]) -> None:
@@ -498,6 +502,18 @@ def least_loaded(nodes: list[Node]) -> Node | None:
     """Where a new table goes: the live process running the fewest tables (then the one
     serving the fewest connections)."""
     return min(nodes, key=lambda node: (node.tables, node.connections, node.id), default=None)
+
+
+def deal(tables: list[str], loads: dict[str, int]) -> dict[str, str]:
+    """Free tables dealt to processes (``loads``: each one's tables now): each table, in
+    order of id, to the process with the fewest so far (then the least id)."""
+    loads = dict(loads)
+    dealt = {}
+    for table in sorted(tables):
+        taker = min(loads, key=lambda node: (loads[node], node))
+        loads[taker] += 1
+        dealt[table] = taker
+    return dealt
 
 
 def _text(key: bytes | str) -> str:

@@ -34,7 +34,7 @@ from sqlalchemy.exc import OperationalError
 from splitpot.protocol import ErrorCode, Hello, ProtocolError, Sit, TableMessage, Watch, read_frame
 from splitpot.server.actor import Command as TableCommand
 from splitpot.server.actor import TableActor
-from splitpot.server.cluster import Cluster, NoOwner, Unreachable, least_loaded
+from splitpot.server.cluster import Cluster, NoOwner, Unreachable, deal, least_loaded
 from splitpot.server.commands import table_command
 from splitpot.server.connection import POLICY, Connection, RemoteConnection
 from splitpot.server.errors import refusal
@@ -89,6 +89,7 @@ class Room:
         self._fences: dict[str, int] = {}  # the newest owner's lease of each table, heard
         self._owners: dict[str, str] = {}  # the process each table's frames came from
         self._behind: set[tuple[int, str]] = set()  # (connection, table): frames were lost
+        self._free_since: dict[str, float] = {}  # tables no process held, since when
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._shuffles = None if self.options.seed is None else random.Random(self.options.seed)
         self.closing = False
@@ -196,19 +197,36 @@ class Room:
 
     async def _keep_leases(self) -> None:
         """Renew this process's leases; let go of tables another process took; take the
-        tables no process holds (their process stopped or died). A stopping room keeps
-        its leases until it has handed its tables over."""
+        tables no process holds (their process stopped or died), this process's share of
+        them first. A stopping room keeps its leases until it has handed its tables over."""
         while True:
             await asyncio.sleep(self.options.lease_seconds / 3)
             try:
                 for table_id in await self.db(self.store.renew_leases, self.options.lease_seconds):
                     self._let_go(table_id)
-                for table_id in [] if self.closing else await self.db(self.store.free_tables):
-                    if table_id not in self.tables and not self.closing:
+                await self._beat()  # and the others' beats, as they are now
+                free = [] if self.closing else await self.db(self.store.free_tables)
+                for table_id in self._share([t for t in free if t not in self.tables]):
+                    if not self.closing:
                         await self._take(await self.db(self.store.table, table_id))
             except Exception:  # the next round tries again
                 log.exception("the table leases could not be kept")
-            await self._beat()
+
+    def _share(self, free: list[str]) -> list[str]:
+        """The free tables this process takes now: its share of them, as every process
+        deals them from the same beats (``cluster.deal``), so a dead process's tables
+        spread out; and any still free a beat and a half later (its process did not take
+        it)."""
+        now = time.monotonic()
+        self._free_since = {t: self._free_since.get(t, now) for t in free}
+        cluster = self.cluster
+        if cluster is None or not cluster.nodes:
+            return free
+        beats = 1.5 * self.options.lease_seconds / 3  # a process quiet longer may be dead
+        loads = {node.id: node.tables for node in cluster.nodes if node.age < beats}
+        loads[cluster.id] = len(self.tables)
+        dealt = deal(free, loads)
+        return [t for t in free if dealt[t] == cluster.id or now - self._free_since[t] > beats]
 
     async def _beat(self) -> None:
         """Tell the other processes this one lives, with its load and its tables' lobby
