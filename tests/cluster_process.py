@@ -9,7 +9,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -75,9 +75,16 @@ class OwnRedis:
 
 
 @contextmanager
-def processes(database_url: str, redis_url: str, logs: Path, count: int) -> Iterator[list[Serve]]:
+def processes(
+    database_url: str,
+    redis_url: str,
+    logs: Path,
+    count: int,
+    after_first: Callable[[Serve], None] | None = None,
+) -> Iterator[list[Serve]]:
     """``count`` processes of one room, the first started first (it opens the bots'
-    table); each knows all the others before this yields. All killed at the end."""
+    table; ``after_first`` is called then); each knows all the others before this
+    yields. All killed at the end."""
     started: list[Serve] = []
     try:
         for number in range(count):
@@ -85,6 +92,8 @@ def processes(database_url: str, redis_url: str, logs: Path, count: int) -> Iter
             folder.mkdir()
             started.append(Serve(database_url, folder, "--redis", redis_url))
             started[-1].start()
+            if number == 0 and after_first is not None:
+                after_first(started[0])
         for room in started:
             wait_for_servers(room, len(started))
         yield started

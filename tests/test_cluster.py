@@ -257,13 +257,18 @@ def test_a_paused_owner_that_lost_its_table_never_writes_for_it_again(
 def test_redis_restarting_loses_nothing_and_the_room_goes_on(
     postgres_url: str, store: Store, tmp_path: Path
 ) -> None:
-    """Redis is killed and started again under two processes: routed play pauses, then
-    the player at the other process gets the table whole again and plays on; the lobby
-    lists it again and new tables are placed again."""
+    """The first process starts with no Redis to be found: it runs its tables alone, and
+    joins when Redis comes. Then Redis is killed and started again under the two: routed
+    play pauses, then the player at the other process gets the table whole again and
+    plays on; the lobby lists it again and new tables are placed again."""
     own = OwnRedis(tmp_path)
-    own.start()
+
+    def redis_comes(first: Serve) -> None:
+        assert first.bots_table()["players"] == 3  # its own table, dealt without Redis
+        own.start()
+
     try:
-        with processes(postgres_url, own.url, tmp_path, 2) as (first, second):
+        with processes(postgres_url, own.url, tmp_path, 2, redis_comes) as (first, second):
             bots = first.bots_table()
             table = bots["id"]
             ann = player(second, "Ann")

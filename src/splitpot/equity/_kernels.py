@@ -156,7 +156,7 @@ def board_combinations(cards: np.ndarray, count: int) -> np.ndarray:
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def enumerate_boards(
     holes: np.ndarray,
     known: np.ndarray,
@@ -213,7 +213,7 @@ def _deal_rest(
         slot += 1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def sample_deals(
     choices: np.ndarray,
     choice_starts: np.ndarray,

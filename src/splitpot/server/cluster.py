@@ -37,7 +37,7 @@ from splitpot.protocol import ErrorCode, ProtocolError
 log = logging.getLogger("splitpot.cluster")
 
 ANSWER_WAIT = 5.0  # seconds a process waits for a table's owner to answer a command
-FIRST_CONNECT = 5.0  # seconds a starting process waits for Redis before going on without
+FIRST_CONNECT = 2.0  # seconds a starting process waits for Redis before going on without
 Json = dict[str, Any]
 
 
@@ -117,6 +117,7 @@ class Cluster:
         self._listener: asyncio.Task[None] | None = None
         self._publisher: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self._lost = False  # messages were lost: resynchronise once Redis answers
         self._stopping = False
 
     # ------------------------------------------------------------ names
@@ -180,7 +181,7 @@ class Cluster:
                 await pubsub.subscribe(*channels)  # confirmed in messages not read yet
                 joined = [self._expect(channel) for channel in channels]
                 self._pubsub = pubsub
-                self._spawn(self._joined(joined, first))
+                self._spawn(self._joined(joined))
                 first, pause = False, 0.1
                 while True:
                     message = await pubsub.get_message(timeout=1.0)
@@ -191,6 +192,7 @@ class Cluster:
             except (RedisError, OSError) as error:
                 if self.connected:
                     log.warning("Redis unavailable (%s); retrying", error)
+                    self._lost = True  # what was sent to this process meanwhile is gone
                 self.connected = False
                 self._pubsub = None
                 for waiting in self._subscribed.values():
@@ -209,8 +211,9 @@ class Cluster:
         self._subscribed[channel] = done
         return done
 
-    async def _joined(self, joined: list[asyncio.Future[None]], first: bool) -> None:
-        """Once Redis has every subscription: connected; after a break, resynchronise."""
+    async def _joined(self, joined: list[asyncio.Future[None]]) -> None:
+        """Once Redis has every subscription: connected; if messages were lost (a break,
+        or Redis away when this process started), resynchronise."""
         try:
             answers = await asyncio.wait_for(
                 asyncio.gather(*joined, return_exceptions=True), ANSWER_WAIT
@@ -221,7 +224,8 @@ class Cluster:
             return
         self.connected = True
         self._ready.set()
-        if not first:
+        if self._lost:
+            self._lost = False
             log.warning("Redis is back: this process says again what it runs and watches")
             await self._handle().on_reconnected()
 
@@ -433,6 +437,7 @@ class Cluster:
                 raise
             except (RedisError, OSError) as error:
                 log.warning("Redis did not take %d messages (%s)", len(batch), error)
+                self._lost = True
                 for _, _, waiting in batch:
                     if waiting is not None and not waiting.done():
                         waiting.set_exception(Unreachable(str(error)))
