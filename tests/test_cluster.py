@@ -212,6 +212,8 @@ def test_killing_a_busy_tables_owner_moves_the_table_and_its_hand_resumes(
     assert took < 3 * LEASE + 3
     for hand_id, logged in in_play.items():  # resumed where its log stopped
         assert store.hand_log(hand_id).actions[: len(logged)] == logged
+    for hand in store.table_hands(table, 1000):
+        replay(store.hand_log(hand.id))  # each action once, in the order the engine took
     check_chips(store)
     check_hands_against_ledger(store)
 

@@ -99,6 +99,7 @@ class Room:
         self.node = self.options.node or f"{socket.gethostname()}:{os.getpid()}"
         self.holder = store.hold_leases(self.node)
         self._keeper: asyncio.Task[None] | None = None
+        self._looker: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()  # work started and not awaited
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -166,6 +167,7 @@ class Room:
         for record in await self.db(self.store.list_tables, include_private=True):
             await self._take(record)
         self._keeper = asyncio.create_task(self._keep_leases(), name="leases")
+        self._looker = asyncio.create_task(self._look_around(), name="free tables")
         await self._beat()
 
     async def _take(self, record: TableRecord) -> bool:
@@ -196,21 +198,30 @@ class Room:
             await self._beat()
 
     async def _keep_leases(self) -> None:
-        """Renew this process's leases; let go of tables another process took; take the
-        tables no process holds (their process stopped or died), this process's share of
-        them first. A stopping room keeps its leases until it has handed its tables over."""
+        """Renew this process's leases, and let go of tables another process took; on a
+        beat of its own, which nothing else holds up. A stopping room keeps its leases
+        until it has handed its tables over."""
         while True:
             await asyncio.sleep(self.options.lease_seconds / 3)
             try:
                 for table_id in await self.db(self.store.renew_leases, self.options.lease_seconds):
                     self._let_go(table_id)
+            except Exception:  # the next beat tries again
+                log.exception("the table leases could not be renewed")
+
+    async def _look_around(self) -> None:
+        """Beat (this process lives, with its load), then take the tables no process holds
+        (their process stopped or died), this process's share of them first."""
+        while not self.closing:
+            await asyncio.sleep(self.options.lease_seconds / 3)
+            try:
                 await self._beat()  # and the others' beats, as they are now
-                free = [] if self.closing else await self.db(self.store.free_tables)
+                free = await self.db(self.store.free_tables)
                 for table_id in self._share([t for t in free if t not in self.tables]):
                     if not self.closing:
                         await self._take(await self.db(self.store.table, table_id))
-            except Exception:  # the next round tries again
-                log.exception("the table leases could not be kept")
+            except Exception:  # the next beat tries again
+                log.exception("the free tables could not be taken")
 
     def _share(self, free: list[str]) -> list[str]:
         """The free tables this process takes now: its share of them, as every process
@@ -600,8 +611,9 @@ class Room:
                 if actor.table.hand is None and actor.hand_id is None and actor.pending is None:
                     await self._hand_over(actor)
             await asyncio.sleep(0.05)
-        if self._keeper is not None:
-            self._keeper.cancel()
+        for task in (self._keeper, self._looker):
+            if task is not None:
+                task.cancel()
         for actor in list(self.tables.values()):
             await self._hand_over(actor)
         if self.cluster is not None:

@@ -223,10 +223,12 @@ class Store:
     def renew_leases(self, ttl: float) -> set[str]:
         """Extend every lease held; the tables lost to another process (forgotten here)."""
         assert self.holder is not None, "hold_leases first"
+        held = dict(self.holder.fences)  # the room's thread adds and drops tables meanwhile
         with self._write() as s:
-            lost = leases.renew(s, self.holder.owner, self.holder.fences, ttl, self._clock())
+            lost = leases.renew(s, self.holder.owner, held, ttl, self._clock())
         for table_id in lost:
-            del self.holder.fences[table_id]
+            if self.holder.fences.get(table_id) == held[table_id]:
+                del self.holder.fences[table_id]
         return lost
 
     def release_table(self, table_id: str) -> None:
