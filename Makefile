@@ -4,6 +4,8 @@ BIN := $(VENV)/bin
 # What running needs (make run), and the test tools on top of it (make test): one stamp each.
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
+KERNELS_STAMP := $(VENV)/.compiled-kernels
+KERNELS := $(wildcard src/splitpot/*/_kernels.py src/splitpot/*/kernels.py src/splitpot/bots/*.py)
 
 .PHONY: test run play bench clean
 
@@ -19,10 +21,20 @@ $(TEST_STAMP): $(RUN_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(TEST_STAMP)
 
+# numba compiles the evaluator's, the equity's and the bots' kernels once, into its cache on
+# disk, before the room's processes would each compile them while holding the GIL (the
+# room stops for as long: seconds, half a minute for the equity's).
+$(KERNELS_STAMP): $(RUN_STAMP) $(KERNELS)
+	@echo "compiling the evaluator's and the equity's kernels (once; about a minute)"
+	$(BIN)/splitpot equity AsKs2d3d QhQcJhTc --board Jd4d3c > /dev/null
+	$(BIN)/splitpot equity AsKs2d3d '*' --samples 1000 --seed 1 > /dev/null
+	$(BIN)/splitpot simulate --hands 20 --seed 1 > /dev/null
+	touch $(KERNELS_STAMP)
+
 # The browser tests drive Debian's Chromium (Playwright's own download does not work here):
 # installed when missing (as root, or with sudo); where it cannot be, those tests are skipped
 # (CI sets SPLITPOT_REQUIRE_BROWSER=1: then they fail).
-test: $(TEST_STAMP)
+test: $(TEST_STAMP) $(KERNELS_STAMP)
 	@test -x /usr/bin/chromium || { \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium \
@@ -32,7 +44,7 @@ test: $(TEST_STAMP)
 	$(BIN)/pytest
 
 # The room on 127.0.0.1:8000 (SQLite in your data folder) with five bots waiting.
-run: $(RUN_STAMP)
+run: $(KERNELS_STAMP)
 	$(BIN)/splitpot serve --bots 5
 
 # The offline game in the terminal, against bots.

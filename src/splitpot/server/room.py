@@ -89,6 +89,7 @@ class Room:
         self._fences: dict[str, int] = {}  # the newest owner's lease of each table, heard
         self._owners: dict[str, str] = {}  # the process each table's frames came from
         self._behind: set[tuple[int, str]] = set()  # (connection, table): frames were lost
+        self._streams: dict[tuple[int, str], int] = {}  # (connection, table): its owner's fence
         self._free_since: dict[str, float] = {}  # tables no process held, since when
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._shuffles = None if self.options.seed is None else random.Random(self.options.seed)
@@ -458,6 +459,7 @@ class Room:
         self.connections.pop(connection.id, None)
         for table_id in connection.watching:
             self._behind.discard((connection.id, table_id))
+            self._streams.pop((connection.id, table_id), None)
             actor = self.tables.get(table_id)
             if actor is not None:
                 actor.submit_nowait(TableCommand(connection, "unwatch"))
@@ -521,8 +523,9 @@ class Room:
     ) -> None:
         """A frame of a table another process runs, for connections of this one; from a
         process that lost the table (an older fencing number), nothing. A connection that
-        has gone, or stopped watching, is forgotten there too; one whose frames were lost
-        on the way gets none until the table comes whole again."""
+        has gone, or stopped watching, is forgotten there too. A connection whose frames
+        were lost on the way, or whose table's owner changed, gets nothing of the table
+        but the whole table again: its new owner's stream starts with it."""
         if fence < self._fences.get(table_id, 0):
             return
         self._fences[table_id] = fence
@@ -533,11 +536,16 @@ class Room:
                 if self.cluster is not None:
                     self.cluster.unwatch(table_id, connection_id)
                 continue
-            behind = (connection_id, table_id)
-            if behind in self._behind:
-                if json.loads(frame).get("type") != "table":
-                    continue  # after a gap: only the whole table again
-                self._behind.discard(behind)
+            stream = (connection_id, table_id)
+            moved = self._streams.get(stream, fence) != fence
+            if stream in self._behind or moved:
+                if json.loads(frame).get("type") != "table":  # not where the stream starts
+                    if stream not in self._behind:
+                        self._behind.add(stream)
+                        self._spawn(self._watch_again(connection, table_id))
+                    continue
+                self._behind.discard(stream)
+            self._streams[stream] = fence
             connection.send(frame)
 
     def on_gap(self, owner: str) -> None:
