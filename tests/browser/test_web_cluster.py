@@ -48,9 +48,12 @@ def test_the_page_goes_on_at_the_rooms_next_process_when_its_own_dies(
             ann.tolerate(re.escape(first.url))
             ann.tolerate("WebSocket connection to .* failed")
             mark = len(ann.received)
-            first.kill()
+            to_second = ann.page.expect_websocket(
+                lambda socket: socket.url == second.ws_url, timeout=WAIT * 1000
+            )
+            with to_second:
+                first.kill()
             expect(ann.page.locator("#connection")).to_have_text("Connected", timeout=WAIT * 1000)
-            assert ann.sockets[-1].url == second.ws_url
             table = frames_after(ann, mark, lambda f: f["type"] == "table")
             assert table["state"]["seats"][0]["name"] == "Ann"
             expect(ann.seat(1)).to_have_class(re.compile(r"\bme\b"))

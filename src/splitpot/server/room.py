@@ -408,14 +408,16 @@ class Room:
             connection.watching[table_id] = command.invite
 
     async def _route(self, connection: Connection, command: TableMessage, text: str) -> None:
-        actor = self.tables.get(command.table)
-        if actor is not None:
-            await actor.submit(TableCommand(connection, *table_command(command)))
-            return
-        if self.cluster is None:
-            raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"there is no table {command.table!r}")
         message = {"conn": connection.id, "player": player_json(connection.player), "text": text}
         for pause in OWNER_WAITS:  # a table between owners has one again within moments
+            actor = self.tables.get(command.table)
+            if actor is not None:  # run here (perhaps since the last try)
+                await actor.submit(TableCommand(connection, *table_command(command)))
+                return
+            if self.cluster is None:
+                raise ProtocolError(
+                    ErrorCode.UNKNOWN_TABLE, f"there is no table {command.table!r}"
+                )
             try:
                 await self.cluster.forward(command.table, message)
                 return
@@ -469,15 +471,19 @@ class Room:
     # ------------------------------------------------------------ the cluster's messages
 
     async def on_command(self, table_id: str, message: dict[str, Any]) -> None:
-        """A command from a client of another process for a table run here; answered to
-        that process after the frames it made. A table gone from here does not answer:
-        its new owner does, or the sender gives up and asks again."""
+        """A command from a client of another process for a table run here (or of this
+        one, sent before the table came here: then the client is its own connection);
+        answered to that process after the frames it made. A table gone from here does not
+        answer: its new owner does, or the sender gives up and asks again."""
         actor = self.tables.get(table_id)
         cluster = self.cluster
         if actor is None or actor.closed or cluster is None:
             return
         node, request = message["from"], message["id"]
-        stub = self._remote(actor, node, message["conn"], message["player"])
+        here = self.connections.get(message["conn"]) if node == cluster.id else None
+        if node == cluster.id and here is None:
+            return  # a client of this process that has gone since
+        stub = here or self._remote(actor, node, message["conn"], message["player"])
         try:
             command = read_frame(message["text"])
             if isinstance(command, Hello):
