@@ -390,6 +390,39 @@ def test_a_terminal_client_goes_on_at_the_next_process_when_its_own_dies(
         assert all(f["type"] != "error" or f["code"] == "try_again" for f in seen), seen
 
 
+def test_a_logout_at_one_process_ends_that_sessions_sockets_at_every_process(
+    postgres_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """A token logged out at one process: its WebSocket at another is closed at once
+    (through Redis), and no process lets it say hello again; the same player's other
+    session plays on."""
+    with processes(postgres_url, redis_url, tmp_path, 2) as (first, second):
+        table = first.bots_table()
+        with httpx.Client(base_url=first.url, timeout=5) as http:
+            made = http.post("/api/accounts", json={"name": "Lou", "password": "l0u-s3cret-pw"})
+            assert made.status_code == 201, made.text
+            other = http.post("/api/sessions", json={"name": "Lou", "password": "l0u-s3cret-pw"})
+            assert other.status_code == 200, other.text
+        token, kept_token = made.json()["token"], other.json()["token"]
+        stolen = Client(second, token)  # type: ignore[arg-type]
+        stolen.sit(table["id"], 1, table["max_buy_in"])
+        kept = Client(second, kept_token)  # type: ignore[arg-type]
+        with httpx.Client(base_url=first.url, timeout=5) as http:
+            ended = http.delete("/api/sessions", headers={"Authorization": f"Bearer {token}"})
+            assert ended.status_code == 204, ended.text
+        assert stolen.closed.wait(WAIT), "the logged-out token's socket elsewhere is still open"
+        assert stolen.socket.close_code == 1008
+        assert not kept.closed.is_set(), "the player's other session was closed too"
+        for room in (first, second):
+            refused = Client(room, token)  # type: ignore[arg-type]
+            assert refused.welcome["code"] == "unauthorized", refused.welcome
+            assert refused.welcome["message"] == "the token is unknown or logged out"
+            refused.close()
+        kept.send({"type": "watch", "table": table["id"]})
+        assert table_again(kept, table["id"])["table"] == table["id"]
+        kept.close()
+
+
 def receive(connection: Connection, matches: Callable[[Frame], bool]) -> list[Frame]:
     """The frames up to the first that matches (within WAIT seconds)."""
     frames: list[Frame] = []
