@@ -115,6 +115,7 @@ class Connection:
     def __init__(self, url: str, token: str, patience: float = 60.0) -> None:
         self.url = url
         self.urls = [url]  # the room's processes' sockets, the one in use first
+        self.servers: list[str] = []  # their web addresses, as the last welcome named them
         self.token = token
         self.patience = patience
         self.socket: ClientConnection | None = None  # the live connection
@@ -148,13 +149,14 @@ class Connection:
         """The room's processes, as its welcome names them (this one first)."""
         if not isinstance(servers, list):
             return
-        known = []
+        known = {}  # web address -> its socket
         for server in servers:
             try:
-                known.append(socket_url(str(server)))
+                known[str(server).rstrip("/")] = socket_url(str(server))
             except RemoteError:
                 continue
-        self.urls = [self.url, *(url for url in known if url != self.url)]
+        self.servers = list(known)
+        self.urls = [self.url, *(url for url in known.values() if url != self.url)]
 
     def send(self, command: Command) -> bool:
         """Send a command; False when the connection is down (it is being opened again,
@@ -250,10 +252,9 @@ class RemoteGame(Game):
         self.rooms.guest(self.name)
         assert self.rooms.token is not None
         self.connection = Connection(ws_url, self.rooms.token, self.patience)
-        welcome = self.connection.open()
-        servers = welcome.get("servers")
-        if isinstance(servers, list) and servers:
-            self.rooms.servers = [str(server).rstrip("/") for server in servers]
+        self.connection.open()
+        if self.connection.servers:
+            self.rooms.servers = self.connection.servers
         if self.table_id is not None:
             return Reply(tuple(self._watch(self.table_id)))
         tables = self.rooms.tables()

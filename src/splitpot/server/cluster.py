@@ -407,16 +407,15 @@ class Cluster:
             body = {"t": "items", "from": self.id, "n": number, "items": items}
             self._queue(self._node(node), body)
 
-    def _queue(self, channel: str, body: Json) -> None:
-        self._sending.append((channel, json.dumps(body, separators=(",", ":")), None))
+    def _queue(self, channel: str, body: Json, heard: asyncio.Future[int] | None = None) -> None:
+        self._sending.append((channel, json.dumps(body, separators=(",", ":")), heard))
         self._wake.set()
 
     async def _send(self, channel: str, body: Json) -> int:
         """Publish in turn with the rest; how many processes heard it."""
         self._flush()  # what was queued before goes first
         heard: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._sending.append((channel, json.dumps(body, separators=(",", ":")), heard))
-        self._wake.set()
+        self._queue(channel, body, heard)
         return await heard
 
     async def _publish_all(self) -> None:
@@ -474,15 +473,17 @@ class Cluster:
         self.nodes = self._live(nodes, now)
 
     def _live(self, nodes: dict[Any, Any], now: float) -> list[Node]:
-        live = []
-        for key, value in nodes.items():
-            seen = json.loads(value)
-            if now - seen["at"] < self.ttl:
-                age = now - seen["at"]
-                live.append(
-                    Node(_text(key), seen["url"], seen["tables"], seen["connections"], age)
-                )
+        live = [
+            Node(key, seen["url"], seen["tables"], seen["connections"], now - seen["at"])
+            for key, seen in self._fresh(nodes, now).items()
+        ]
         return sorted(live, key=lambda node: (node.id != self.id, node.id))
+
+    def _fresh(self, entries: dict[Any, Any], now: float) -> dict[str, Json]:
+        """A hash's entries written less than ``ttl`` ago (older ones are a dead
+        process's), decoded."""
+        decoded = {_text(key): json.loads(value) for key, value in entries.items()}
+        return {key: entry for key, entry in decoded.items() if now - entry["at"] < self.ttl}
 
     async def forget(self, table_ids: list[str]) -> None:
         """Take tables this process no longer runs out of the lobby (their next owner puts
@@ -493,14 +494,7 @@ class Cluster:
     async def directory(self) -> dict[str, Json]:
         """Every table the processes run, as their owners last described it: its lobby
         summary and owner (entries of a dead owner's tables age out)."""
-        now = time.time()
-        entries = await self.redis.hgetall(f"{self.prefix}tables")
-        found = {}
-        for key, value in entries.items():
-            entry = json.loads(value)
-            if now - entry["at"] < self.ttl:
-                found[_text(key)] = entry
-        return found
+        return self._fresh(await self.redis.hgetall(f"{self.prefix}tables"), time.time())
 
 
 def least_loaded(nodes: list[Node]) -> Node | None:

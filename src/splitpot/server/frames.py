@@ -23,21 +23,28 @@ from splitpot.protocol import (
 )
 from splitpot.server.clock import Turn
 from splitpot.store import Player
-from splitpot.table import TableEvent, TableView
+from splitpot.table import TableConfig, TableEvent, TableView
 
 if TYPE_CHECKING:
     from splitpot.server.actor import TableActor
+    from splitpot.server.settings import TableSettings
 
 
 def info(actor: TableActor) -> TableInfo:
-    settings = actor.settings
+    return table_info(actor.id, actor.settings, actor.table.config, actor.host_id, actor.paused)
+
+
+def table_info(
+    table_id: str, settings: TableSettings, config: TableConfig, host_id: int, paused: bool
+) -> TableInfo:
+    """The protocol's facts of a table: for one run here, or one known from the store."""
     return TableInfo(
-        actor.id,
+        table_id,
         settings.name,
-        actor.table.config,
-        str(actor.host_id),
+        config,
+        str(host_id),
         settings.private,
-        actor.paused,
+        paused,
         settings.action_seconds,
         settings.time_bank_seconds,
     )

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from splitpot.protocol import TableInfo, table_summary
-from splitpot.server.frames import info
+from splitpot.protocol import table_summary
+from splitpot.server.frames import info, table_info
 from splitpot.server.settings import settings_of
 from splitpot.store import Seat
 from splitpot.store import Table as TableRecord
@@ -59,16 +59,8 @@ def stored_facts(
     and the summary its owner last gave the lobby (or one made from the record)."""
     settings = settings_of(record.settings)
     if listed is None:
-        table = TableInfo(
-            record.id,
-            settings.name,
-            settings.config(),
-            str(record.host_id),
-            record.private,
-            bool(record.settings.get("paused", False)),
-            settings.action_seconds,
-            settings.time_bank_seconds,
-        )
+        paused = bool(record.settings.get("paused", False))
+        table = table_info(record.id, settings, settings.config(), record.host_id, paused)
         listed = table_summary(table, len(seats))
     players = frozenset(seat.player_id for seat in seats)
     return TableFacts(record.id, record.private, record.host_id, players, settings.seats, listed)

@@ -395,13 +395,13 @@ class Room:
             connection.watching[table_id] = getattr(command, "invite", None)
         try:
             await self._route(connection, command, text)
-        except ProtocolError as error:
-            moving = error.code is ErrorCode.TRY_AGAIN and isinstance(command, Watch)
+        except BaseException as error:
+            moving = (
+                isinstance(error, ProtocolError)
+                and error.code is ErrorCode.TRY_AGAIN
+                and isinstance(command, Watch)
+            )
             if watches and not moving:  # a table between owners comes when it has one
-                connection.watching.pop(table_id, None)
-            raise
-        except BaseException:
-            if watches:
                 connection.watching.pop(table_id, None)
             raise
         if isinstance(command, Watch) and command.invite:

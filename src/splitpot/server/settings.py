@@ -130,10 +130,10 @@ def parse_settings(body: Mapping[str, Any]) -> TableSettings:
     return settings
 
 
-__all__ = ["STRUCTURES", "SettingsError", "TableSettings", "parse_settings"]
-
-
 def settings_of(document: Mapping[str, Any]) -> TableSettings:
     """The settings a store's document holds (it holds more: the bots' ids, paused)."""
     fields = set(TableSettings.__dataclass_fields__)
     return TableSettings(**{k: v for k, v in document.items() if k in fields})
+
+
+__all__ = ["STRUCTURES", "SettingsError", "TableSettings", "parse_settings", "settings_of"]
