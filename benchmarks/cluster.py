@@ -31,16 +31,27 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import redis
-from room import POSTGRES, Room, bounded, client_cpu, database, sleep_until, until
+from room import (
+    POSTGRES,
+    Room,
+    bounded,
+    client_cpu,
+    database,
+    gather,
+    percentile,
+    ready_for_many_clients,
+    sleep_until,
+    until,
+)
 from room_clients import SEATS, Pace, Seat, Tally, Window, open_tables, play, watch
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 from websockets.asyncio.client import connect
 from websockets.sync.client import connect as connect_now
 
@@ -61,11 +72,13 @@ WAIT = 60.0  # seconds any one step may take
 
 
 @contextmanager
-def cluster(count: int, args: argparse.Namespace) -> Iterator[tuple[str, list[Room]]]:
-    """``count`` processes of one room on a fresh database: its URL and the processes,
-    each knowing all the others; stopped (SIGTERM) afterwards."""
+def cluster(count: int, args: argparse.Namespace) -> Iterator[tuple[Engine, list[Room]]]:
+    """``count`` processes of one room on a fresh database: an engine on it (to read the
+    leases) and the processes, each knowing all the others; stopped (SIGTERM) afterwards."""
     os.environ["SPLITPOT_LEASE_SECONDS"] = str(args.lease)
     with database("postgresql", args.postgres) as url, ExitStack() as stack:
+        engine = create_engine(normalise_url(url))
+        stack.callback(engine.dispose)
         rooms: list[Room] = []
         for number in range(count):
             log = stack.enter_context(
@@ -76,7 +89,7 @@ def cluster(count: int, args: argparse.Namespace) -> Iterator[tuple[str, list[Ro
         try:
             for room in rooms:
                 known(room, count)
-            yield url, rooms
+            yield engine, rooms
         finally:
             for room in rooms:
                 room.stop()
@@ -99,14 +112,10 @@ def servers(ws_url: str) -> list[str]:
         return found
 
 
-def owners(url: str, rooms: list[Room]) -> dict[str, Room]:
+def owners(engine: Engine, rooms: list[Room]) -> dict[str, Room]:
     """Each table's process, from its lease (the owner is ``host:port``)."""
-    engine = create_engine(normalise_url(url))
-    try:
-        with engine.connect() as db:
-            leases = db.execute(text("SELECT table_id, owner FROM leases")).all()
-    finally:
-        engine.dispose()
+    with engine.connect() as db:
+        leases = db.execute(text("SELECT table_id, owner FROM leases")).all()
     by_port = {room.port: room for room in rooms}
     found = {}
     for table, owner in leases:
@@ -124,11 +133,6 @@ def redis_cpu(url: str) -> float:
 
 def ms(seconds: float) -> str:
     return f"{1000 * seconds:,.1f}"
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
 async def seat_everyone(
@@ -150,9 +154,9 @@ async def seat_everyone(
 
 async def routed(args: argparse.Namespace) -> None:
     print(f"Routed commands: 2 processes, {args.tables} tables, players think {args.think:g} s")
-    with cluster(2, args) as (url, rooms):
+    with cluster(2, args) as (engine, rooms):
         tables = await open_tables(rooms[0].url, args.tables)
-        owner = owners(url, rooms)
+        owner = owners(engine, rooms)
         local, through = Tally(), Tally()
         places = []
         for table in tables:
@@ -171,13 +175,15 @@ async def routed(args: argparse.Namespace) -> None:
         window.stop.set()
         await bounded(players, WAIT, "leaving")
     print(f"{'players talk to':<34} {'acts':>7} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8}")
+    medians = []
     for label, tally in (("the table's own process", local), ("another process (routed)", through)):
-        times = tally.latencies
+        times = sorted(tally.latencies)
+        medians.append(percentile(times, 0.5))
         print(
-            f"{label:<34} {len(times):>7,} {ms(percentile(times, 0.5)):>8} "
+            f"{label:<34} {len(times):>7,} {ms(medians[-1]):>8} "
             f"{ms(percentile(times, 0.9)):>8} {ms(percentile(times, 0.99)):>8}"
         )
-    extra = percentile(through.latencies, 0.5) - percentile(local.latencies, 0.5)
+    extra = medians[1] - medians[0]
     print(f"a routed command costs {ms(extra)} ms more at the median")
     print()
 
@@ -217,7 +223,7 @@ async def watch_through(
 async def failover(args: argparse.Namespace) -> None:
     print(f"Failover: 3 processes, {FAILOVER_TABLES} tables of bots, leases of {args.lease:g} s")
     leases, wholes, plays = [], [], []
-    with cluster(3, args) as (url, rooms):
+    with cluster(3, args) as (engine, rooms):
         async with httpx.AsyncClient(base_url=rooms[0].url, timeout=30) as http:
             token = (await http.post("/api/guests", json={"name": "House"})).json()["token"]
             for number in range(FAILOVER_TABLES):
@@ -228,7 +234,7 @@ async def failover(args: argparse.Namespace) -> None:
                 )
                 answer.raise_for_status()
         for kill in range(FAILOVER_KILLS):
-            owner = owners(url, rooms)
+            owner = owners(engine, rooms)
             victim = max(rooms, key=lambda room: sum(o is room for o in owner.values()))
             survivors = [room for room in rooms if room is not victim]
             moving = [table for table, room in owner.items() if room is victim]
@@ -244,14 +250,14 @@ async def failover(args: argparse.Namespace) -> None:
             victim.process.kill()
             at[0] = time.perf_counter()
             killed.set()
-            moved = await leases_moved(url, rooms, victim, moving, at[0])
-            await bounded(asyncio.create_task(_gather(iter(watchers))), WAIT, "the tables moving")
+            moved = await leases_moved(engine, rooms, victim, moving, at[0])
+            await bounded(asyncio.create_task(gather(watchers)), WAIT, "the tables moving")
             victim.process.wait()
             leases += moved
             wholes += [w.whole_again for w in seen if w.whole_again is not None]
             plays += [w.plays_on for w in seen if w.plays_on is not None]
             print(f"kill {kill + 1}: {len(moving)} tables moved, the last in {max(moved):.2f} s")
-            rooms[rooms.index(victim)] = again = Room(url, victim.log, args.redis)
+            rooms[rooms.index(victim)] = again = Room(victim.database, victim.log, args.redis)
             again.wait_ready()
     print(f"{'after the kill (seconds)':<40} {'median':>7} {'max':>7}")
     for label, values in (
@@ -264,15 +270,16 @@ async def failover(args: argparse.Namespace) -> None:
 
 
 async def leases_moved(
-    url: str, rooms: list[Room], victim: Room, tables: list[str], killed: float
+    engine: Engine, rooms: list[Room], victim: Room, tables: list[str], killed: float
 ) -> list[float]:
-    """Seconds from the kill until each table's lease is another process's."""
+    """Seconds from the kill until each table's lease is another process's (read on a
+    thread: the watchers' clocks run on this loop)."""
     moved: dict[str, float] = {}
     deadline = time.perf_counter() + WAIT
     while len(moved) < len(tables):
         if time.perf_counter() > deadline:
             raise RuntimeError("the tables never moved")
-        now = owners(url, rooms)
+        now = await asyncio.to_thread(owners, engine, rooms)
         for table in tables:
             if table not in moved and now.get(table) not in (None, victim):
                 moved[table] = time.perf_counter() - killed
@@ -295,7 +302,7 @@ async def capacity_run(
         for place in table
     ]
     watching = asyncio.create_task(
-        _gather(
+        gather(
             watch(rooms[n % len(rooms)].ws_url, opened[n % tables][0].table, window, tally, pace)
             for n in range(watchers)
         )
@@ -312,7 +319,7 @@ async def capacity_run(
     window.stop.set()
     await bounded(players, WAIT + 2 * pace.think, "leaving")
     await bounded(watching, WAIT, "hanging up")
-    acts = tally.latencies
+    acts = sorted(tally.latencies)
     rate = len(acts) / args.seconds
     rooms_cpu, redis_used, clients = (after[i] - before[i] for i in range(3))
     return [
@@ -327,10 +334,6 @@ async def capacity_run(
         f"{1000 * (rooms_cpu + redis_used) / max(1, len(acts)):.2f}",
         f"{100 * clients / args.seconds:.0f}%",
     ]
-
-
-async def _gather(coroutines: Iterator[Awaitable[None]]) -> None:
-    await asyncio.gather(*coroutines)
 
 
 def capacity(args: argparse.Namespace) -> None:
@@ -378,6 +381,7 @@ def main() -> None:
     parser.add_argument("--postgres", default=POSTGRES, help=f"(default {POSTGRES})")
     parser.add_argument("--redis", default=REDIS, help=f"(default {REDIS})")
     args = parser.parse_args()
+    ready_for_many_clients()
     try:
         redis.Redis.from_url(args.redis, socket_connect_timeout=2).ping()
     except redis.RedisError as error:

@@ -36,11 +36,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 import httpx
 from room_clients import SEATS, Pace, Tally, Window, open_tables, play, watch
@@ -94,6 +93,7 @@ class Room:
         with socket.socket() as probe:
             probe.bind((HOST, 0))
             port = int(probe.getsockname()[1])
+        self.database = url
         self.port = port
         self.url = f"http://{HOST}:{port}"
         self.ws_url = f"ws://{HOST}:{port}/ws"
@@ -200,9 +200,7 @@ class Result:
     goal: bool = False  # a run of --goal: judged against the issue's goal
 
     def percentile(self, share: float) -> float:
-        if not self.latencies:
-            return math.nan
-        return self.latencies[min(len(self.latencies) - 1, int(share * len(self.latencies)))]
+        return percentile(self.latencies, share)
 
     @property
     def per_table(self) -> float:
@@ -252,6 +250,22 @@ def machine_cpu() -> tuple[float, float]:
 def client_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+def ready_for_many_clients() -> None:
+    """A benchmark's process: stopped from outside, it still stops its rooms and drops its
+    scratch database; a thousand clients are a thousand sockets here and in the rooms
+    (which inherit the limit)."""
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def percentile(ordered: list[float], share: float) -> float:
+    """The value ``share`` of the way up ``ordered`` (sorted already); NaN if empty."""
+    if not ordered:
+        return math.nan
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 async def sleep_until(moment: float) -> None:
@@ -322,8 +336,8 @@ async def fill(
     return clients, opened, watched
 
 
-async def gather(coroutines: list[Coroutine[Any, Any, None]]) -> None:
-    await asyncio.gather(*coroutines)
+async def gather(clients: Iterable[Awaitable[None]]) -> None:
+    await asyncio.gather(*clients)
 
 
 async def measure(
@@ -434,7 +448,7 @@ async def soak(room: Room, kind: str, args: argparse.Namespace) -> tuple[list[Sa
         last = (now, others)
         fresh = sorted(tally.latencies[seen:])
         seen += len(fresh)
-        p99 = fresh[min(len(fresh) - 1, int(0.99 * len(fresh)))] if fresh else math.nan
+        p99 = percentile(fresh, 0.99)
         share = share if samples else math.nan
         samples.append(
             Sample(now - began, room.rss(), room.fds(), tally.connected, tally.hands, p99, share)
@@ -735,11 +749,7 @@ def main() -> None:
     if not 0 <= args.warmup <= 60:
         parser.error(f"--warmup must be from 0 to 60, not {args.warmup:g}")
     kinds = ("sqlite", "postgresql") if args.db == "both" else (args.db,)
-    # stopped from outside: still stop the room and drop the scratch database
-    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
-    # a thousand clients are a thousand sockets here and in the room (which inherits it)
-    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    ready_for_many_clients()
     load = os.getloadavg()
     where = f"one room process on loopback; {os.cpu_count()} cores shared by the room and "
     where += "this client process"

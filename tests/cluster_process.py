@@ -13,17 +13,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
-import pytest
 import redis
-from room_helpers import Client, Frame, free_port
+from room_helpers import Client, Frame, free_port, new_guest
 from room_process import WAIT, Serve
+from services import missing
 from sqlalchemy import text
 
 from splitpot.store import Store
 
 REDIS = os.environ.get("SPLITPOT_TEST_REDIS", "redis://127.0.0.1:6379/0")
-LEASE = 2.5  # seconds: the processes' leases in these tests (5 by default; 1.5 lapsed under load)
+REQUIRED = "SPLITPOT_REQUIRE_REDIS"
 
 
 def redis_or_skip(url: str = REDIS) -> str:
@@ -32,10 +31,7 @@ def redis_or_skip(url: str = REDIS) -> str:
     try:
         redis.Redis.from_url(url, socket_connect_timeout=2).ping()
     except redis.RedisError as error:
-        reason = f"no Redis at {url}: {error}"
-        if os.environ.get("SPLITPOT_REQUIRE_REDIS") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
+        missing(f"no Redis at {url}: {error}", REQUIRED)
     return url
 
 
@@ -45,9 +41,7 @@ class OwnRedis:
     def __init__(self, folder: Path) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
-            if os.environ.get("SPLITPOT_REQUIRE_REDIS") == "1":
-                pytest.fail("no redis-server to start")
-            pytest.skip("no redis-server to start")
+            missing("no redis-server to start", REQUIRED)
         self.binary = binary
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
@@ -103,8 +97,8 @@ def processes(
                 room.kill()
 
 
-def wait_for_servers(room: Serve, count: int) -> list[str]:
-    """The addresses the process gives its clients, once it knows ``count`` processes."""
+def wait_for_servers(room: Serve, count: int) -> None:
+    """Wait until the process names ``count`` processes to its clients, itself first."""
     deadline = time.monotonic() + WAIT
     while True:
         watcher = Client(room, None)  # type: ignore[arg-type]
@@ -112,7 +106,7 @@ def wait_for_servers(room: Serve, count: int) -> list[str]:
         watcher.close()
         if len(servers) == count:
             assert servers[0] == room.url, servers  # itself first
-            return servers
+            return
         assert time.monotonic() < deadline, f"{room.url} knows {servers}"
         time.sleep(0.1)
 
@@ -130,9 +124,7 @@ def runs(room: Serve, store: Store, table: str) -> bool:
 
 def guest(room: Serve, name: str) -> tuple[str, str]:
     """A new guest made at this process: (player id, token)."""
-    with httpx.Client(base_url=room.url, timeout=5) as http:
-        body = http.post("/api/guests", json={"name": name}).json()
-    return str(body["player"]["id"]), str(body["token"])
+    return new_guest(room.url, name)
 
 
 def lobby(room: Serve) -> dict[str, Frame]:

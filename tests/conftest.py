@@ -29,11 +29,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Tests marked ``one_database`` (the room's behaviour, whatever database keeps its
     records) run on SQLite only: what runs on PostgreSQL as well is the store's own tests
     and the room's crash, fault, lease, ledger, privacy and fuzz tests."""
-    once = [
-        item
-        for item in items
-        if item.get_closest_marker("one_database") and "[postgresql" in item.nodeid
-    ]
+    kept: list[pytest.Item] = []
+    once: list[pytest.Item] = []
+    for item in items:
+        twin = item.get_closest_marker("one_database") and "[postgresql" in item.nodeid
+        (once if twin else kept).append(item)
     if once:
         config.hook.pytest_deselected(items=once)
-        items[:] = [item for item in items if item not in once]
+        items[:] = kept

@@ -80,18 +80,29 @@ class RoomServer:
 
     def guest(self, name: str) -> tuple[str, str]:
         """A new guest: (player id, token)."""
-        with self.http() as http:
-            answer = http.post("/api/guests", json={"name": name})
-        answer.raise_for_status()
-        body = answer.json()
-        return str(body["player"]["id"]), body["token"]
+        return new_guest(self.url, name)
 
     def create_table(self, token: str, **settings: Any) -> dict[str, Any]:
-        with self.http(token) as http:
-            answer = http.post("/api/tables", json=settings)
-        assert answer.status_code == 201, answer.text
-        body: dict[str, Any] = answer.json()
-        return body
+        return new_table(self.url, token, **settings)
+
+
+def new_guest(url: str, name: str) -> tuple[str, str]:
+    """A new guest made at the room (or the room's process) at ``url``: (player id, token)."""
+    with httpx.Client(base_url=url, timeout=10) as http:
+        answer = http.post("/api/guests", json={"name": name})
+    answer.raise_for_status()
+    body = answer.json()
+    return str(body["player"]["id"]), str(body["token"])
+
+
+def new_table(url: str, token: str, **settings: Any) -> dict[str, Any]:
+    """A table opened by ``token``'s player at ``url``: the room's answer (table, invite)."""
+    headers = {"Authorization": f"Bearer {token}"}
+    with httpx.Client(base_url=url, timeout=10, headers=headers) as http:
+        answer = http.post("/api/tables", json=settings)
+    assert answer.status_code == 201, answer.text
+    body: dict[str, Any] = answer.json()
+    return body
 
 
 @contextmanager

@@ -30,6 +30,7 @@ def hand_transfers(store: Store, hand_id: str) -> list[int]:
 
 PACE = {"SPLITPOT_BOT_DELAY": "0.01", "SPLITPOT_HAND_PAUSE": "0.02"}
 WAIT = 20.0  # seconds any one thing may take before the test gives up
+LEASE = 2.5  # seconds: the processes' leases in these tests (5 by default; 1.5 lapsed under load)
 
 
 # A process that loads the room's code, then waits for a line before it serves: a restart

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
+from services import missing
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import OperationalError
@@ -26,6 +27,7 @@ from sqlalchemy.exc import OperationalError
 from splitpot.store import Store, normalise_url, open_store
 
 POSTGRES_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
+REQUIRED = "SPLITPOT_REQUIRE_POSTGRES"
 BACKENDS = ("sqlite", "postgresql")
 
 
@@ -70,10 +72,7 @@ def fresh_postgres_database() -> Iterator[str]:
             connection.exec_driver_sql(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
     except OperationalError as error:
         admin.dispose()
-        reason = f"no PostgreSQL at {server.render_as_string()}: {error.orig}"
-        if os.environ.get("SPLITPOT_REQUIRE_POSTGRES") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
+        missing(f"no PostgreSQL at {server.render_as_string()}: {error.orig}", REQUIRED)
     url = server.set(database=name)
     copy = create_engine(url)  # a room of its own, not the template's
     with copy.begin() as connection:
@@ -82,9 +81,8 @@ def fresh_postgres_database() -> Iterator[str]:
     try:
         yield url.render_as_string(hide_password=False)
     finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.dispose()
+        _drop(server, name)
 
 
 @pytest.fixture(params=BACKENDS)

@@ -16,7 +16,6 @@ from pathlib import Path
 import httpx
 import pytest
 from cluster_process import (
-    LEASE,
     OwnRedis,
     guest,
     lobby,
@@ -25,29 +24,23 @@ from cluster_process import (
     redis_or_skip,
     runs,
 )
-from room_helpers import Client, Frame, is_event, play, play_hands
-from room_process import WAIT, Serve, check_chips, check_hands_against_ledger
-from store_fixtures import cheap_hasher, fresh_postgres_database
+from room_helpers import Client, Frame, is_event, new_table, play, play_hands
+from room_process import LEASE, WAIT, Serve, check_chips, check_hands_against_ledger
+from store_fixtures import fresh_postgres_database
 
 from splitpot.cli import main
 from splitpot.client.remote import Connection, socket_url
 from splitpot.server.cluster import Node, deal, least_loaded
 from splitpot.server.recovery import replay
-from splitpot.store import HandStatus, Store, open_store
+from splitpot.store import HandStatus, Store
 
 
 @pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """The processes share one database: PostgreSQL (several machines reach it)."""
+def database_url() -> Iterator[str]:
+    """The processes share one database: PostgreSQL (several machines reach it); the
+    store fixtures' ``store`` is opened on it too."""
     with fresh_postgres_database() as url:
         yield url
-
-
-@pytest.fixture
-def store(postgres_url: str) -> Iterator[Store]:
-    opened = open_store(postgres_url, password_hasher=cheap_hasher())
-    yield opened
-    opened.close()
 
 
 @pytest.fixture
@@ -68,7 +61,7 @@ class At:
 
     @property
     def ws_url(self) -> str:
-        return self.url.replace("http://", "ws://") + "/ws"
+        return socket_url(self.url)
 
 
 def player(room: Serve | At, name: str) -> Client:
@@ -117,23 +110,16 @@ def table_again(client: Client, table: str) -> Frame:
 
 
 def test_players_at_any_process_play_at_tables_run_by_any(
-    postgres_url: str, redis_url: str, store: Store, tmp_path: Path
+    database_url: str, redis_url: str, store: Store, tmp_path: Path
 ) -> None:
     """Three processes; the bots' table runs in the first, a new table goes to the
     least-loaded; players spread over the three play at both, every frame in order and
     cut for its receiver; every lobby lists both tables."""
-    with processes(postgres_url, redis_url, tmp_path, 3) as (first, second, third):
+    with processes(database_url, redis_url, tmp_path, 3) as (first, second, third):
         bots = first.bots_table()
         assert runs(first, store, bots["id"])
         _, host = guest(third, "Hal")
-        with httpx.Client(base_url=third.url, timeout=5) as http:
-            answer = http.post(
-                "/api/tables",
-                json={"name": "Second", "seats": 4, "bots": 1},
-                headers={"Authorization": f"Bearer {host}"},
-            )
-        assert answer.status_code == 201, answer.text
-        other = answer.json()["table"]
+        other = new_table(third.url, host, name="Second", seats=4, bots=1)["table"]
         assert not runs(first, store, other["id"]), "a new table went to the busiest process"
         ann, bob, cy, dee = (
             player(room, name)
@@ -169,13 +155,13 @@ def test_players_at_any_process_play_at_tables_run_by_any(
 
 
 def test_killing_a_busy_tables_owner_moves_the_table_and_its_hand_resumes(
-    postgres_url: str, redis_url: str, store: Store, tmp_path: Path
+    database_url: str, redis_url: str, store: Store, tmp_path: Path
 ) -> None:
     """kill -9 of the process that runs a table in a hand: another takes it within a few
     seconds and resumes the hand from its log; players at the other processes get the
     whole table again and play on; the one at the dead process reconnects to the next
     address it was given. No chip is lost and no action is applied twice."""
-    with processes(postgres_url, redis_url, tmp_path, 3) as (first, second, third):
+    with processes(database_url, redis_url, tmp_path, 3) as (first, second, third):
         bots = first.bots_table()
         table = bots["id"]
         ann, bob, cy = player(second, "Ann"), player(third, "Bob"), player(first, "Cy")
@@ -191,7 +177,7 @@ def test_killing_a_busy_tables_owner_moves_the_table_and_its_hand_resumes(
         servers = cy.welcome["servers"]
         assert servers[0] == first.url and len(servers) == 3
         cy.close()
-        cy = Client(At(servers[1]), guest_token(cy))  # type: ignore[arg-type]
+        cy = Client(At(servers[1]), cy.token)  # type: ignore[arg-type]
         cy.seat = 6
         for client in (ann, bob, cy):
             table_again(client, table)
@@ -218,18 +204,13 @@ def test_killing_a_busy_tables_owner_moves_the_table_and_its_hand_resumes(
     check_hands_against_ledger(store)
 
 
-def guest_token(client: Client) -> str:
-    assert client.token is not None
-    return client.token
-
-
 def test_a_paused_owner_that_lost_its_table_never_writes_for_it_again(
-    postgres_url: str, redis_url: str, store: Store, tmp_path: Path
+    database_url: str, redis_url: str, store: Store, tmp_path: Path
 ) -> None:
     """The table's owner is paused (SIGSTOP) past its lease: the other process takes the
     table and plays on. Woken, the first still thinks it runs the table, but the fencing
     number refuses its writes and it lets the table go: every hand's log replays, once."""
-    with processes(postgres_url, redis_url, tmp_path, 2) as (first, second):
+    with processes(database_url, redis_url, tmp_path, 2) as (first, second):
         bots = first.bots_table()
         table = bots["id"]
         ann = player(second, "Ann")
@@ -257,7 +238,7 @@ def test_a_paused_owner_that_lost_its_table_never_writes_for_it_again(
 
 
 def test_redis_restarting_loses_nothing_and_the_room_goes_on(
-    postgres_url: str, store: Store, tmp_path: Path
+    database_url: str, store: Store, tmp_path: Path
 ) -> None:
     """The first process starts with no Redis to be found: it runs its tables alone, and
     joins when Redis comes. Then Redis is killed and started again under the two: routed
@@ -270,7 +251,7 @@ def test_redis_restarting_loses_nothing_and_the_room_goes_on(
         own.start()
 
     try:
-        with processes(postgres_url, own.url, tmp_path, 2, redis_comes) as (first, second):
+        with processes(database_url, own.url, tmp_path, 2, redis_comes) as (first, second):
             bots = first.bots_table()
             table = bots["id"]
             ann = player(second, "Ann")
@@ -289,14 +270,7 @@ def test_redis_restarting_loses_nothing_and_the_room_goes_on(
             _, host = guest(first, "Hal")
             made = []
             for name in ("One", "Two"):
-                with httpx.Client(base_url=first.url, timeout=5) as http:
-                    answer = http.post(
-                        "/api/tables",
-                        json={"name": name, "seats": 2},
-                        headers={"Authorization": f"Bearer {host}"},
-                    )
-                assert answer.status_code == 201, answer.text
-                made.append(answer.json()["table"]["id"])
+                made.append(new_table(first.url, host, name=name, seats=2)["table"]["id"])
             assert any(runs(second, store, made_here) for made_here in made), [
                 owner(store, t) for t in made
             ]
@@ -309,13 +283,13 @@ def test_redis_restarting_loses_nothing_and_the_room_goes_on(
 
 
 def test_a_stopping_process_hands_its_table_over_and_players_elsewhere_play_on(
-    postgres_url: str, redis_url: str, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database_url: str, redis_url: str, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """SIGTERM to a table's owner: it finishes the hand in play (its player at the other
     process acts through Redis meanwhile), hands the table over at once and exits 0; the
     player never reconnects and plays on at the table's new owner."""
     monkeypatch.setenv("SPLITPOT_LEASE_SECONDS", "5")  # a handover that waited would show
-    with processes(postgres_url, redis_url, tmp_path, 2) as (first, second):
+    with processes(database_url, redis_url, tmp_path, 2) as (first, second):
         bots = first.bots_table()
         table = bots["id"]
         ann = player(second, "Ann")
@@ -366,12 +340,12 @@ def test_serve_refuses_a_bad_redis_or_address_by_name(
 
 
 def test_a_terminal_client_goes_on_at_the_next_process_when_its_own_dies(
-    postgres_url: str, redis_url: str, store: Store, tmp_path: Path
+    database_url: str, redis_url: str, store: Store, tmp_path: Path
 ) -> None:
     """The terminal client's connection learns the room's processes from its welcome;
     when its own is killed it reconnects to the next and watches its table again, which
     comes whole from the table's new owner."""
-    with processes(postgres_url, redis_url, tmp_path, 2) as (first, second):
+    with processes(database_url, redis_url, tmp_path, 2) as (first, second):
         table = first.bots_table()["id"]
         _, token = guest(first, "Ann")
         connection = Connection(socket_url(first.url), token, patience=WAIT)
@@ -391,12 +365,12 @@ def test_a_terminal_client_goes_on_at_the_next_process_when_its_own_dies(
 
 
 def test_a_logout_at_one_process_ends_that_sessions_sockets_at_every_process(
-    postgres_url: str, redis_url: str, tmp_path: Path
+    database_url: str, redis_url: str, tmp_path: Path
 ) -> None:
     """A token logged out at one process: its WebSocket at another is closed at once
     (through Redis), and no process lets it say hello again; the same player's other
     session plays on."""
-    with processes(postgres_url, redis_url, tmp_path, 2) as (first, second):
+    with processes(database_url, redis_url, tmp_path, 2) as (first, second):
         table = first.bots_table()
         with httpx.Client(base_url=first.url, timeout=5) as http:
             made = http.post("/api/accounts", json={"name": "Lou", "password": "l0u-s3cret-pw"})

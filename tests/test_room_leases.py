@@ -14,13 +14,11 @@ from pathlib import Path
 import httpx
 import pytest
 from room_helpers import Client, RoomServer, is_event, seated_game
-from room_process import WAIT, Serve, check_chips, check_hands_against_ledger
+from room_process import LEASE, WAIT, Serve, check_chips, check_hands_against_ledger
 from sqlalchemy import text
 
 from splitpot.server.recovery import replay
 from splitpot.store import HandStatus, Store
-
-LEASE = 2.5  # seconds: the processes' leases in these tests (5 by default; 1.5 lapsed under load)
 
 
 def listed(room: Serve) -> set[str]:

@@ -7,7 +7,6 @@ makes them fail instead (``make test`` installs Chromium when it is missing)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ import pytest
 from chromium import CHROMIUM, launch
 from player import Player, open_player
 from room_helpers import FAST, RoomServer, running_room
+from services import missing
 from store_fixtures import cheap_hasher
 
 from splitpot.store import open_store
@@ -54,9 +54,7 @@ HERE = Path(__file__).parent
 def browser() -> Any:
     if not CHROMIUM.exists():
         reason = f"no Chromium at {CHROMIUM} (apt-get install chromium; make test does)"
-        if os.environ.get("SPLITPOT_REQUIRE_BROWSER") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
+        missing(reason, "SPLITPOT_REQUIRE_BROWSER")
     return CHROMIUM_SESSION.start()
 
 

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cluster_process import LEASE, guest, processes, redis_or_skip
+from cluster_process import guest, processes, redis_or_skip
 from player import Player, open_player, passive
 from playwright.sync_api import expect
 from room_helpers import Frame
-from room_process import WAIT
+from room_process import LEASE, WAIT
 from store_fixtures import fresh_postgres_database
 
 
