@@ -95,6 +95,16 @@ class TableRow(Base):
     closed: Mapped[bool] = mapped_column(Boolean)
 
 
+class BanRow(Base):
+    """A player the table's host banned: they may neither watch nor sit there again."""
+
+    __tablename__ = "bans"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("card_tables.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
 class SeatRow(Base):
     """Who sits where; the chips in front of them come from the ledger, not from here."""
 

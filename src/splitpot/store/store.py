@@ -170,9 +170,34 @@ class Store:
         with self._read() as s:
             return tables.invite_matches(s, table_id, invite)
 
+    def new_invite(self, table_id: str) -> str:
+        """A private table's new invite; the old one no longer lets anyone in."""
+        with self._write(table_id) as s:
+            return tables.new_invite(s, table_id)
+
+    def ban(self, table_id: str, player_id: int) -> None:
+        with self._write(table_id) as s:
+            tables.ban(s, table_id, player_id, self._clock())
+
+    def bans(self, table_id: str) -> frozenset[int]:
+        with self._read() as s:
+            return tables.bans(s, table_id)
+
+    def bot_seats(self) -> int:
+        """Seats bots hold at open tables in the whole room (the house's table aside)."""
+        with self._read() as s:
+            return tables.bot_seats(s)
+
     def close_table(self, table_id: str) -> dict[int, int]:
+        """Cash everyone out (each a ``cash_out``, as ``leave``) and close the table:
+        it comes back only when its host reopens it."""
         with self._write(table_id) as s:
             return tables.close_table(s, table_id, self._clock())
+
+    def reopen_table(self, table_id: str) -> Table:
+        """A closed table open again (no process runs it: it is claimed after)."""
+        with self._write() as s:
+            return tables.reopen_table(s, table_id)
 
     def seats(self, table_id: str) -> list[Seat]:
         with self._read() as s:

@@ -1,5 +1,5 @@
 """Tables and their seats: creating, listing, invites, sitting down with a buy-in,
-topping up, leaving with a cash-out, and closing."""
+topping up, leaving with a cash-out, closing and reopening, and the host's bans."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from splitpot.store import ledger
 from splitpot.store.errors import HandStateError, NotFound, SeatError, StoreError
-from splitpot.store.models import HandRow, PlayerRow, SeatRow, TableRow
+from splitpot.store.models import BanRow, HandRow, PlayerRow, SeatRow, TableRow
 from splitpot.store.players import get_player, hashes_match, new_secret, token_hash
 from splitpot.store.values import HandStatus, Seat, SeatStatus, Table, TransferKind
 
@@ -127,6 +127,46 @@ def invite_matches(session: Session, table_id: str, invite: str) -> bool:
     return hashes_match(get_table(session, table_id).invite_hash, invite)
 
 
+def new_invite(session: Session, table_id: str) -> str:
+    """A new invite for a private table: the old one stops matching."""
+    row = get_table(session, table_id, open_only=True)
+    if row.invite_hash is None:
+        raise StoreError(f"table {table_id!r} is public: it has no invite")
+    invite = new_secret()
+    row.invite_hash = token_hash(invite)
+    return invite
+
+
+def ban(session: Session, table_id: str, player_id: int, now: datetime) -> None:
+    """Keep the player out of the table from now on (banning twice changes nothing)."""
+    get_table(session, table_id, open_only=True)
+    get_player(session, player_id)
+    if session.get(BanRow, (table_id, player_id)) is None:
+        session.add(BanRow(table_id=table_id, player_id=player_id, at=now))
+        session.flush()
+
+
+def bans(session: Session, table_id: str) -> frozenset[int]:
+    """The players banned from the table."""
+    query = select(BanRow.player_id).where(BanRow.table_id == table_id)
+    return frozenset(session.scalars(query))
+
+
+def bot_seats(session: Session) -> int:
+    """How many seats bots hold at open tables, the house's table left out (a table's
+    bots are the players its settings list as ``bot_players``)."""
+    rows = session.execute(
+        select(TableRow.settings, SeatRow.player_id)
+        .join(SeatRow, SeatRow.table_id == TableRow.id)
+        .where(TableRow.closed.is_(False))
+    )
+    return sum(
+        1
+        for settings, player_id in rows
+        if not settings.get("house") and player_id in settings.get("bot_players", ())
+    )
+
+
 def seats(session: Session, table_id: str) -> list[Seat]:
     """The taken seats in seat order, each with the player's chips at the table."""
     get_table(session, table_id)
@@ -230,3 +270,13 @@ def close_table(session: Session, table_id: str, now: datetime) -> dict[int, int
     }
     table.closed = True
     return cashed
+
+
+def reopen_table(session: Session, table_id: str) -> Table:
+    """Open a closed table again, its hands and ledger as they were."""
+    row = get_table(session, table_id)
+    if not row.closed:
+        raise StoreError(f"table {table_id!r} is open")
+    row.closed = False
+    session.flush()
+    return table_value(row)
