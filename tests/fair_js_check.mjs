@@ -1,6 +1,6 @@
 // Checks src/splitpot/web/js/fair.js against ../shared/fairness-vector.json (node 20:
 // globalThis.crypto): node tests/fair_js_check.mjs VECTOR [RECORDS]. With RECORDS (a JSON
-// list of hand records) it also prints the page's checks of each, as JSON, for the test to
+// list of hand records, or of {record, announced, own}) it also prints the page's checks of each, as JSON, for the test to
 // compare with verify.py's. Exit 1 naming what differs from the vector.
 
 import { readFileSync } from "node:fs";
@@ -41,7 +41,11 @@ if (problems.length) {
 if (recordsPath) {
   const records = JSON.parse(readFileSync(recordsPath, "utf8"));
   const results = [];
-  for (const record of records) results.push(await fair.verifyHand(record));
+  for (const item of records) {
+    // a record, or {record, announced, own}: the record checked against its announcement
+    const checked = "record" in item ? [item.record, item.announced ?? null, item.own ?? null] : [item];
+    results.push(await fair.verifyHand(...checked));
+  }
   console.log(JSON.stringify(results));
 } else {
   console.log("fair.js reproduces the test vector");

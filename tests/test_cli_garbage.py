@@ -538,12 +538,19 @@ def test_a_record_spoiled_anywhere_fails_a_check_or_is_refused(
 
 RECORD_CHANGES: list[tuple[Callable[[dict[str, Any]], None], str]] = [
     (
-        lambda r: r["fairness"].update(hole_cards=10**9),
-        "cannot be checked: hole_cards is 1000000000, not a number from 1 to 6",
+        lambda r: r.update(button=10**9),
+        "cannot be checked: the button is 1000000000, not a number from 0 to 2",
     ),
     (
-        lambda r: r["fairness"].update(seats_dealt=list(range(20))),
+        lambda r: r.update(
+            players=[{"name": f"P{n}", "seat": n, "stack": 9} for n in range(1, 21)],
+            holes=["????????"] * 20,
+        ),
         "cannot be checked: 20 seats of 4 hole cards are more than a deck deals",
+    ),
+    (
+        lambda r: r.update(holes=[r["holes"][0], r["holes"][1], r["holes"][2][:6]]),
+        "cannot be checked: the players' hole cards are not one number of cards each",
     ),
     (
         lambda r: r["fairness"]["players"][0].update(seat=10**30),
@@ -567,10 +574,7 @@ RECORD_CHANGES: list[tuple[Callable[[dict[str, Any]], None], str]] = [
         "cannot be checked: the board is ['As'], not a string of cards",
     ),
     (lambda r: r["fairness"].pop("scheme"), "cannot be checked: the field 'scheme' is missing"),
-    (
-        lambda r: r.update(holes=[]),
-        "cannot be checked: seat 5 was dealt in but has no player or hole cards",
-    ),
+    (lambda r: r.update(holes=[]), "cannot be checked: the record has 3 players and 0 hands"),
 ]
 
 

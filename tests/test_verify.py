@@ -103,7 +103,8 @@ def test_a_folded_hand_stays_private_and_the_rest_verifies() -> None:
         (lambda f: f["revealed"][0].update(salt=_flip(f["revealed"][0]["salt"])), "card "),
         (lambda f: f["revealed"][0].update(card=_other_card(f["revealed"][0]["card"])), "card "),
         (lambda f: f.update(hand_id="t9-2"), "card "),
-        (lambda f: f.update(seats_dealt=f["seats_dealt"][::-1]), "dealt "),
+        (lambda f: f.update(seats_dealt=f["seats_dealt"][::-1]), "seats dealt"),
+        (lambda f: f.update(hole_cards=5), "hole cards"),
     ],
 )
 def test_changing_any_published_byte_fails_a_named_check(change: Any, fails: str) -> None:

@@ -99,6 +99,14 @@ def permutation(key: bytes) -> list[int]:
     return order
 
 
+def dealing_order(button: int, seats: Sequence[int]) -> list[int]:
+    """FAIRNESS.md step 6: the seats dealt in (table seats, numbered clockwise), in the
+    order their cards are dealt: from the first seat left of the ``button`` round to it."""
+    ordered = sorted(seats)
+    first = next((index for index, seat in enumerate(ordered) if seat > button), 0)
+    return ordered[first:] + ordered[:first]
+
+
 def dealing_positions(players: int, hole_cards: int) -> tuple[list[list[int]], list[int]]:
     """FAIRNESS.md step 6: the deck positions of each dealt-in player's hole cards (in
     dealing order, one card a round) and of the five board cards (a burn before the flop,

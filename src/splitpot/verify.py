@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,14 +67,34 @@ def _text(value: Any, what: str) -> str:
     return value
 
 
-def verify_hand(record: Mapping[str, Any]) -> list[Check]:
-    """Every check of FAIRNESS.md on one hand's record, in order; a check that cannot be
-    made (a missing or malformed field) fails with the reason."""
+@dataclass(frozen=True)
+class Own:
+    """What only the player knows: their seat and the entropy they revealed for the hand."""
+
+    seat: int
+    entropy: bytes
+
+
+def verify_hand(
+    record: Mapping[str, Any],
+    announced: Mapping[str, Any] | None = None,
+    own: Own | None = None,
+) -> list[Check]:
+    """Every check of FAIRNESS.md on one hand's record, in order; with the hand's
+    ``announced`` start (the ``hand_started`` event as a client received it), the checks
+    of "What the player's own client checks" too, and with ``own``, that the player's
+    entropy is in the deal. A check that cannot be made (a missing or malformed field)
+    fails with the reason."""
     fairness = record.get("fairness")
     if not isinstance(fairness, dict):
         return [Check("fairness", False, "the record has no fairness object")]
     try:
-        return _checks(record, fairness)
+        checks = _checks(record, fairness)
+        if announced is not None:
+            checks += _announced(record, fairness, announced)
+        if own is not None:
+            checks += _own(fairness, announced, own)
+        return checks
     except KeyError as error:
         return [Check("record", False, f"cannot be checked: the field {error} is missing")]
     except (fair.FairnessError, TypeError, ValueError, IndexError, OverflowError) as error:
@@ -118,31 +138,54 @@ def _checks(record: Mapping[str, Any], fairness: Mapping[str, Any]) -> list[Chec
     return checks
 
 
+def _seats_of(record: Mapping[str, Any]) -> list[int]:
+    return [_whole(p["seat"], "a player's seat", 0, 255) for p in record["players"]]
+
+
+def _hole_cards(record: Mapping[str, Any], players: int) -> int:
+    """How many hole cards each player was dealt: what the record's hands hold (the rules
+    of its game), not what its fairness object says."""
+    holes = [_cards(hole, "a player's hole cards") for hole in record["holes"]]
+    if len(holes) != players:
+        raise fair.FairnessError(f"the record has {players} players and {len(holes)} hands")
+    counts = {len(hole) for hole in holes}
+    if len(counts) != 1 or not 1 <= min(counts) <= 6:
+        raise fair.FairnessError("the players' hole cards are not one number of cards each")
+    return counts.pop()
+
+
 def _dealing_order(
     record: Mapping[str, Any], fairness: Mapping[str, Any], revealed: dict[int, str]
 ) -> list[Check]:
-    """Each card the record shows sits at the place FAIRNESS.md step 6 deals it from."""
-    seats = [_whole(seat, "a seat dealt", 0, 255) for seat in fairness["seats_dealt"]]
-    hole_cards = _whole(fairness["hole_cards"], "hole_cards", 1, 6)
-    if len(seats) * hole_cards + 8 > len(fair.CARDS):  # the engine's deck_size
+    """Each card the record shows sits at the place FAIRNESS.md step 6 deals it from: the
+    order of dealing derived from the record's button and seats, the number of hole cards
+    from its hands; the fairness object's own ``seats_dealt`` and ``hole_cards`` must
+    agree with them."""
+    seats = _seats_of(record)
+    button = _whole(record["button"], "the button", 0, len(seats) - 1)
+    order = fair.dealing_order(seats[button], seats)
+    claimed = [_whole(seat, "a seat dealt", 0, 255) for seat in fairness["seats_dealt"]]
+    hole_cards = _hole_cards(record, len(seats))
+    checks = [
+        _derived(
+            "seats dealt", order, claimed, _seat_list, f"from the button (seat {seats[button]})"
+        ),
+        _derived("hole cards", hole_cards, fairness["hole_cards"], shown, "each"),
+    ]
+    if len(order) * hole_cards + 8 > len(fair.CARDS):  # the engine's deck_size
         raise fair.FairnessError(
-            f"{len(seats)} seats of {hole_cards} hole cards are more than a deck deals"
+            f"{len(order)} seats of {hole_cards} hole cards are more than a deck deals"
         )
-    holes, board = fair.dealing_positions(len(seats), hole_cards)
+    holes, board = fair.dealing_positions(len(order), hole_cards)
     expected: dict[int, tuple[str, str]] = {}  # position -> (the card, where it went)
     for position, card in zip(board, _cards(record["board"], "the board"), strict=False):
         expected[position] = (card, "the board")
-    by_seat = {
-        _whole(p["seat"], "a player's seat", 0, 255): i for i, p in enumerate(record["players"])
-    }
-    for index, seat in enumerate(seats):
-        if seat not in by_seat or not 0 <= by_seat[seat] < len(record["holes"]):
-            raise fair.FairnessError(f"seat {seat} was dealt in but has no player or hole cards")
+    by_seat = {seat: index for index, seat in enumerate(seats)}
+    for index, seat in enumerate(order):
         hole = _cards(record["holes"][by_seat[seat]], f"seat {seat}'s hole cards")
         for position, card in zip(holes[index], hole, strict=True):
             if card != UNKNOWN:
                 expected[position] = (card, f"seat {seat}")
-    checks = []
     for position, (card, where) in sorted(expected.items()):
         found = revealed.get(position)
         detail = f"{card} to {where} from position {position}"
@@ -154,12 +197,150 @@ def _dealing_order(
     return checks
 
 
+def _derived(name: str, derived: Any, claimed: Any, said: Any, how: str) -> Check:
+    """A value derived from the rules, and the record's claim of it, which must agree."""
+    detail = f"{said(derived)}, {how}"
+    if claimed != derived:
+        detail += f"; the record says {said(claimed)}"
+    return Check(name, claimed == derived, detail)
+
+
+def _seat_list(seats: Sequence[int]) -> str:
+    return "seats " + ", ".join(map(str, seats)) if seats else "no seat"
+
+
+# ------------------------------------------------------------------ the announcement
+
+
+def announcements(loaded: Any) -> dict[str, Mapping[str, Any]]:
+    """The ``hand_started`` events of a file, by hand id: one event, a list of them, or
+    each as the frame that carried it (``{"type": "event", "table", "event"}``). A frame's
+    table is kept with its event (``table``)."""
+    items = loaded if isinstance(loaded, list) else [loaded]
+    found: dict[str, Mapping[str, Any]] = {}
+    for item in items:
+        event = item.get("event") if isinstance(item, dict) and "event" in item else item
+        if not isinstance(event, dict) or event.get("kind") != "hand_started":
+            raise ValueError(
+                f"{shown(item)} is not a hand_started event (the announcement of a hand)"
+            )
+        if isinstance(item, dict) and "table" in item and "table" not in event:
+            event = {**event, "table": item["table"]}
+        found[_text(event.get("hand"), "an announcement's hand")] = event
+    if not found:
+        raise ValueError("the file holds no hand_started event")
+    return found
+
+
+def _announced(
+    record: Mapping[str, Any], fairness: Mapping[str, Any], started: Mapping[str, Any]
+) -> list[Check]:
+    """The record against the hand's announcement (FAIRNESS.md "What the player's own
+    client checks"): the same hand, ``D``, ``T``, exactly the commitments announced, and
+    the order of dealing derived from the announced button and seats."""
+    announced = started["fairness"]
+    if not isinstance(announced, dict):
+        return [Check("announced", False, "the hand was announced without its commitments")]
+    same = (
+        fairness["hand_id"] == started["hand"]
+        and started.get("table", fairness["table_id"]) == fairness["table_id"]
+    )
+    checks = [Check("announced hand", same, f"{_named(started['hand'])}")]
+    for field, name in (("deck_commitment", "D"), ("server_commitment", "T")):
+        agrees = fairness[field] == announced[field]
+        detail = f"{name} as announced" if agrees else f"{name} is not the one announced"
+        checks.append(Check(f"announced {field.replace('_', ' ')}", agrees, detail))
+    told = {
+        _whole(p["seat"], "an announced seat", 0, 255): p["commitment"]
+        for p in announced["players"]
+    }
+    listed = {
+        _whole(p["seat"], "a player's seat", 0, 255): p["commitment"] for p in fairness["players"]
+    }
+    for seat in sorted(set(told) | set(listed)):
+        if seat not in listed:
+            detail = "announced, missing from the record"
+        elif seat not in told:
+            detail = "in the record, never announced"
+        else:
+            detail = "as announced" if told[seat] == listed[seat] else "not the one announced"
+        checks.append(Check(f"seat {seat}'s commitment", detail == "as announced", detail))
+    checks += [
+        Check(f"seat {p['seat']}'s entropy", True, "missing: the room dealt without it")
+        for p in fairness["players"]
+        if p["entropy"] is None and p["seat"] in told
+    ]
+    seats = [_whole(s["seat"], "an announced seat", 0, 255) for s in started["seats"]]
+    button = _whole(started["button"], "the announced button", 0, 255)
+    order = fair.dealing_order(button, seats)
+    dealt = [_whole(seat, "a seat dealt", 0, 255) for seat in fairness["seats_dealt"]]
+    how = f"from the announced button (seat {button})"
+    checks.append(_derived("announced dealing order", order, dealt, _seat_list, how))
+    record_seats = sorted(_seats_of(record))
+    how = "as announced"
+    checks.append(_derived("announced seats", sorted(seats), record_seats, _seat_list, how))
+    return checks
+
+
+def _own(fairness: Mapping[str, Any], started: Mapping[str, Any] | None, own: Own) -> list[Check]:
+    """The player's own entropy: announced under its commitment, in the record, and so in
+    the key (every revealed card is checked under that key)."""
+    commitment = fair.player_commitment(own.entropy).hex()
+    checks = []
+    if started is not None:
+        told = {p["seat"]: p["commitment"] for p in started["fairness"]["players"]}
+        if own.seat not in told:
+            detail = "the announcement left out your commitment"
+        else:
+            detail = "announced" if told[own.seat] == commitment else "another was announced"
+        checks.append(Check("your commitment", detail == "announced", detail))
+    mine = [p for p in fairness["players"] if p["seat"] == own.seat]
+    if not mine:
+        detail = f"seat {own.seat} is not among the deal's players"
+    elif mine[0]["entropy"] is None:
+        detail = "missing: the room dealt without your entropy"
+    else:
+        detail = "in the deal" if mine[0]["entropy"] == own.entropy.hex() else "not yours"
+    checks.append(Check("your entropy", detail == "in the deal", detail))
+    return checks
+
+
 # ------------------------------------------------------------------ the chain
+
+
+def public_view(record: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The record as anyone sees it, which the chain covers: a player's own copy names in
+    ``chain.private`` the deck positions only its reader sees (their hole cards), and
+    without them, their salts and ``you`` it is the public record."""
+    chain = record.get("chain")
+    private = chain.get("private", []) if isinstance(chain, dict) else []
+    if not private and record.get("you") is None:
+        return record
+    if not isinstance(private, list) or not all(
+        isinstance(p, int) and not isinstance(p, bool) for p in private
+    ):
+        raise ValueError("chain.private is not a list of deck positions")
+    deck = _cards(record["deck"], "the deck")
+    hidden = {deck[p] for p in private if 0 <= p < len(deck)}
+    public = dict(record)
+    if isinstance(chain, dict):
+        public["chain"] = {key: value for key, value in chain.items() if key != "private"}
+    public["you"] = None
+    public["deck"] = "".join(UNKNOWN if card in hidden else card for card in deck)
+    public["holes"] = [
+        "".join(UNKNOWN if card in hidden else card for card in _cards(hole, "hole cards"))
+        for hole in record["holes"]
+    ]
+    fairness = record.get("fairness")
+    if isinstance(fairness, dict):
+        revealed = [r for r in fairness["revealed"] if r.get("position") not in private]
+        public["fairness"] = {**fairness, "revealed": revealed}
+    return public
 
 
 def verify_chain(records: Sequence[Mapping[str, Any]]) -> list[Check]:
     """The table's records in order, each ``chain`` (``previous``, ``hash``) following the
-    one before; stops at the first that does not fit."""
+    one before, over the record as anyone sees it; stops at the first that does not fit."""
     checks: list[Check] = []
     previous: bytes | None = None
     for record in records:
@@ -174,7 +355,9 @@ def verify_chain(records: Sequence[Mapping[str, Any]]) -> list[Check]:
         if previous is not None and before != previous:
             return [*checks, Check(name, False, "does not follow the hand before it")]
         try:
-            made = chain_hash(before, record)
+            made = chain_hash(before, public_view(record))
+        except (KeyError, TypeError) as error:
+            return [*checks, Check(name, False, f"cannot be hashed: {error}")]
         except (ValueError, RecursionError) as error:  # a lone surrogate; nested too deep
             return [*checks, Check(name, False, f"cannot be hashed: {error}")]
         if made.hex() != chain.get("hash"):
@@ -182,6 +365,58 @@ def verify_chain(records: Sequence[Mapping[str, Any]]) -> list[Check]:
         checks.append(Check(name, True, made.hex()[:16]))
         previous = made
     return checks
+
+
+# ------------------------------------------------------------------ the audit
+
+
+def verify_audit(
+    audit: Mapping[str, Any], records: Sequence[Mapping[str, Any]] = ()
+) -> list[Check]:
+    """FAIRNESS.md "The end-of-session audit": each hand's 52 commitments, opened with
+    every salt, are 52 different cards and make its ``D``; each record given has the
+    ``D`` and commitments the audit opens."""
+    checks: list[Check] = []
+    opened: dict[str, str] = {}  # hand id -> D
+    hands = audit.get("hands")
+    if not isinstance(hands, list) or not hands:
+        return [Check("audit", False, "the file has no hands to audit (a list 'hands')")]
+    for hand in hands:
+        name = f"hand {_named(hand.get('hand') if isinstance(hand, dict) else hand)}"
+        try:
+            detail = _audited(hand)
+        except (KeyError, TypeError, AttributeError) as error:
+            checks.append(Check(name, False, f"cannot be checked: {error}"))
+            continue
+        except fair.FairnessError as error:
+            checks.append(Check(name, False, str(error)))
+            continue
+        checks.append(Check(name, detail.startswith("52 "), detail))
+        opened[hand["hand"]] = hand["deck_commitment"]
+    for record in records:
+        fairness = record.get("fairness")
+        name = f"record {_named(record.get('id'))}"
+        if not isinstance(fairness, dict) or record.get("id") not in opened:
+            checks.append(Check(name, False, "not among the hands audited"))
+            continue
+        agrees = fairness.get("deck_commitment") == opened[record["id"]]
+        checks.append(Check(name, agrees, "D as audited" if agrees else "D is not the audited"))
+    return checks
+
+
+def _audited(hand: Mapping[str, Any]) -> str:
+    """One hand of an audit: what its 52 opened commitments are, or the first fault."""
+    cards = [_text(c, "an audited card") for c in hand["cards"]]
+    salts = [_hex(s, fair.SALT_BYTES, "an audited salt") for s in hand["salts"]]
+    if len(cards) != len(fair.CARDS) or len(salts) != len(fair.CARDS):
+        return f"opens {len(cards)} cards and {len(salts)} salts, not 52 of each"
+    commitments = [fair.card_commitment(s, c) for s, c in zip(salts, cards, strict=True)]
+    if fair.deck_commitment(commitments).hex() != hand["deck_commitment"]:
+        return "the opened commitments do not make its D"
+    twice = sorted({card for card in cards if cards.count(card) > 1})
+    if twice:
+        return f"commits to {', '.join(twice)} more than once"
+    return "52 different cards, as committed in D"
 
 
 # ------------------------------------------------------------------ the command
@@ -241,34 +476,97 @@ def report(checks: Sequence[Check], out: Any) -> bool:
 
 DESCRIPTION = (
     "Check hands dealt by splitpot-deal-v1 (FAIRNESS.md) from their JSON records "
-    "(GET /api/hands/ID), with nothing but Python's standard library. Exit status: 0 "
-    "when every check passes, 1 naming each one that fails, 2 when a file cannot be read."
+    "(GET /api/hands/ID), with nothing but Python's standard library; with --announced, "
+    "against the hands' announcements as your client received them; with --audit, a "
+    "session's audit. Exit status: 0 when every check passes, 1 naming each one that "
+    "fails, 2 when a file cannot be read or the arguments do not fit."
 )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The command's arguments (``python -m splitpot.verify`` and ``splitpot verify``)."""
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="hand records")
+    parser.add_argument("files", nargs="*", type=Path, metavar="FILE", help="hand records")
     parser.add_argument(
         "--chain",
         action="store_true",
         help="also check that the hands of each file follow one another (oldest first)",
     )
+    parser.add_argument(
+        "--announced",
+        type=Path,
+        metavar="START",
+        help="the hand_started events as your client received them (one, a JSON list, or "
+        "one a line): each record must be the deal announced",
+    )
+    parser.add_argument(
+        "--entropy", metavar="HEX", help="the entropy you revealed (64 hex digits; with --seat)"
+    )
+    parser.add_argument("--seat", type=int, metavar="N", help="your seat (with --entropy)")
+    parser.add_argument(
+        "--audit",
+        type=Path,
+        metavar="AUDIT",
+        help="a session's audit (GET /api/tables/ID/audit): every hand's 52 commitments "
+        "are 52 different cards; the records given must be among its hands",
+    )
+
+
+def _own_arguments(args: argparse.Namespace) -> Own | None:
+    """``--entropy`` and ``--seat``, both or neither."""
+    if (args.entropy is None) != (args.seat is None):
+        raise ValueError("--entropy and --seat go together: your entropy and your seat")
+    if args.entropy is None:
+        return None
+    if not 1 <= args.seat <= 255:
+        raise ValueError(f"--seat {args.seat} is not a seat (1 to 255)")
+    try:
+        return Own(args.seat, _hex(args.entropy, fair.SEED_BYTES, "--entropy"))
+    except fair.FairnessError as error:
+        raise ValueError(str(error)) from None
+
+
+def _read(path: Path, reading: Callable[[Any], Any] = lambda loaded: loaded) -> Any:
+    """A file given on the command line, as ``reading`` takes it; ValueError naming it."""
+    try:
+        return reading(_load(path))
+    except (OSError, ValueError) as error:
+        raise ValueError(f"{path}: cannot be read: {why_unread(error)}") from None
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        own = _own_arguments(args)
+        if not args.files and args.audit is None:
+            raise ValueError("name the hand records to check (or --audit AUDIT)")
+        told = None if args.announced is None else _read(args.announced, announcements)
+        audit = None if args.audit is None else _read(args.audit)
+        if audit is not None and not isinstance(audit, dict):
+            raise ValueError(f"{args.audit}: not an audit (a JSON object with 'hands')")
+        files = [(path, _read(path, _records)) for path in args.files]
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
     passed = True
-    for path in args.files:
-        try:
-            records = _records(_load(path))
-        except (OSError, ValueError) as error:
-            print(f"{path}: cannot be read: {why_unread(error)}", file=sys.stderr)
-            return 2
+    for path, records in files:
         for record in records:
-            passed = report_hand(record, verify_hand(record)) and passed
+            announced = None
+            if told is not None:
+                announced = told.get(str(record.get("id")))
+                if announced is None:
+                    print(
+                        f"hand {_named(record.get('id'))}: FAILED: no announcement of it "
+                        f"in {args.announced}"
+                    )
+                    passed = False
+                    continue
+            passed = report_hand(record, verify_hand(record, announced, own)) and passed
         if args.chain:
             print(f"{path}: chain of {len(records)} hands")
             passed = report(verify_chain(records), sys.stdout) and passed
+    if audit is not None:
+        hands = [record for _, records in files for record in records]
+        print(f"{args.audit}: audit")
+        passed = report(verify_audit(audit, hands), sys.stdout) and passed
     return 0 if passed else 1
 
 

@@ -20,6 +20,11 @@ class Entropy:
     def committed(self) -> bool:
         return self._secret is not None
 
+    @property
+    def commitment(self) -> str | None:
+        """The commitment sent for the next hand, as hex."""
+        return None if self._secret is None else player_commitment(self._secret).hex()
+
     def commit(self, table: str) -> Command:
         """A new commitment for the player's next hand."""
         self._secret = secrets.token_bytes(SEED_BYTES)

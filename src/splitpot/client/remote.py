@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -18,6 +19,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import ClientConnection, connect
 
+from splitpot.client.announced import Announcements, verdict
 from splitpot.client.entropy import Entropy
 from splitpot.client.game import HELP, Game, Reply, counted
 from splitpot.client.state import Command, Frame, TableClient
@@ -27,6 +29,7 @@ AWAITED = ("act", "sit", "sit_out", "sit_in", "leave")  # commands whose answer 
 SEATED_HELP = (
     "  sit [SEAT [BUYIN]]  sit down (the first free seat, the most chips, by default)",
     "  sit out, sit in     miss the next hands, or come back",
+    "  verify, verify N    check the last hand's deal (or N back) against its announcement",
 )
 
 
@@ -92,6 +95,13 @@ class Lobby:
         """The ids of the table's last hands, newest first (RULES.md 6: the last 50)."""
         answer = self._call("GET", f"/api/tables/{table}/hands", params=self._params(limit=50))
         return [str(hand["id"]) for hand in answer.json()["hands"]]
+
+    def hand_record(self, hand: str) -> dict[str, Any]:
+        """One hand's splitpot JSON record, as the player may see it."""
+        record: dict[str, Any] = self._call(
+            "GET", f"/api/hands/{hand}", params=self._params()
+        ).json()
+        return record
 
     def hand_text(self, hand: str) -> list[str]:
         """One hand as PokerStars text, as the player may see it."""
@@ -230,7 +240,10 @@ class RemoteGame(Game):
         invite: str | None = None,
         max_hands: int | None = None,
         patience: float = 60.0,
+        announced: Path | None = None,
     ) -> None:
+        """``announced``: the folder where the hands' announcements are kept (FAIRNESS.md
+        "What the player's own client checks"); None keeps them in memory only."""
         super().__init__(TableClient(table), name)
         self.url = url
         self.table_id = table
@@ -242,6 +255,8 @@ class RemoteGame(Game):
         self._asked: tuple[object, ...] | None = None  # where a command left the game
         self._hands: list[str] = []  # the table's last hands (``last``), newest first
         self.entropy = Entropy()  # the fair deal: our commitment for the next hand
+        self.folder = announced
+        self.announced: Announcements | None = None  # what the room told before each deal
         self.leaving = False  # the person asked to leave: the game ends when they have
 
     # ------------------------------------------------------------ the game
@@ -317,7 +332,7 @@ class RemoteGame(Game):
         lines = list(reply.lines)
         if kind == "table" and watching and self.client.summary:
             lines += self._welcome()
-        self._fair_deal(frame)
+        lines += self._fair_deal(frame)
         if self.buy_in is None and self.client.me() is not None:
             me = self.client.me()
             assert me is not None
@@ -328,27 +343,78 @@ class RemoteGame(Game):
             and self.client.hands_played >= self.max_hands
             and not self.leaving
         ):
+            leaving = self.send({"type": "leave", "table": self.client.table})  # first: in time
+            lines += self._checked(frame)
             lines.append(f"That was the last of your {counted(self.max_hands, 'hand')}.")
-            return self._reply(lines + self.send({"type": "leave", "table": self.client.table}))
-        return Reply(tuple(lines), reply.over)
+            return self._reply(lines + leaving)
+        if reply.over:  # the hand's check before the session's summary
+            return Reply((*self._checked(frame), *lines), over=True)
+        return Reply((*lines, *self._checked(frame)))
 
-    def _fair_deal(self, frame: Frame) -> None:
-        """Commit once seated; reveal when a hand's start lists the seat (FAIRNESS.md 3)."""
-        table, seat = self.client.table, self.client.viewer
-        if self.connection is None or table is None or seat is None:
-            return
+    def _checked(self, frame: Frame) -> list[str]:
+        """For a hand's end: its record held against its announcement, in words."""
         event = frame.get("event") if frame.get("type") == "event" else None
+        if event is None or event.get("kind") != "hand_ended":
+            return []
+        return self._check_hand(str(event.get("hand")))
+
+    def _fair_deal(self, frame: Frame) -> list[str]:
+        """Commit once seated; reveal when a hand's start lists the seat (FAIRNESS.md 3);
+        keep every announcement and hold each finished hand's record against it."""
+        table, seat = self.client.table, self.client.viewer
+        event = frame.get("event") if frame.get("type") == "event" else None
+        kind = None if event is None else event.get("kind")
+        if self.connection is None or table is None:
+            return []
+        if self.announced is None or self.announced.table != table:
+            self.announced = Announcements(self.folder, self.url, table)
+        lines: list[str] = []
         commands = []
-        if event is not None and event.get("kind") == "hand_started":
-            commands = self.entropy.answer(table, seat, event)
-        if not self.entropy.committed and not commands:
+        if event is not None and kind == "hand_started":
+            dealt = seat is not None and any(s["seat"] == seat for s in event.get("seats", []))
+            lines += self.announced.started(
+                event, seat if dealt else None, self.entropy.commitment if dealt else None
+            )
+            if seat is not None:
+                commands = self.entropy.answer(table, seat, event)
+        elif event is not None and kind == "hand_cancelled":
+            lines += self.announced.cancelled(str(event.get("hand")))
+        if seat is not None and not self.entropy.committed and not commands:
             commands = [self.entropy.commit(table)]
         for command in commands:
+            if command["type"] == "reveal":
+                self.announced.revealed(str(command["hand"]), str(command["entropy"]))
             self.connection.send(command)
+        return lines
+
+    def _verify_command(self, words: list[str]) -> list[str]:
+        """``verify [N]``: the deal of the hand N back checked against its announcement."""
+        if len(words) > 1 or (words and not words[0].isdecimal()):
+            return [f"verify takes how many hands back, like 'verify 3', not {' '.join(words)!r}"]
+        back, kept = int(words[0]) if words else 1, self.hands_kept()
+        if not 1 <= back <= kept:
+            return [f"No hand {back} back: {counted(kept, 'finished hand')} kept."]
+        hand = self._hands[back - 1]
+        return self._check_hand(hand) or [
+            f"Hand {hand}: this client kept no announcement of it (it was not here when the "
+            "hand was announced), so only the record itself can be checked: splitpot verify."
+        ]
+
+    def _check_hand(self, hand: str) -> list[str]:
+        """A hand's record against its announcement, in words (nothing if none was kept)."""
+        if self.announced is None or self.announced.of(hand) is None:
+            return []
+        try:
+            record = self.rooms.hand_record(hand)
+        except RemoteError as error:
+            return [f"Hand {hand} could not be fetched to check its deal: {error}"]
+        return verdict(hand, self.announced.check(record))
 
     def command(self, text: str) -> Reply:
         """In the lobby: a table's number or id (``quit`` and ``help`` as ever)."""
         word = text.strip().lower()
+        if self._tables is None and word.split()[:1] == ["verify"]:
+            return Reply(tuple(self._verify_command(word.split()[1:])))
         if self._tables is None or word in ("quit", "exit", "help"):
             return super().command(text)
         tables = self._tables
@@ -387,7 +453,8 @@ class RemoteGame(Game):
         return len(self._hands)
 
     def hand_back(self, back: int) -> list[str]:
-        return self.rooms.hand_text(self._hands[back - 1])
+        hand = self._hands[back - 1]
+        return self.rooms.hand_text(hand) + self._check_hand(hand)
 
     def close(self) -> None:
         if self.connection is not None:

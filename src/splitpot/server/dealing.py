@@ -104,6 +104,16 @@ class PendingDeal:
         }
 
 
+def hole_positions(secret: dict[str, Any], seats: set[int]) -> list[int]:
+    """The deck positions of the hole cards of ``seats`` (wire seats), from what the room
+    kept of the deal (FAIRNESS.md step 6)."""
+    dealt = secret["seats_dealt"]
+    holes = fair.dealing_positions(len(dealt), secret["hole_cards"])[0]
+    return [
+        position for index, seat in enumerate(dealt) if seat in seats for position in holes[index]
+    ]
+
+
 def revealed_fairness(
     table_id: str,
     hand_id: str,
@@ -115,11 +125,8 @@ def revealed_fairness(
     board dealt and the hole cards of ``seats_seen`` (wire seats) revealed with their
     salts, nothing else."""
     seats = secret["seats_dealt"]
-    holes, board = fair.dealing_positions(len(seats), secret["hole_cards"])
-    revealed = board[:board_cards]
-    for index, seat in enumerate(seats):
-        if seat in seats_seen:
-            revealed += holes[index]
+    board = fair.dealing_positions(len(seats), secret["hole_cards"])[1]
+    revealed = board[:board_cards] + hole_positions(secret, seats_seen)
     players = [
         fair.Contribution(
             p["seat"],

@@ -16,7 +16,7 @@ from splitpot.history.replay import replay_record
 from splitpot.history.report import revealed_holes
 from splitpot.history.splitpot_json import from_json, to_json
 from splitpot.protocol import award_json, utc_text
-from splitpot.server.dealing import revealed_fairness
+from splitpot.server.dealing import hole_positions, revealed_fairness
 from splitpot.store import Hand
 
 PLAYER_IDS = "player_ids"  # the stored record's room player id of each player
@@ -60,13 +60,16 @@ def hand_document(
     document["table"] = table
     document["started"] = utc_text(_utc(started))
     secret = stored.get(DEAL_SECRET)
+    private: list[int] = []  # the deck positions only this reader sees (FAIRNESS.md chain)
     if secret is not None:  # the board and the hands this reader sees, with their salts
         seats_seen = {record.players[p].seat for p in seen}
         document["fairness"] = revealed_fairness(
             table, hand_id, secret, len(record.board), seats_seen
         )
+        shown_to_all = {record.players[p].seat for p in revealed_holes(hand, None)}
+        private = hole_positions(secret, seats_seen - shown_to_all)
     if CHAIN in stored:
-        document[CHAIN] = stored[CHAIN]
+        document[CHAIN] = {**stored[CHAIN], "private": private} if private else stored[CHAIN]
     by_player = [player.seat - 1 for player in record.players]  # awards name table seats
     document["awards"] = [
         award_json(replace(event, player=by_player[event.player]))

@@ -190,16 +190,21 @@ function list(value, what) {
 
 /**
  * Every check of FAIRNESS.md on one hand's record, in order: [{name, passed, detail}], the
- * same names, verdicts and details as verify.py; a check that cannot be made (a missing or
- * malformed field) fails as "record" with the reason.
+ * same names, verdicts and details as verify.py; with the hand's `announced` start (the
+ * `hand_started` event as this page received it) the checks of "What the player's own
+ * client checks" too, and with `own` ({seat, entropy} as hex) that the player's entropy is
+ * in the deal. A check that cannot be made (a missing or malformed field) fails as "record".
  */
-export async function verifyHand(record) {
+export async function verifyHand(record, announced = null, own = null) {
   const fairness = record?.fairness;
   if (fairness === null || typeof fairness !== "object" || Array.isArray(fairness)) {
     return [check("fairness", false, "the record has no fairness object")];
   }
   try {
-    return await checks(record, fairness);
+    const found = await checks(record, fairness);
+    if (announced !== null) found.push(...announcedChecks(record, fairness, announced));
+    if (own !== null) found.push(...await ownChecks(fairness, announced, own));
+    return found;
   } catch (error) {
     if (!(error instanceof FairnessError || error instanceof MissingField || error instanceof TypeError)) throw error;
     return [check("record", false, `cannot be checked: ${error.message}`)];
@@ -244,39 +249,72 @@ async function checks(record, fairness) {
     found.push(check(`card ${card} at position ${position}`, matches, "c = H(r, card)"));
     revealed.set(position, card);
   }
-  return [...found, ...dealingOrder(record, fairness, revealed)];
+  return [...found, ...dealingOrderChecks(record, fairness, revealed)];
 }
 
-/** Each card the record shows sits at the place FAIRNESS.md step 6 deals it from. */
-function dealingOrder(record, fairness, revealed) {
-  const seats = list(field(fairness, "seats_dealt"), "seats_dealt").map((seat) => whole(seat, "a seat dealt", 0, 255));
-  const holeCards = whole(field(fairness, "hole_cards"), "hole_cards", 1, 6);
-  if (seats.length * holeCards + 8 > CARDS.length) { // the engine's deck_size
-    throw new FairnessError(`${seats.length} seats of ${holeCards} hole cards are more than a deck deals`);
+/** FAIRNESS.md step 6: the seats dealt in, in dealing order, from the first seat left of the button. */
+export function dealingOrder(button, seats) {
+  const ordered = [...seats].sort((a, b) => a - b);
+  const first = Math.max(0, ordered.findIndex((seat) => seat > button));
+  return [...ordered.slice(first), ...ordered.slice(0, first)];
+}
+
+function seatsOf(record) {
+  return list(field(record, "players"), "players").map((player) => whole(field(player, "seat"), "a player's seat", 0, 255));
+}
+
+/** How many hole cards each player was dealt: what the record's hands hold, not its fairness object's word. */
+function holeCardsOf(record, players) {
+  const holes = list(field(record, "holes"), "holes").map((hole) => cardsOf(hole, "a player's hole cards"));
+  if (holes.length !== players) throw new FairnessError(`the record has ${players} players and ${holes.length} hands`);
+  const counts = new Set(holes.map((hole) => hole.length));
+  const [count] = counts;
+  if (counts.size !== 1 || !(count >= 1 && count <= 6)) {
+    throw new FairnessError("the players' hole cards are not one number of cards each");
   }
-  const { holes, board } = dealingPositions(seats.length, holeCards);
+  return count;
+}
+
+/** A value derived from the rules, and the record's claim of it, which must agree (verify.py _derived). */
+function derived(name, made, claimed, said, how) {
+  const agrees = JSON.stringify(made) === JSON.stringify(claimed);
+  let detail = `${said(made)}, ${how}`;
+  if (!agrees) detail += `; the record says ${said(claimed)}`;
+  return check(name, agrees, detail);
+}
+
+function seatList(seats) {
+  return seats.length ? `seats ${seats.join(", ")}` : "no seat";
+}
+
+/** Each card the record shows sits at the place FAIRNESS.md step 6 deals it from, the
+ * order of dealing derived from the record's button and seats, the hole cards from its hands. */
+function dealingOrderChecks(record, fairness, revealed) {
+  const seats = seatsOf(record);
+  const button = whole(field(record, "button"), "the button", 0, seats.length - 1);
+  const order = dealingOrder(seats[button], seats);
+  const claimed = list(field(fairness, "seats_dealt"), "seats_dealt").map((seat) => whole(seat, "a seat dealt", 0, 255));
+  const holeCards = holeCardsOf(record, seats.length);
+  const found = [
+    derived("seats dealt", order, claimed, seatList, `from the button (seat ${seats[button]})`),
+    derived("hole cards", holeCards, field(fairness, "hole_cards"), shown, "each"),
+  ];
+  if (order.length * holeCards + 8 > CARDS.length) { // the engine's deck_size
+    throw new FairnessError(`${order.length} seats of ${holeCards} hole cards are more than a deck deals`);
+  }
+  const { holes, board } = dealingPositions(order.length, holeCards);
   const expected = new Map(); // position -> [the card, where it went]
   const boardCards = cardsOf(field(record, "board"), "the board");
   board.forEach((position, index) => {
     if (index < boardCards.length) expected.set(position, [boardCards[index], "the board"]);
   });
-  const players = list(field(record, "players"), "players");
-  const bySeat = new Map(players.map((player, index) => [whole(field(player, "seat"), "a player's seat", 0, 255), index]));
-  const recordHoles = field(record, "holes");
-  seats.forEach((seat, index) => {
-    if (!bySeat.has(seat) || !(bySeat.get(seat) < recordHoles.length)) {
-      throw new FairnessError(`seat ${seat} was dealt in but has no player or hole cards`);
-    }
-    const hole = cardsOf(recordHoles[bySeat.get(seat)], `seat ${seat}'s hole cards`);
-    if (hole.length !== holes[index].length) { // as Python's zip(..., strict=True) says it
-      const than = hole.length < holes[index].length ? "shorter" : "longer";
-      throw new FairnessError(`zip() argument 2 is ${than} than argument 1`);
-    }
+  const bySeat = new Map(seats.map((seat, index) => [seat, index]));
+  order.forEach((seat, index) => {
+    const hole = cardsOf(record.holes[bySeat.get(seat)], `seat ${seat}'s hole cards`);
     holes[index].forEach((position, round) => {
       if (hole[round] !== UNKNOWN) expected.set(position, [hole[round], `seat ${seat}`]);
     });
   });
-  const found = [];
   for (const position of [...expected.keys()].sort((a, b) => a - b)) {
     const [card, where] = expected.get(position);
     let detail = `${card} to ${where} from position ${position}`;
@@ -287,4 +325,71 @@ function dealingOrder(record, fairness, revealed) {
     found.push(check(`position ${position}`, false, "revealed, but no card of the hand"));
   }
   return found;
+}
+
+/* ---------- the record against its announcement (verify.py _announced, _own) ---------- */
+
+/** The record against the hand's announcement: the same hand, `D`, `T`, exactly the
+ * commitments announced, the order of dealing from the announced button and seats. */
+function announcedChecks(record, fairness, started) {
+  const announced = field(started, "fairness");
+  if (announced === null || typeof announced !== "object") {
+    return [check("announced", false, "the hand was announced without its commitments")];
+  }
+  const tableId = field(fairness, "table_id");
+  const same = field(fairness, "hand_id") === field(started, "hand") && ("table" in started ? started.table : tableId) === tableId;
+  const found = [check("announced hand", same, named(started.hand))];
+  for (const [key, letter] of [["deck_commitment", "D"], ["server_commitment", "T"]]) {
+    const agrees = field(fairness, key) === field(announced, key);
+    found.push(check(`announced ${key.replace("_", " ")}`, agrees, agrees ? `${letter} as announced` : `${letter} is not the one announced`));
+  }
+  const bySeat = (players, what) => new Map(list(players, what).map((p) => [whole(field(p, "seat"), what === "players" ? "a player's seat" : "an announced seat", 0, 255), field(p, "commitment")]));
+  const told = bySeat(field(announced, "players"), "announced players");
+  const listed = bySeat(field(fairness, "players"), "players");
+  for (const seat of [...new Set([...told.keys(), ...listed.keys()])].sort((a, b) => a - b)) {
+    let detail;
+    if (!listed.has(seat)) detail = "announced, missing from the record";
+    else if (!told.has(seat)) detail = "in the record, never announced";
+    else detail = told.get(seat) === listed.get(seat) ? "as announced" : "not the one announced";
+    found.push(check(`seat ${seat}'s commitment`, detail === "as announced", detail));
+  }
+  for (const player of fairness.players) {
+    if (player.entropy === null && told.has(player.seat)) {
+      found.push(check(`seat ${player.seat}'s entropy`, true, "missing: the room dealt without it"));
+    }
+  }
+  const seats = list(field(started, "seats"), "seats").map((s) => whole(field(s, "seat"), "an announced seat", 0, 255));
+  const button = whole(field(started, "button"), "the announced button", 0, 255);
+  const order = dealingOrder(button, seats);
+  const dealt = list(field(fairness, "seats_dealt"), "seats_dealt").map((seat) => whole(seat, "a seat dealt", 0, 255));
+  found.push(derived("announced dealing order", order, dealt, seatList, `from the announced button (seat ${button})`));
+  const sorted = (values) => [...values].sort((a, b) => a - b);
+  found.push(derived("announced seats", sorted(seats), sorted(seatsOf(record)), seatList, "as announced"));
+  return found;
+}
+
+/** The player's own entropy: announced under its commitment, in the record, so in the key. */
+async function ownChecks(fairness, started, own) {
+  const commitment = toHex(await playerCommitment(fromHex(own.entropy, SEED_BYTES, "your entropy")));
+  const found = [];
+  if (started !== null) {
+    const told = new Map(started.fairness.players.map((p) => [p.seat, p.commitment]));
+    let detail;
+    if (!told.has(own.seat)) detail = "the announcement left out your commitment";
+    else detail = told.get(own.seat) === commitment ? "announced" : "another was announced";
+    found.push(check("your commitment", detail === "announced", detail));
+  }
+  const mine = fairness.players.filter((p) => p.seat === own.seat);
+  let detail;
+  if (!mine.length) detail = `seat ${own.seat} is not among the deal's players`;
+  else if (mine[0].entropy === null) detail = "missing: the room dealt without your entropy";
+  else detail = mine[0].entropy === own.entropy ? "in the deal" : "not yours";
+  found.push(check("your entropy", detail === "in the deal", detail));
+  return found;
+}
+
+/** A record's id as a report names it: as written, or cut when it is long (verify.py _named). */
+function named(value) {
+  const written = String(value);
+  return written.length <= 60 ? written : shown(value);
 }
