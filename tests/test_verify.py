@@ -19,8 +19,10 @@ from splitpot.fair import (
     GENESIS,
     Contribution,
     PreOrder,
+    card_commitment,
     chain_hash,
     dealing_positions,
+    deck_commitment,
     fairness_record,
     player_commitment,
     shuffle,
@@ -28,7 +30,7 @@ from splitpot.fair import (
 from splitpot.history.splitpot_json import to_json
 from splitpot.history.table_log import hand_record
 from splitpot.rules import GameConfig, PotLimit, Variant
-from splitpot.verify import main, verify_chain, verify_hand
+from splitpot.verify import main, verify_audit, verify_chain, verify_hand
 
 CONFIG = GameConfig(Variant.O8, PotLimit(1, 2))
 SEATS = [2, 5, 7]  # table seats (from 1) of the three players, clockwise
@@ -182,3 +184,47 @@ def test_splitpot_verify_is_the_same_command_and_needs_only_the_standard_library
         subprocess.run([sys.executable, "-c", alone], capture_output=True, text=True).stdout
         == "[]\n"
     )
+
+
+def audit_of(pre_order: PreOrder, hand: str = "t9-1") -> dict[str, Any]:
+    """A session's audit of one hand: its 52 cards in pre-order and every salt."""
+    deck = fair_deck_commitment(pre_order)
+    cards, salts = list(pre_order.cards), [s.hex() for s in pre_order.salts]
+    return {"hands": [{"hand": hand, "deck_commitment": deck, "cards": cards, "salts": salts}]}
+
+
+def fair_deck_commitment(pre_order: PreOrder) -> str:
+    return deck_commitment(pre_order.commitments()).hex()
+
+
+def test_the_audit_opens_52_different_cards_and_catches_a_card_committed_twice(
+    tmp_path: Path,
+) -> None:
+    pre_order = PreOrder.draw()
+    audit = audit_of(pre_order)
+    assert [c.passed for c in verify_audit(audit)] == [True]
+    twice = copy.deepcopy(audit)  # a room that committed the Ace of spades twice
+    hand = twice["hands"][0]
+    hand["cards"][1] = hand["cards"][0]
+    commitments = [
+        card_commitment(bytes.fromhex(s), c)
+        for s, c in zip(hand["salts"], hand["cards"], strict=True)
+    ]
+    hand["deck_commitment"] = deck_commitment(commitments).hex()
+    checks = verify_audit(twice)
+    assert not checks[0].passed and "more than once" in checks[0].detail
+    lied = copy.deepcopy(audit)
+    lied["hands"][0]["salts"][5] = "00" * 16  # a salt that opens nothing committed
+    assert verify_audit(lied)[0].detail == "the opened commitments do not make its D"
+    path = tmp_path / "audit.json"
+    path.write_text(json.dumps(twice))
+    assert main(["--audit", str(path)]) == 1
+    path.write_text(json.dumps(audit))
+    assert main(["--audit", str(path)]) == 0
+    assert main([]) == 2  # nothing to check
+
+
+def test_verify_takes_entropy_and_seat_together() -> None:
+    record_file = Path(__file__)  # never read: the arguments are refused first
+    assert main([str(record_file), "--entropy", "00" * 32]) == 2
+    assert main([str(record_file), "--entropy", "xyz", "--seat", "1"]) == 2
