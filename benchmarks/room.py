@@ -70,8 +70,15 @@ PROFILE_TOP = 15
 BISECT = 3  # then at most this many runs between the last that kept it and the first not
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 HOST = "127.0.0.1"
-# every benchmark guest comes from 127.0.0.1: 600 of them for the goal's tables
-FAST = RoomOptions(hand_pause=0.0, bot_delay=0.0, guests_per_minute=1_000_000)
+# every benchmark client comes from 127.0.0.1: 600 guests for the goal's tables, and
+# benchmarks/hands.py's clients asking for hands as fast as they are answered
+FAST = RoomOptions(
+    hand_pause=0.0,
+    bot_delay=0.0,
+    guests_per_minute=1_000_000,
+    hand_lists_per_minute=1_000_000,
+    hands_per_minute=1_000_000,
+)
 
 
 def serve(port: int, url: str, redis: str | None = None) -> None:

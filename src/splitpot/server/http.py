@@ -14,7 +14,6 @@ from pydantic import BaseModel, Field
 from splitpot.evaluate import hand_help
 from splitpot.history import HistoryError
 from splitpot.protocol import ErrorCode, ProtocolError, encode_help
-from splitpot.server.hands import hand_document
 from splitpot.server.lobby import TableFacts
 from splitpot.server.room import Room
 from splitpot.server.settings import SettingsError, TableSettings, parse_settings
@@ -68,6 +67,20 @@ def _settings_body() -> dict[str, Any]:
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
 
 
+HAND_LIST: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "the table's last hands, newest first, as the caller may see them",
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["hands"],
+                    "properties": {"hands": {"type": "array", "items": {"type": "object"}}},
+                }
+            }
+        },
+    }
+}
 HAND_TEXT: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "the hand: JSON (format=json), or text (pokerstars, phh)",
@@ -75,6 +88,8 @@ HAND_TEXT: dict[int | str, dict[str, Any]] = {
     }
 }
 
+
+MAX_HANDS = 50  # hands in one answer of GET /api/tables/{id}/hands (RULES.md 6: the last 50)
 
 # PostgreSQL text holds no NUL character: a name or an id with one is refused here (400),
 # before a query with it fails (500).
@@ -96,6 +111,11 @@ def room_of(request: Request) -> Room:
 
 
 RoomDep = Annotated[Room, Depends(room_of)]
+
+
+def address(request: Request) -> str:
+    """The caller's address, as the rate limits count it."""
+    return request.client.host if request.client else "?"
 
 
 async def caller(request: Request) -> Player | None:
@@ -135,19 +155,19 @@ async def health() -> dict[str, str]:
 
 @router.post("/guests", status_code=201)
 async def new_guest(body: GuestName, room: RoomDep, request: Request) -> dict[str, Any]:
-    room.guest_made(request.client.host if request.client else "?")
+    room.guest_made(address(request))
     return identity(await room.db(room.store.create_guest, body.name))
 
 
 @router.post("/accounts", status_code=201)
 async def new_account(body: Credentials, room: RoomDep, request: Request) -> dict[str, Any]:
-    room.login_attempt(request.client.host if request.client else "?", body.name)
+    room.login_attempt(address(request), body.name)
     return identity(await room.passwords(room.store.create_account, body.name, body.password))
 
 
 @router.post("/sessions")
 async def log_in(body: Credentials, room: RoomDep, request: Request) -> dict[str, Any]:
-    room.login_attempt(request.client.host if request.client else "?", body.name)
+    room.login_attempt(address(request), body.name)
     return identity(await room.passwords(room.store.log_in, body.name, body.password))
 
 
@@ -209,21 +229,25 @@ async def table(
     return (await visible_table(room, table_id, invite, player)).summary
 
 
-@router.get("/tables/{table_id}/hands")
+@router.get("/tables/{table_id}/hands", responses=HAND_LIST)
 async def table_hands(
     table_id: str,
     room: RoomDep,
     player: Caller,
+    request: Request,
     invite: str | None = None,
-    limit: Annotated[int, Query(ge=1, le=50)] = 50,
-) -> dict[str, Any]:
+    limit: Annotated[int, Query(ge=1, le=MAX_HANDS)] = MAX_HANDS,
+) -> Response:
+    """The table's last ``limit`` finished hands, newest first, as the caller may see
+    them: each document built once (off the event loop) and kept."""
+    room.hands_read(address(request), listed=True)
     table = await visible_table(room, table_id, invite, player)
     # newest first; one more, for the hand in play (it has no record until it ends)
     hands = await room.db(room.store.table_hands, table.id, limit + 1)
     finished = [hand for hand in hands if hand.record is not None][:limit]
     viewer = None if player is None else player.id
-    seats = table.seats
-    return {"hands": [hand_document(hand, viewer, seats=seats) for hand in finished]}
+    bodies = await room.documents.bodies(finished, viewer, seats=table.seats)
+    return Response(b'{"hands":[' + b",".join(bodies) + b"]}", media_type="application/json")
 
 
 @router.get("/hands/{hand_id}", responses=HAND_TEXT)
@@ -231,9 +255,12 @@ async def hand(
     hand_id: Annotated[str, Path(min_length=1, max_length=64, pattern=NO_NUL)],
     room: RoomDep,
     player: Caller,
+    request: Request,
     format: Annotated[str, Query(pattern="^(json|pokerstars|phh)$")] = "json",
     invite: str | None = None,
-) -> Any:
+) -> Response:
+    """One finished hand as the caller may see it."""
+    room.hands_read(address(request), listed=False)
     try:
         stored = await room.db(room.store.hand, hand_id)
     except NotFound as error:
@@ -243,12 +270,14 @@ async def hand(
         raise ProtocolError(ErrorCode.UNKNOWN_HAND, f"hand {hand_id} is still being played")
     viewer = None if player is None else player.id
     try:
-        document = hand_document(stored, viewer, format, seats=table.seats)
+        [body] = await room.documents.bodies([stored], viewer, format, table.seats)
     except HistoryError as error:
         raise ProtocolError(
             ErrorCode.BAD_MESSAGE, f"hand {hand_id} cannot be written as {format}: {error}"
         ) from error
-    return document if format == "json" else PlainTextResponse(document["text"])
+    if format == "json":
+        return Response(body, media_type="application/json")
+    return PlainTextResponse(body)
 
 
 @router.get("/helper")

@@ -38,6 +38,7 @@ from splitpot.server.cluster import Cluster, NoOwner, Unreachable, deal, least_l
 from splitpot.server.commands import table_command
 from splitpot.server.connection import POLICY, Connection, RemoteConnection
 from splitpot.server.errors import refusal
+from splitpot.server.hand_cache import HandDocuments
 from splitpot.server.lobby import TableFacts, facts, stored_facts, summary
 from splitpot.server.recovery import restore_table
 from splitpot.server.settings import TableSettings, parse_settings
@@ -67,6 +68,8 @@ class RoomOptions:
     node: str | None = None  # this process's name among the room's (default: host:pid)
     lease_seconds: float = 5.0  # a table's lease, renewed three times as often
     guests_per_minute: int = 30  # new guests one address may make (load tests raise it)
+    hand_lists_per_minute: int = 60  # GET .../hands one address may ask (up to 50 hands each)
+    hands_per_minute: int = 600  # GET /api/hands/{id} one address may ask
     closing_wait: float = 10.0  # seconds a stopping room lets hands in play finish
     seed: int | None = None  # tests only: the decks' shuffles from this seed (None: secret)
     clock_scale: float = 1.0  # tests only: every table's clock runs this much faster
@@ -102,6 +105,7 @@ class Room:
         self._keeper: asyncio.Task[None] | None = None
         self._looker: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()  # work started and not awaited
+        self.documents = HandDocuments()  # finished hands as their readers get them
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store call on the store's thread; retry while the database is away."""
@@ -632,6 +636,7 @@ class Room:
             await self._hand_over(actor)
         if self.cluster is not None:
             await self.cluster.stop()
+        self.documents.close()
         self._db.shutdown(wait=True)
 
     async def _hand_over(self, actor: TableActor) -> None:
@@ -701,6 +706,17 @@ class Room:
             "too many new guests from one address: wait a minute",
             ((address, "guests"), self.options.guests_per_minute),
         )
+
+    def hands_read(self, address: str, *, listed: bool) -> None:
+        """Hand histories cost CPU to build (each hand is replayed): at most
+        ``hand_lists_per_minute`` lists of a table's hands (``listed``) and
+        ``hands_per_minute`` single hands a minute from one address."""
+        if listed:
+            kind, most = "lists of hands", self.options.hand_lists_per_minute
+        else:
+            kind, most = "hands", self.options.hands_per_minute
+        refusal = f"too many {kind} asked from one address: wait a minute"
+        self._spend(refusal, ((address, kind), most))
 
     def _spend(self, refusal: str, *allowances: tuple[tuple[str, str], int]) -> None:
         """One more try against each (key, most a minute), or refused (nothing counted)."""

@@ -1,0 +1,93 @@
+"""Finished hands' documents, built once for each way of reading them and kept: a finished
+hand never changes, and building its document (replaying the hand and its deal) takes
+milliseconds of CPU that must not be spent on the event loop, which serves every table.
+
+A document depends on its reader only through the seat they played in the hand: anyone
+else (a watcher, a player of another hand) reads it as a watcher does. Documents are kept
+as the bodies the room answers with (JSON, or the text of PokerStars and PHH), at most
+``MAX_BYTES`` of them, the least recently read dropped first."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import OrderedDict
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+
+from splitpot.server.hands import PLAYER_IDS, hand_document
+from splitpot.store import Hand
+
+MAX_BYTES = 32 * 1024 * 1024  # the documents kept, in bytes of their bodies
+
+# A document's key: the hand, its reader's room player id if they played in it (None: as
+# a watcher reads it), the format, and the table's seats (PokerStars prints them).
+Key = tuple[str, int | None, str, int | None]
+
+
+class HandDocuments:
+    """The bodies of finished hands' documents, built on a thread of their own (one: a
+    flood of requests keeps one core busy at most, never the event loop) and kept."""
+
+    def __init__(self, most_bytes: int = MAX_BYTES) -> None:
+        self._kept: OrderedDict[Key, bytes] = OrderedDict()  # read only on the event loop
+        self._bytes = 0
+        self._most = most_bytes
+        self._builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hands")
+
+    async def bodies(
+        self,
+        hands: Sequence[Hand],
+        viewer: int | None,
+        format: str = "json",
+        seats: int | None = None,
+    ) -> list[bytes]:
+        """Each finished hand's document for the player ``viewer`` (None: a watcher), as
+        the body of an answer: those not kept yet are built, all in one go, off the loop.
+        Raises what ``hand_document`` raises (a format that cannot hold a hand)."""
+        keys = [(hand.id, _reader(hand, viewer), format, seats) for hand in hands]
+        found = {key: self._kept[key] for key in keys if key in self._kept}
+        for key in found:
+            self._kept.move_to_end(key)
+        missing = [(key, hand) for key, hand in zip(keys, hands, strict=True) if key not in found]
+        if missing:
+            loop = asyncio.get_running_loop()
+            built = await loop.run_in_executor(self._builder, partial(_build, missing))
+            for key, body in built.items():
+                self._keep(key, body)
+            found |= built
+        return [found[key] for key in keys]
+
+    def close(self) -> None:
+        self._builder.shutdown(wait=False, cancel_futures=True)
+
+    def _keep(self, key: Key, body: bytes) -> None:
+        if key in self._kept or len(body) > self._most:
+            return
+        self._kept[key] = body
+        self._bytes += len(body)
+        while self._bytes > self._most:
+            _, dropped = self._kept.popitem(last=False)
+            self._bytes -= len(dropped)
+
+
+def _reader(hand: Hand, viewer: int | None) -> int | None:
+    """The viewer if they played in the hand, else None: they read it as a watcher."""
+    players = (hand.record or {}).get(PLAYER_IDS, [])
+    return viewer if viewer in players else None
+
+
+def _build(missing: list[tuple[Key, Hand]]) -> dict[Key, bytes]:
+    """The bodies of the documents not kept (on the builder's thread)."""
+    built: dict[Key, bytes] = {}
+    for key, hand in missing:
+        _, reader, format, seats = key
+        document = hand_document(hand, reader, format, seats=seats)
+        built[key] = (document["text"] if format != "json" else _json(document)).encode()
+    return built
+
+
+def _json(document: dict[str, object]) -> str:
+    """JSON as the room's other answers are written (Starlette's JSONResponse)."""
+    return json.dumps(document, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
