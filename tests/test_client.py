@@ -346,7 +346,7 @@ def test_a_private_table_opens_with_its_invite_only(
     monkeypatch.setattr("sys.stdin", io.StringIO("sit\n"))
     assert main([*join, "--name", "Vic"]) == 1
     captured = capsys.readouterr()
-    assert captured.err == f"splitpot play: table {table}: a private table needs its invite\n"
+    assert captured.err == f"splitpot play: table {table}: there is no table {table!r}\n"
     assert "Vic sits down" not in captured.out
 
 

@@ -163,11 +163,11 @@ def test_a_private_table_needs_its_invite(room: RoomServer) -> None:
     assert created["table"]["private"] is True and len(invite) >= 16
     with room.http(bob_token) as http:
         assert table not in [t["id"] for t in http.get("/api/tables").json()["tables"]]
-        for params in ({}, {"invite": "wrong"}):
+        for params in ({}, {"invite": "wrong"}):  # as if there were no such table
             answer = http.get(f"/api/tables/{table}", params=params)
-            assert answer.status_code == 403
-            assert answer.json()["error"]["code"] == "forbidden"
-            assert http.get(f"/api/tables/{table}/hands", params=params).status_code == 403
+            assert answer.status_code == 404
+            assert answer.json()["error"]["code"] == "unknown_table"
+            assert http.get(f"/api/tables/{table}/hands", params=params).status_code == 404
         assert http.get(f"/api/tables/{table}", params={"invite": invite}).json()["id"] == table
     bob = Client(room, bob_token)
     for message in (
@@ -177,15 +177,15 @@ def test_a_private_table_needs_its_invite(room: RoomServer) -> None:
     ):
         error = bob.error(message)
         assert (error["code"], error["message"]) == (
-            "forbidden",
-            "a private table needs its invite",
+            "unknown_table",
+            f"there is no table {table!r}",
         )
     assert not [f for f in bob.frames if f["type"] == "table"]
     bob.send({"type": "watch", "table": table, "invite": invite})
     assert bob.wait(lambda f: f["type"] == "table")["state"]["table"]["private"] is True
     bob.sit(table, 2, 100)
     stranger = Client(room, None)
-    assert stranger.error({"type": "watch", "table": table})["code"] == "forbidden"
+    assert stranger.error({"type": "watch", "table": table})["code"] == "unknown_table"
     stranger.send({"type": "watch", "table": table, "invite": invite})
     stranger.wait(lambda f: f["type"] == "table")
 

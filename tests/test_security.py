@@ -50,7 +50,6 @@ from splitpot.store import Store
 pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
 
 SOURCE = Path(splitpot.__file__).parent
-PRIVATE = "a private table needs its invite"
 LOGGED_OUT = "the token is unknown or logged out"
 
 
@@ -163,10 +162,12 @@ def test_one_seat_per_player_even_from_a_second_connection(
 
 
 def test_a_private_table_shows_nothing_without_its_invite(room: RoomServer) -> None:
-    """Every HTTP route that shows a table or its hands, and watch and sit, refuse a
-    stranger and a caller without a session: no invite, a wrong one, another private
-    table's. The invite, the host and the seated players see it. (The lobby leaving it
-    out, and watch and sit without an invite, are also in test_room_host.)"""
+    """Every HTTP route that shows a table or its hands, and watch, sit and chat, refuse a
+    stranger and a caller without a session as for a table that does not exist: no
+    invite, a wrong one, another private table's. The invite, the host and the seated
+    players see it. (The lobby leaving it out, and watch and sit without an invite, are
+    also in test_room_host; the refusals word for word against an unknown id's in
+    test_security_abuse.)"""
     ann_token, bob_token, eve_token = (room.guest(n)[1] for n in ("Ann", "Bob", "Eve"))
     created = room.create_table(ann_token, name="Friends", seats=2, private=True)
     table, invite = created["table"]["id"], created["invite"]
@@ -199,8 +200,11 @@ def test_a_private_table_shows_nothing_without_its_invite(room: RoomServer) -> N
                 for invite_given in (None, "wrong", other_invite):
                     params = {} if invite_given is None else {"invite": invite_given}
                     answer = http.get(route, params=params)
-                    http_refused(answer, 403, "forbidden", PRIVATE)
-                    assert "Ann" not in answer.text and hand not in answer.text
+                    if route.startswith("/api/hands/"):
+                        http_refused(answer, 404, "unknown_hand", f"there is no hand {hand!r}")
+                    else:
+                        http_refused(answer, 404, "unknown_table", f"there is no table {table!r}")
+                    assert "Ann" not in answer.text  # the body is the refusal, no more
                 assert http.get(route, params={"invite": invite}).status_code == 200, route
     for token in (ann_token, bob_token):  # the host and a player need no invite
         with room.http(token) as http:
@@ -212,10 +216,11 @@ def test_a_private_table_shows_nothing_without_its_invite(room: RoomServer) -> N
         for given in (None, "wrong", other_invite):
             watch: Frame = {"type": "watch", "table": table}
             asked = watch | ({} if given is None else {"invite": given})
-            refused(client, asked, "forbidden", PRIVATE)
-    refused(eve, {"type": "sit", "table": table, "seat": 2, "buy_in": 100}, "forbidden", PRIVATE)
+            refused(client, asked, "unknown_table", f"there is no table {table!r}")
+    sit = {"type": "sit", "table": table, "seat": 2, "buy_in": 100}
+    refused(eve, sit, "unknown_table", f"there is no table {table!r}")
     chat = {"type": "chat", "table": table, "text": "hi"}
-    refused(eve, chat, "not_seated", f"Eve does not sit at table {table}")
+    refused(eve, chat, "unknown_table", f"there is no table {table!r}")
     ann.send({"type": "chat", "table": table, "text": "only for friends"})
     bob.wait(lambda f: f["type"] == "chat" and f["text"] == "only for friends")
     time.sleep(0.2)

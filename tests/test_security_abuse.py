@@ -1,6 +1,6 @@
 """The room no one can abuse (docs/security.md), over a real server: the hand histories
 are built once, off the event loop, in answers of bounded size and at a bounded rate per
-address."""
+address; a private table answers a stranger as a table that does not exist does."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from room_helpers import FAST, Client, RoomServer, one_hand, running_room, seated_game
+from room_helpers import FAST, Client, Frame, RoomServer, one_hand, running_room, seated_game
 
 import splitpot.server.hand_cache as hand_cache
 from splitpot.server.http import MAX_HANDS
@@ -125,3 +125,82 @@ def test_hand_histories_are_rate_limited_per_address(store: Store) -> None:
                 "too many hands asked from one address: wait a minute"
             )
             assert http.get(f"/api/tables/{table}").status_code == 200
+
+
+# ---------------------------------------------------------------- private tables
+
+
+def same_refusal(hidden: dict[str, Any], unknown: dict[str, Any], ids: dict[str, str]) -> None:
+    """Two refusals alike but for the ids they name (``ids``: the unknown's -> the
+    hidden's)."""
+    text = str(unknown)
+    for fake, real in ids.items():
+        text = text.replace(fake, real)
+    assert str(hidden) == text, (hidden, unknown)
+
+
+def test_a_private_table_answers_a_stranger_as_no_table_at_all(room: RoomServer) -> None:
+    """Every HTTP route of a table or its hands, and every WebSocket command at it, gives a
+    stranger (no invite, a wrong one, another table's) the answer that an id no table has
+    gets: 404 ``unknown_table`` or ``unknown_hand``, word for word; its invite opens it."""
+    ann_token, bob_token, eve_token = (room.guest(name)[1] for name in ("Ann", "Bob", "Eve"))
+    created = room.create_table(ann_token, name="Hidden", seats=2, private=True)
+    table, invite = created["table"]["id"], created["invite"]
+    other_invite = room.create_table(eve_token, name="Eves", private=True)["invite"]
+    ann, bob = Client(room, ann_token), Client(room, bob_token)
+    ann.state(table)
+    ann.send({"type": "host", "table": table, "action": "pause"})
+    ann.wait(lambda f: f["type"] == "event" and f["event"]["kind"] == "host")
+    bob.send({"type": "watch", "table": table, "invite": invite})
+    bob.wait(lambda f: f["type"] == "table")
+    ann.sit(table, 1, 100)
+    bob.sit(table, 2, 100)
+    hand = one_hand(ann, [ann, bob], table)["hand"]
+    fake_hand = f"{UNKNOWN}-1"
+    ids = {UNKNOWN: table, fake_hand: hand}
+
+    for token in (eve_token, None):
+        with room.http(token) as http:
+            for given in (None, "wrong", other_invite):
+                params = {} if given is None else {"invite": given}
+                for path in ("", "/hands", "/ledger.csv", "/settle"):
+                    hidden = http.get(f"/api/tables/{table}{path}", params=params)
+                    unknown = http.get(f"/api/tables/{UNKNOWN}{path}", params=params)
+                    assert hidden.status_code == unknown.status_code == 404, hidden.text
+                    assert hidden.json()["error"]["code"] == "unknown_table"
+                    same_refusal(hidden.json(), unknown.json(), ids)
+                for form in ("json", "pokerstars", "phh"):
+                    asked = params | {"format": form}
+                    hidden = http.get(f"/api/hands/{hand}", params=asked)
+                    unknown = http.get(f"/api/hands/{fake_hand}", params=asked)
+                    assert hidden.status_code == unknown.status_code == 404, hidden.text
+                    assert hidden.json()["error"]["code"] == "unknown_hand"
+                    same_refusal(hidden.json(), unknown.json(), ids)
+
+    commands: list[Frame] = [
+        {"type": "watch"},
+        {"type": "watch", "invite": "wrong"},
+        {"type": "watch", "invite": other_invite},
+        {"type": "sit", "seat": 2, "buy_in": 100},
+        {"type": "chat", "text": "anyone here?"},
+        {"type": "leave"},
+        {"type": "sit_out"},
+        {"type": "top_up", "amount": 10},
+        {"type": "act", "hand": hand, "action": "fold"},
+        {"type": "host", "action": "pause"},
+        {"type": "commit", "commitment": "0" * 64},
+    ]
+    eve, stranger = Client(room, eve_token), Client(room, None)
+    for client in (eve, stranger):
+        for command in commands:
+            hidden = client.error(command | {"table": table})
+            unknown = client.error(command | {"table": UNKNOWN})
+            same_refusal(without_ref(hidden), without_ref(unknown), ids)
+        assert not [f for f in client.frames if f.get("table") == table], client.frames
+    assert eve.error({"type": "chat", "table": table, "text": "hi"})["code"] == "unknown_table"
+    eve.send({"type": "watch", "table": table, "invite": invite})
+    eve.wait(lambda f: f["type"] == "table" and f["table"] == table)
+
+
+def without_ref(error: Frame) -> Frame:
+    return {key: value for key, value in error.items() if key != "ref"}

@@ -39,7 +39,7 @@ from splitpot.server import frames
 from splitpot.server.clock import REFILL_PER_HAND, ActionClock, Turn
 from splitpot.server.connection import Connection
 from splitpot.server.dealing import PendingDeal
-from splitpot.server.errors import refusal
+from splitpot.server.errors import no_table, refusal
 from splitpot.server.frames import seconds, wall_time
 from splitpot.server.hands import CHAIN, DEAL_SECRET, PLAYER_IDS, chain_link
 from splitpot.server.lobby import facts
@@ -281,6 +281,8 @@ class TableActor:
 
     async def _handle(self, command: Command) -> None:
         handler: Callable[[Command], Any] = getattr(self, f"_cmd_{command.name}")
+        if command.connection is not None and command.name not in ("watch", "unwatch"):
+            await self._check_visible(command.connection, None)  # watch brings the invite
         await handler(command)
 
     async def _cmd_watch(self, command: Command) -> None:
@@ -297,16 +299,15 @@ class TableActor:
 
     async def _check_visible(self, connection: Connection, invite: str | None) -> None:
         """A private table is seen by its host, its players and whoever has its invite
-        (a connection watching it already showed it)."""
+        (a connection watching it already showed it). To anyone else, any command is
+        refused as at a table that does not exist: a stranger cannot tell it is there."""
         if connection in self.watchers:
             return
         if not await self.room.may_see(facts(self), invite, connection.player):
-            raise ProtocolError(ErrorCode.FORBIDDEN, "a private table needs its invite")
+            raise no_table(self.id)
 
     async def _cmd_sit(self, command: Command) -> None:
         player = self._player(command)
-        assert command.connection is not None
-        await self._check_visible(command.connection, None)
         seat, buy_in = command.fields["seat"], command.fields["buy_in"]
         config = self.table.config
         where = self.seat_of(player.id)

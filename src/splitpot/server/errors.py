@@ -27,3 +27,14 @@ def refusal(error: Exception) -> ProtocolError:
     if isinstance(error, StoreError | ValueError):
         return ProtocolError(ErrorCode.BAD_MESSAGE, str(error))
     return ProtocolError(ErrorCode.SERVER_ERROR, "the room could not do that; try again")
+
+
+def no_table(table_id: str) -> ProtocolError:
+    """A table that does not exist, or that the caller may not know of (a private table,
+    without its invite): the same refusal word for word, so a stranger cannot tell which."""
+    return ProtocolError(ErrorCode.UNKNOWN_TABLE, f"there is no table {table_id!r}")
+
+
+def no_hand(hand_id: str) -> ProtocolError:
+    """A hand that does not exist, or one of a table the caller may not see: alike."""
+    return ProtocolError(ErrorCode.UNKNOWN_HAND, f"there is no hand {hand_id!r}")

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from splitpot.evaluate import hand_help
 from splitpot.history import HistoryError
 from splitpot.protocol import ErrorCode, ProtocolError, encode_help
+from splitpot.server.errors import no_hand, no_table
 from splitpot.server.lobby import TableFacts
 from splitpot.server.room import Room
 from splitpot.server.settings import SettingsError, TableSettings, parse_settings
@@ -215,10 +216,11 @@ async def visible_table(
     room: Room, table_id: str, invite: str | None, player: Player | None
 ) -> TableFacts:
     """The table, wherever it runs, if the caller may see it: public, or private with its
-    invite (or seated)."""
+    invite (or seated). A private table hidden from the caller is refused as a table that
+    does not exist is, so that a stranger cannot tell it is there."""
     table = await room.facts(table_id)
     if not await room.may_see(table, invite, player):
-        raise ProtocolError(ErrorCode.FORBIDDEN, "a private table needs its invite")
+        raise no_table(table_id)
     return table
 
 
@@ -259,13 +261,19 @@ async def hand(
     format: Annotated[str, Query(pattern="^(json|pokerstars|phh)$")] = "json",
     invite: str | None = None,
 ) -> Response:
-    """One finished hand as the caller may see it."""
+    """One finished hand as the caller may see it; a hand of a table the caller may not
+    see is refused as an unknown hand is."""
     room.hands_read(address(request), listed=False)
     try:
         stored = await room.db(room.store.hand, hand_id)
     except NotFound as error:
-        raise ProtocolError(ErrorCode.UNKNOWN_HAND, f"there is no hand {hand_id!r}") from error
-    table = await visible_table(room, stored.table_id, invite, player)
+        raise no_hand(hand_id) from error
+    try:
+        table = await visible_table(room, stored.table_id, invite, player)
+    except ProtocolError as error:  # a table hidden from the caller hides its hands
+        if error.code is ErrorCode.UNKNOWN_TABLE:
+            raise no_hand(hand_id) from error
+        raise
     if stored.record is None:
         raise ProtocolError(ErrorCode.UNKNOWN_HAND, f"hand {hand_id} is still being played")
     viewer = None if player is None else player.id

@@ -37,7 +37,7 @@ from splitpot.server.actor import TableActor
 from splitpot.server.cluster import Cluster, NoOwner, Unreachable, deal, least_loaded
 from splitpot.server.commands import table_command
 from splitpot.server.connection import POLICY, Connection, RemoteConnection
-from splitpot.server.errors import refusal
+from splitpot.server.errors import no_table, refusal
 from splitpot.server.hand_cache import HandDocuments
 from splitpot.server.lobby import TableFacts, facts, stored_facts, summary
 from splitpot.server.recovery import restore_table
@@ -346,13 +346,13 @@ class Room:
         if actor is not None:
             return facts(actor)
         if not TABLE_ID.fullmatch(table_id):  # not one the store makes: not worth a query
-            raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"there is no table {table_id!r}")
+            raise no_table(table_id)
         try:
             record = await self.db(self.store.table, table_id)
         except NotFound:
             record = None
         if record is None or record.closed:
-            raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"there is no table {table_id!r}")
+            raise no_table(table_id)
         seats = await self.db(self.store.seats, table_id)
         entry = (await self._directory()).get(table_id)
         return stored_facts(record, seats, None if entry is None else entry["summary"])
@@ -419,9 +419,7 @@ class Room:
                 await actor.submit(TableCommand(connection, *table_command(command)))
                 return
             if self.cluster is None:
-                raise ProtocolError(
-                    ErrorCode.UNKNOWN_TABLE, f"there is no table {command.table!r}"
-                )
+                raise no_table(command.table)
             try:
                 await self.cluster.forward(command.table, message)
                 return

@@ -123,8 +123,9 @@ function refused(message) {
   }
   if (ref === "watch") {
     tableMessage.hidden = false;
-    tableMessage.textContent = message.code === "forbidden"
-      ? "This table is private: open it with the invite link its host shared."
+    // A private table answers a stranger as a table that does not exist (unknown_table).
+    tableMessage.textContent = message.code === "unknown_table"
+      ? "There is no table here, or it is private: open it with the invite link its host shared."
       : message.message;
     document.body.dataset.ready = "1";
     return;
