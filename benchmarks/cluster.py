@@ -225,7 +225,7 @@ async def failover(args: argparse.Namespace) -> None:
     leases, wholes, plays = [], [], []
     with cluster(3, args) as (engine, rooms):
         async with httpx.AsyncClient(base_url=rooms[0].url, timeout=30) as http:
-            token = (await http.post("/api/guests", json={"name": "House"})).json()["token"]
+            token = (await http.post("/api/guests", json={"name": "Holly"})).json()["token"]
             for number in range(FAILOVER_TABLES):
                 answer = await http.post(
                     "/api/tables",

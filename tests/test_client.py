@@ -239,7 +239,7 @@ def test_a_room_address_gives_its_websocket() -> None:
 
 def bots_table(room: RoomServer, bots: int = 2) -> str:
     """A public table where ``bots`` bots wait, with one seat free."""
-    _, token = room.guest("Host")
+    _, token = room.guest("Holly")
     table = room.create_table(token, name="Bots", bots=bots, seats=bots + 1)
     return str(table["table"]["id"])
 
@@ -335,7 +335,7 @@ def test_table_without_server_is_refused(
 def test_a_private_table_opens_with_its_invite_only(
     room: RoomServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, token = room.guest("Host")
+    _, token = room.guest("Holly")
     created = room.create_table(token, name="Friends", bots=1, seats=2, private=True)
     table, invite = str(created["table"]["id"]), str(created["invite"])
     words = "\n".join(["sit", *(["check", "call", "show"] * 30)])

@@ -322,7 +322,7 @@ def test_kill_9_at_random_moments_loses_no_chip(
     room.start()
     table = room.bots_table()
     with httpx.Client(base_url=room.url, timeout=5) as http:  # a second busy table: bots only
-        host = http.post("/api/guests", json={"name": "Host"}).json()["token"]
+        host = http.post("/api/guests", json={"name": "Holly"}).json()["token"]
         created = http.post(
             "/api/tables",
             json={"name": "Bots", "seats": 6, "bots": 5},

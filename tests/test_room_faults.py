@@ -225,7 +225,7 @@ def test_a_client_that_stops_reading_is_dropped_and_its_table_plays_on(store: St
     queue, and is disconnected, without slowing its table; it reconnects and gets the
     whole table again."""
     with running_room(store) as server:
-        _, token = server.guest("Host")
+        _, token = server.guest("Holly")
         table = server.create_table(token, name="Busy", seats=6, bots=5)["table"]["id"]
         reader = Client(server, None)  # type: ignore[arg-type]
         reader.send({"type": "watch", "table": table})

@@ -1,20 +1,27 @@
 """The room no one can abuse (docs/security.md), over a real server: the hand histories
 are built once, off the event loop, in answers of bounded size and at a bounded rate per
-address; a private table answers a stranger as a table that does not exist does."""
+address; a private table answers a stranger as a table that does not exist does; names
+that show nothing, or pass for the room or its bots, are refused, as are chat lines with
+bidirectional controls."""
 
 from __future__ import annotations
 
+import json
 import threading
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+import httpx
 import pytest
 from room_helpers import FAST, Client, Frame, RoomServer, one_hand, running_room, seated_game
+from sqlalchemy import func, select
 
 import splitpot.server.hand_cache as hand_cache
 from splitpot.server.http import MAX_HANDS
 from splitpot.store import Store
+from splitpot.store.models import PlayerRow
 
 pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
 
@@ -204,3 +211,128 @@ def test_a_private_table_answers_a_stranger_as_no_table_at_all(room: RoomServer)
 
 def without_ref(error: Frame) -> Frame:
     return {key: value for key, value in error.items() if key != "ref"}
+
+
+# ---------------------------------------------------------------- names and chat
+
+
+def players(store: Store) -> int:
+    with store.engine.connect() as db:
+        return int(db.scalar(select(func.count()).select_from(PlayerRow)) or 0)
+
+
+def refused_name(http: httpx.Client, name: str, message: str) -> None:
+    """Both a guest and an account of this name are refused with ``message``."""
+    for path, body in (("/api/guests", {}), ("/api/accounts", {"password": "long enough"})):
+        answer = http.post(path, json={"name": name} | body)
+        assert answer.status_code == 400, (name, answer.text)
+        assert answer.json() == {"error": {"code": "bad_message", "message": message}}, name
+
+
+BLANK_NAMES = {
+    "\u3164": "U+3164 HANGUL FILLER",
+    "\u115f": "U+115F HANGUL CHOSEONG FILLER",
+    "\uffa0": "U+FFA0 HALFWIDTH HANGUL FILLER",
+    "\u2800\u2800": "U+2800 BRAILLE PATTERN BLANK",
+    "\u200b": "U+200B ZERO WIDTH SPACE",
+    "An\u200cn": "U+200C ZERO WIDTH NON-JOINER",
+    "\u200d": "U+200D ZERO WIDTH JOINER",
+    "\u2060": "U+2060 WORD JOINER",
+    "\ufeffAnn": "U+FEFF ZERO WIDTH NO-BREAK SPACE",
+    "Ann\u00ad": "U+00AD SOFT HYPHEN",
+    "\u202eennA": "U+202E RIGHT-TO-LEFT OVERRIDE",
+    "Ann\u2066": "U+2066 LEFT-TO-RIGHT ISOLATE",
+}
+
+
+def test_a_name_that_shows_nothing_is_refused_naming_the_character(
+    room: RoomServer, store: Store
+) -> None:
+    """Fillers, blank Braille, zero-width and other format characters (Cf), bidirectional
+    controls, spaces alone, combining marks with no letter under them: refused for a
+    guest and an account alike, naming the character by code point and name; no player
+    is made. Japanese, Cyrillic, Korean and accented names are welcome."""
+    before = players(store)
+    with room.http() as http:
+        for name, character in BLANK_NAMES.items():
+            shown = unicodedata.normalize("NFC", name.strip())
+            refused_name(http, name, f"name {shown!r} holds {character}, which does not show")
+        refused_name(http, "\u3000\u00a0 ", "a name needs at least one character")
+        for marks in ("\u0301", "\u0301\u0308", "\u20dd"):
+            refused_name(
+                http,
+                marks,
+                f"name {marks!r} begins with U+{ord(marks[0]):04X} "
+                f"{unicodedata.name(marks[0])}, a mark that belongs on a letter before it",
+            )
+        assert players(store) == before
+        for name in ("山田", "Иван", "김철수", "Jose\u0301", "Zoë 🂡"):
+            answer = http.post("/api/guests", json={"name": name})
+            assert answer.status_code == 201, answer.text
+            assert answer.json()["player"]["name"] == unicodedata.normalize("NFC", name)
+        account = http.post("/api/accounts", json={"name": "Иван", "password": "long enough"})
+        assert account.status_code == 201, account.text
+
+
+def test_a_name_that_passes_for_the_room_or_its_bots_is_refused(store: Store) -> None:
+    """The room's own names (the dealer, the house, the host, the room, splitpot, and the
+    titles of who runs it) and any name with the word "bot" are refused, ignoring case,
+    compatibility forms, punctuation and a leading "the"; names that merely hold such
+    letters are not. The room still names its own: the house (``--bots``) and its bots."""
+    room_own = {
+        "Dealer": "dealer",
+        "THE DEALER": "dealer",
+        "The house": "house",
+        "the_house": "house",
+        "Ｈｏｓｔ": "host",
+        "D.e.a.l.e.r": "dealer",
+        "Room": "room",
+        "splitpot": "splitpot",
+        "Admin": "admin",
+        "system!": "system",
+    }
+    with running_room(store, bots=2) as room, room.http() as http:
+        before = players(store)
+        for name, key in room_own.items():
+            message = f"name {name!r} passes for the room's own {key!r}: choose another"
+            refused_name(http, name, message)
+        for name in ("Ada (bot)", "bot", "Bot Bob", "Ann [BOT]", "ｂｏｔ_7"):
+            message = f"name {name!r} holds the word 'bot', which marks the room's bots: "
+            message += "choose another"
+            refused_name(http, name, message)
+        assert players(store) == before
+        for name in ("Robot", "Dealer Dan", "Housekeeper", "Abbot", "Roomba"):
+            assert http.post("/api/guests", json={"name": name}).status_code == 201, name
+        tables = http.get("/api/tables").json()["tables"]
+    assert [table["name"] for table in tables] == ["Bots' table"]
+    with store.engine.connect() as db:
+        names = set(db.scalars(select(PlayerRow.name)))
+    assert "The house" in names
+    assert len({name for name in names if name.endswith(" (bot)")}) == 2
+
+
+def test_a_chat_line_with_a_bidirectional_control_is_refused(room: RoomServer) -> None:
+    """An embedding, override or isolate (U+202A-U+202E, U+2066-U+2069) would turn the
+    line around for everyone: the line is refused, naming the character, and reaches no
+    one; right-to-left text, and its marks (U+200F), go through as typed."""
+    ann_token, kim_token = room.guest("Ann")[1], room.guest("Kim")[1]
+    table = room.create_table(ann_token, name="Talk", seats=2)["table"]["id"]
+    ann, kim = Client(room, ann_token), Client(room, kim_token)
+    ann.sit(table, 1, 100)
+    kim.state(table)
+    for code in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]:
+        control = chr(code)
+        line = f"I fold {control}dlof I"
+        kim.skip()
+        refused = kim.error({"type": "chat", "table": table, "text": line})
+        assert (refused["code"], refused["message"]) == (
+            "bad_message",
+            f"chat.text must be free of U+{code:04X} {unicodedata.name(control)}, a "
+            f"bidirectional control, not {json.dumps(line)}",
+        )
+    ann.skip()
+    hebrew = "שלום \u200f123 ok"
+    kim.send({"type": "chat", "table": table, "text": hebrew})
+    said = ann.wait(lambda f: f["type"] == "chat")
+    assert said["text"] == hebrew
+    assert not [f for f in ann.frames if f["type"] == "chat" and f["text"] != hebrew]

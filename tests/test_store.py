@@ -176,8 +176,8 @@ def test_guests_get_a_trimmed_name_and_a_session(store: Store) -> None:
         ("", "a name needs at least one character"),
         ("   ", "a name needs at least one character"),
         ("x" * 25, "is longer than 24 characters"),
-        ("tab\there", "holds a character that cannot be printed"),
-        ("nul\x00", "holds a character that cannot be printed"),
+        ("tab\there", r"holds U\+0009 \(a control character\), which cannot be printed"),
+        ("nul\x00", r"holds U\+0000 \(a control character\), which cannot be printed"),
     ],
 )
 def test_bad_names_are_refused(store: Store, name: str, message: str) -> None:

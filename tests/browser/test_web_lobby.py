@@ -12,7 +12,7 @@ from room_helpers import RoomServer
 def test_a_guest_signs_in_and_finds_the_tables_with_the_filters(
     room: RoomServer, players: Any
 ) -> None:
-    _, token = room.guest("Host")
+    _, token = room.guest("Holly")
     pot = room.create_table(token, name="Potters", structure="pot-limit")["table"]["id"]
     fixed = room.create_table(token, name="Fixers", structure="limit", seats=2)["table"]["id"]
     cy = players("Cy", signed_in=False)

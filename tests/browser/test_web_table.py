@@ -135,7 +135,7 @@ def test_the_table_pages_controls_in_a_hand(room: RoomServer, players: Any) -> N
 def test_a_private_table_without_its_invite_and_an_unknown_table_say_so(
     room: RoomServer, players: Any
 ) -> None:
-    _, host = room.guest("Host")
+    _, host = room.guest("Holly")
     table = room.create_table(host, name="Secret", private=True)["table"]["id"]
     eve = players("Eve")
     eve.page.goto(f"{room.url}/tables/{table}")

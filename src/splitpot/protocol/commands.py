@@ -18,6 +18,7 @@ from typing import Final, TypeVar
 from splitpot.engine import Action, ActionKind
 from splitpot.protocol.errors import ErrorCode, ProtocolError, Ref
 from splitpot.table import MAX_SEATS
+from splitpot.text import BIDI_CONTROLS, code_point
 
 MAX_FRAME: Final = 64 * 1024  # bytes of one client message; a larger one closes the socket
 MAX_CHIPS: Final = 10**12  # any amount a client may name
@@ -315,12 +316,18 @@ def _top_up(fields: _Fields) -> TopUp:
 
 
 def _chat(fields: _Fields) -> Chat:
-    """One line of at most ``MAX_CHAT`` characters, trimmed, with no control characters."""
+    """One line of at most ``MAX_CHAT`` characters, trimmed, with no control characters
+    and no bidirectional control (it would turn the line around: refused, not dropped,
+    so that what is shown is what its sender wrote)."""
     table = fields.table()
     value = fields.message.get("text")
     line = value.strip() if isinstance(value, str) else ""
     if not line or len(line) > MAX_CHAT or _CONTROL.search(line) or _SURROGATE.search(line):
         raise fields.refuse("text", f"one line of 1 to {MAX_CHAT} characters")
+    turned = BIDI_CONTROLS.search(line)
+    if turned is not None:
+        control = code_point(turned.group())
+        raise fields.refuse("text", f"free of {control}, a bidirectional control")
     return Chat(table, line, fields.ref)
 
 

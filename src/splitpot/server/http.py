@@ -19,7 +19,7 @@ from splitpot.server.lobby import TableFacts
 from splitpot.server.room import Room
 from splitpot.server.settings import SettingsError, TableSettings, parse_settings
 from splitpot.store import Identity, NotFound, Player
-from splitpot.store.players import PASSWORD_LENGTHS
+from splitpot.store.players import PASSWORD_LENGTHS, check_chosen_name
 
 # Every refusal's JSON (PROTOCOL.md): {"error": {"code", "message"}}, nothing more.
 _ERROR: dict[str, Any] = {
@@ -157,12 +157,14 @@ async def health() -> dict[str, str]:
 @router.post("/guests", status_code=201)
 async def new_guest(body: GuestName, room: RoomDep, request: Request) -> dict[str, Any]:
     room.guest_made(address(request))
+    check_chosen_name(body.name)
     return identity(await room.db(room.store.create_guest, body.name))
 
 
 @router.post("/accounts", status_code=201)
 async def new_account(body: Credentials, room: RoomDep, request: Request) -> dict[str, Any]:
     room.login_attempt(address(request), body.name)
+    check_chosen_name(body.name)
     return identity(await room.passwords(room.store.create_account, body.name, body.password))
 
 

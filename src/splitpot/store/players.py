@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 import unicodedata
 from datetime import datetime
@@ -19,22 +20,56 @@ from splitpot.store.errors import BadName, BadPassword, LoginFailed, NameTaken, 
 from splitpot.store.ledger import open_account
 from splitpot.store.models import PlayerRow, SessionRow
 from splitpot.store.values import AccountKind, Identity, Player
+from splitpot.text import code_point, shows_nothing
 
 NAME_LENGTH = 24
 PASSWORD_LENGTHS = (8, 1024)
 LOGIN_FAILED = "unknown name or wrong password"
+# What the room calls itself and the ones it speaks for, and the titles of those who run
+# it: a player's name may not be one of them (ignoring case, compatibility forms,
+# punctuation and a leading "the"), nor hold the word "bot", the mark of the room's bots.
+ROOM_NAMES = frozenset(
+    {"dealer", "house", "host", "room", "splitpot", "admin", "administrator", "moderator"}
+    | {"operator", "system", "server", "staff", "support"}
+)
+BOT_WORD = "bot"
 
 
 def clean_name(name: str) -> str:
-    """The name as shown: trimmed, NFC; 1 to 24 printable characters."""
+    """The name as shown: trimmed, NFC; 1 to 24 characters, each printed and seen, the
+    first not a combining mark (which would sit on whatever is shown before the name)."""
     cleaned = unicodedata.normalize("NFC", name.strip())
     if not cleaned:
         raise BadName("a name needs at least one character")
     if len(cleaned) > NAME_LENGTH:
         raise BadName(f"name {cleaned!r} is longer than {NAME_LENGTH} characters")
-    if not cleaned.isprintable():
-        raise BadName(f"name {cleaned!r} holds a character that cannot be printed")
+    for char in cleaned:
+        if shows_nothing(char):
+            raise BadName(f"name {cleaned!r} holds {code_point(char)}, which does not show")
+        if not char.isprintable():
+            raise BadName(f"name {cleaned!r} holds {code_point(char)}, which cannot be printed")
+    if unicodedata.category(cleaned[0]).startswith("M"):
+        raise BadName(
+            f"name {cleaned!r} begins with {code_point(cleaned[0])}, a mark that belongs on "
+            "a letter before it"
+        )
     return cleaned
+
+
+def check_chosen_name(name: str) -> None:
+    """A name a player chooses (a guest's or an account's) is a clean one that does not
+    pass for the room's own (the room's bots and its house guest are named by the room
+    itself, and not checked so)."""
+    shown = clean_name(name)
+    words = [word for word in re.split(r"[\W_]+", name_key(shown)) if word]
+    if BOT_WORD in words:
+        raise BadName(
+            f"name {shown!r} holds the word {BOT_WORD!r}, which marks the room's bots: "
+            "choose another"
+        )
+    key = "".join(words[1:] if words[:1] == ["the"] else words)
+    if key in ROOM_NAMES:
+        raise BadName(f"name {shown!r} passes for the room's own {key!r}: choose another")
 
 
 def name_key(name: str) -> str:
