@@ -10,12 +10,13 @@ import json
 from typing import Any
 
 import pytest
+from dishonest import cheating
 from feed import command, heads_up, showdown
 from player import Player
 from playwright.sync_api import Route, expect
 from room_helpers import RoomServer
 
-from splitpot.verify import Check, verify_hand
+from splitpot.verify import Check, Own, verify_hand
 
 
 def sent(player: Player, kind: str) -> list[dict[str, Any]]:
@@ -28,9 +29,10 @@ def sent(player: Player, kind: str) -> list[dict[str, Any]]:
     raise AssertionError(f"the page sent no {kind}: {player.sent}")
 
 
-def played_hand(room: RoomServer, players: Any) -> tuple[Player, str]:
+def played_hand(room: RoomServer, players: Any, listed: bool = True) -> tuple[Player, str]:
     """Ann sits at a table through her page and plays one hand to the showdown against
-    Bob on the wire; her page, the hand's id."""
+    Bob on the wire; her page, the hand's id (its announcement as Ann's page got it in
+    ``ANNOUNCED``). ``listed``: the room announces Ann's commitment (an honest one does)."""
     ann = players("Ann")
     assert ann.token is not None
     table, feed, bob = heads_up(room, ann.token, "Fair")
@@ -42,7 +44,9 @@ def played_hand(room: RoomServer, players: Any) -> tuple[Player, str]:
     commit = sent(ann, "commit")[-1]
     hand = feed.deal(1)
     started = feed.event("hand_started", hand=hand)
-    assert started["fairness"]["players"] == [{"seat": 1, "commitment": commit["commitment"]}]
+    ANNOUNCED[hand] = {**started, "table": table}
+    ann_listed = [{"seat": 1, "commitment": commit["commitment"]}]
+    assert started["fairness"]["players"] == (ann_listed if listed else [])
     feed.play(
         hand,
         {
@@ -50,10 +54,22 @@ def played_hand(room: RoomServer, players: Any) -> tuple[Player, str]:
             for seat, client in ((1, feed.clients[1]), (2, bob))
         },
     )
-    reveal = next(f for f in sent(ann, "reveal") if f["hand"] == hand)
-    assert reveal["table"] == table
+    if started["fairness"]["players"]:
+        reveal = next(f for f in sent(ann, "reveal") if f["hand"] == hand)
+        assert reveal["table"] == table
     feed.close()
     return ann, hand
+
+
+ANNOUNCED: dict[str, dict[str, Any]] = {}
+
+
+def page_checks(player: Player, record: dict[str, Any]) -> list[Check]:
+    """verify.py's checks of ``record`` as the page makes them: against the announcement
+    the page received, with the entropy it revealed."""
+    reveals = [f for f in player.sent if f.get("type") == "reveal" and f["hand"] == record["id"]]
+    own = Own(1, bytes.fromhex(reveals[-1]["entropy"])) if reveals else None
+    return verify_hand(record, ANNOUNCED[record["id"]], own)
 
 
 def record_of(room: RoomServer, player: Player, hand: str) -> dict[str, Any]:
@@ -98,8 +114,12 @@ def test_the_page_adds_its_entropy_and_the_verify_button_passes_the_deal(
     assert [c.name for c in checks if not c.passed] == []
     assert "seat 1's entropy" in [c.name for c in checks]
     items = verify_on_page(ann, hand)
-    expect(items).to_have_text(shown(checks))
+    on_page = page_checks(ann, record)
+    assert [c.name for c in on_page if not c.passed] == []
+    assert {"announced server commitment", "your entropy"} <= {c.name for c in on_page}
+    expect(items).to_have_text(shown(on_page))
     expect(ann.page.get_by_role("status").filter(has_text="checks pass")).to_be_visible()
+    expect(ann.page.locator("#fair-warnings")).to_be_hidden()
 
 
 def flip(text: str) -> str:
@@ -134,10 +154,51 @@ def test_a_record_changed_on_its_way_fails_the_check_by_name(
     ann.page.route("**/api/hands/**", change)
     items = verify_on_page(ann, hand)
     expect(ann.page.get_by_role("status").filter(has_text="checks fail")).to_be_visible()
-    [seen] = changed
-    checks = verify_hand(seen["record"])
+    seen = changed[-1]  # the page's own check at the hand's end may have gone first
+    checks = page_checks(ann, seen["record"])
     expect(items).to_have_text(shown(checks))
     expect(items.filter(has_text=seen["failing"])).to_have_count(1)
+
+
+@pytest.mark.parametrize(
+    ("cheat", "warning"),
+    [
+        ("regrind", "announced server commitment (T is not the one announced)"),
+        ("drop_entropy", "your entropy (missing: the room dealt without your entropy)"),
+        ("reorder", "announced dealing order"),
+        ("omit_commitment", "was announced without your commitment"),
+    ],
+)
+def test_the_page_warns_at_once_when_the_room_cheats(
+    room: RoomServer, players: Any, monkeypatch: pytest.MonkeyPatch, cheat: str, warning: str
+) -> None:
+    cheating(monkeypatch, cheat)
+    ann, hand = played_hand(room, players, listed=cheat != "omit_commitment")
+    alert = ann.page.get_by_role("alert", name="Warnings about the deal")
+    expect(alert).to_be_visible()
+    expect(alert).to_contain_text(warning)
+    if cheat != "omit_commitment":
+        verify_on_page(ann, hand)
+        expect(ann.page.get_by_role("status").filter(has_text="checks fail")).to_be_visible()
+
+
+def test_a_hand_called_off_after_the_reveals_is_told_and_counted(
+    room: RoomServer, players: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cheating(monkeypatch, "cancel")
+    ann = players("Ann")
+    assert ann.token is not None
+    table, feed, _ = heads_up(room, ann.token, "Fair")
+    ann.open_table(table)
+    ann.sit(1, 100)
+    feed.sit(2, 100)
+    sent(ann, "commit")
+    ann.page.wait_for_timeout(200)  # the commitment reaches the table before the deal
+    feed.deal(1)
+    alert = ann.page.get_by_role("alert", name="Warnings about the deal")
+    expect(alert).to_contain_text("called off after the players revealed their entropy")
+    expect(alert).to_contain_text("hands called off after the reveals at this table: 1")
+    feed.close()
 
 
 def test_the_fairness_page_reads_on_a_phone_and_links_the_lobby(players: Any) -> None:

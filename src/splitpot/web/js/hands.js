@@ -417,7 +417,7 @@ export function sessionStats(csv) {
  * Mounts the hands panel in container for tableId (with its invite, or null).
  * Returns {refresh()}, to call after each hand_ended.
  */
-export function mountHands(container, { tableId, invite = null } = {}) {
+export function mountHands(container, { tableId, invite = null, announced = null } = {}) {
   // the viewer (the contract's `me`) is told by each hand document's `you`
   panels += 1;
   const id = (name) => `hands${panels}-${name}`;
@@ -689,9 +689,12 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     verify.disabled = true;
     verdict.textContent = "Checking the deal…";
     let checks;
+    let told = null;
+    let own = null;
     try {
       const record = await request("GET", `/api/hands/${encodeURIComponent(handId)}`, undefined, { invite });
-      checks = await verifyHand(record);
+      [told, own] = announced ? announced.checking(handId) : [null, null];
+      checks = await verifyHand(record, told, own);
     } catch (problem) {
       checks = null;
       if (open?.doc.id === handId) verdict.textContent = `The hand cannot be checked. ${sentence(problem.message)}`;
@@ -703,6 +706,7 @@ export function mountHands(container, { tableId, invite = null } = {}) {
     verdict.textContent = failed
       ? `${failed} of ${checks.length} checks fail: this record does not match what was committed before the deal.`
       : `All ${checks.length} checks pass: the deal is the one committed before the hand.`;
+    if (!told) verdict.textContent += " This browser kept no announcement of this hand, so only the record itself is checked.";
     verdict.classList.toggle("failed", failed > 0);
     checkList.replaceChildren(...checks.map((check) => element(
       "li",

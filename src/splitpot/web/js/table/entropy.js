@@ -2,7 +2,9 @@
 // hand once seated, its entropy revealed as soon as a hand's start lists our seat. The
 // entropy stays in memory only: after a reload the next hand is dealt without it.
 
-import { newEntropy } from "../fair.js";
+import { request } from "../api.js";
+import { newEntropy, verifyHand } from "../fair.js";
+import { createAnnouncements } from "./announced.js";
 
 const REF = "fair"; // the ref of our commands: the room's refusals of them are ours alone
 
@@ -11,21 +13,24 @@ const REF = "fair"; // the ref of our commands: the room's refusals of them are 
  * `commit` and `reveal` with `send`. `receive(message)` is true for a refusal of one of its
  * own commands (a reveal too late: the hand was dealt without it), which the page need not show.
  */
-export function createEntropy({ send, tableId }) {
+export function createEntropy({ send, tableId, invite = null, warn = () => {} }) {
+  const announced = createAnnouncements(tableId);
   let player = null; // {id, name} from `welcome`
   let seat = null; // our seat at the table, or null
   let pending = null; // the entropy behind our last commitment, as hex
+  let commitment = null; // its commitment, as hex
   let seq = 0; // the last event read (a frame sent again after a snapshot is old news)
   let committing = false; // a commitment is being made (WebCrypto is asynchronous)
 
   async function commit() {
     if (!globalThis.crypto?.subtle) return; // not a secure context (plain http): no entropy
     committing = true;
-    const { entropy, commitment } = await newEntropy();
+    const { entropy, commitment: made } = await newEntropy();
     committing = false;
     if (seat == null) return; // stood up meanwhile
     pending = entropy;
-    send({ type: "commit", table: tableId, commitment, ref: REF });
+    commitment = made;
+    send({ type: "commit", table: tableId, commitment: made, ref: REF });
   }
 
   // Seated (again): a commitment, unless the room has ours for this seat already.
@@ -33,18 +38,47 @@ export function createEntropy({ send, tableId }) {
     if (at != null && at === seat && (pending || committing)) return;
     seat = at;
     pending = null;
+    commitment = null;
     if (seat != null) commit();
   }
 
   function onEvent(event) {
     if (event.kind === "player_sat" && player && event.player === player.id) sat(event.seat);
     else if (event.kind === "player_left" && event.seat === seat) sat(null);
-    else if (event.kind === "hand_started" && seat != null && event.seats.some((s) => s.seat === seat)) {
+    else if (event.kind === "hand_ended" && announced.of(event.hand)?.seat != null) checkHand(event.hand);
+    else if (event.kind === "hand_cancelled") {
+      const warning = announced.cancelled(event.hand);
+      if (warning) warn(warning);
+    } else if (event.kind === "hand_started") {
+      const dealt = seat != null && event.seats.some((s) => s.seat === seat);
+      const warning = announced.started(event, dealt ? seat : null, dealt && pending ? commitment : null);
+      if (warning) warn(warning);
+      if (!dealt) return;
       // dealt in: the room used (and forgot) our commitment, if it listed one
       const listed = event.fairness?.players.some((p) => p.seat === seat);
-      if (listed && pending) send({ type: "reveal", table: tableId, hand: event.hand, entropy: pending, ref: REF });
+      if (listed && pending) {
+        send({ type: "reveal", table: tableId, hand: event.hand, entropy: pending, ref: REF });
+        announced.revealed(event.hand, pending);
+      }
       pending = null;
+      commitment = null;
       commit();
+    }
+  }
+
+  // A hand we were dealt in: its record held against its announcement, loudly when it fails.
+  async function checkHand(hand) {
+    if (!globalThis.crypto?.subtle) return;
+    let record;
+    try {
+      record = await request("GET", `/api/hands/${encodeURIComponent(hand)}`, undefined, { invite });
+    } catch {
+      return; // "Verify the deal" says why, when the player asks
+    }
+    const failed = (await verifyHand(record, ...announced.checking(hand))).filter((check) => !check.passed);
+    if (failed.length) {
+      const why = failed.map((check) => `${check.name}${check.detail ? ` (${check.detail})` : ""}`).join("; ");
+      warn(`Hand ${hand} is not the deal the room announced: ${why}.`);
     }
   }
 
@@ -60,5 +94,5 @@ export function createEntropy({ send, tableId }) {
     return message.type === "error" && message.ref === REF;
   }
 
-  return { receive };
+  return { receive, announced };
 }
