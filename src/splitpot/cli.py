@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import os
 import sys
@@ -456,11 +457,20 @@ def _history_path(path: str) -> str:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from splitpot.server.main import serve  # the server's packages load only to serve
+    # the server's packages load only to serve
+    from splitpot.server.main import Transport, serve
 
     origins = tuple(args.origin or ())
+    transport = Transport(args.http_timeout, args.ws_ping, args.forwarded_allow_ips)
     return serve(
-        args.host, args.port, args.db, args.bots, origins=origins, redis=args.redis, url=args.url
+        args.host,
+        args.port,
+        args.db,
+        args.bots,
+        origins=origins,
+        redis=args.redis,
+        url=args.url,
+        transport=transport,
     )
 
 
@@ -499,9 +509,54 @@ def _add_serve(commands: Any) -> None:
         type=_origin,
         metavar="URL",
         help="where clients reach this process, told to them with the others' so they can "
-        "move when one stops (default http://HOST:PORT)",
+        "move when one stops (default http://HOST:PORT); the room answers to its host, to the "
+        "address a request came in on (and its loopback names) and to --origin's, no other",
+    )
+    serve.add_argument(
+        "--http-timeout",
+        type=_seconds,
+        default=10,
+        metavar="SECONDS",
+        help="a connection that has not sent a request's whole head (its line and headers) "
+        "this long after it opened or got its last answer is closed (default 10)",
+    )
+    serve.add_argument(
+        "--ws-ping",
+        type=_seconds,
+        default=20,
+        metavar="SECONDS",
+        help="ping each WebSocket this often, and close one that has not answered a ping "
+        "within as long again (default 20)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        type=_proxies,
+        default=(),
+        metavar="ADDRESSES",
+        help="the proxies in front (addresses or networks, comma-separated, e.g. 127.0.0.1,::1) "
+        "whose X-Forwarded-For gives the client's address (default: none, every address "
+        "is the connection's own)",
     )
     serve.set_defaults(handler=_cmd_serve)
+
+
+def _seconds(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 3600:
+        raise argparse.ArgumentTypeError(f"a time-out is 1 to 3600 whole seconds, not {text!r}")
+    return int(text)
+
+
+def _proxies(text: str) -> tuple[str, ...]:
+    """Comma-separated IP addresses or networks (127.0.0.1, 10.0.0.0/8, ::1)."""
+    proxies = tuple(part.strip() for part in text.split(","))
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{proxy!r} in --forwarded-allow-ips is not an IP address or network"
+            ) from None
+    return proxies
 
 
 def _redis_url(text: str) -> str:

@@ -72,6 +72,33 @@ class BoundedBodies:
         await self.app(scope, bounded, send)
 
 
+class OwnHosts:
+    """Requests and WebSockets whose Host names the room only (``Room.host_allowed``):
+    another's refused with the room's JSON error, before anything else runs."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            room: Room = scope["app"].state.room
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            local = (scope.get("server") or (None, None))[0]
+            if not room.host_allowed(host, local):
+                refused = f"the room does not answer to the host {host!r} (splitpot serve --url)"
+                await error_response(ErrorCode.FORBIDDEN, refused)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class RoomApp(FastAPI):
+    """FastAPI with the security headers around its whole stack, so that the answers of
+    its outermost error handler (a 500) carry them too."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return pages.SecurityHeaders(super().build_middleware_stack())
+
+
 def create_app(
     store: Store, options: RoomOptions | None = None, *, bots: int = 0, redis: str | None = None
 ) -> FastAPI:
@@ -93,12 +120,21 @@ def create_app(
         finally:
             await room.close()
 
-    app = FastAPI(title="splitpot room", version=__version__, lifespan=lifespan)
+    # No /docs or /redoc: their pages load scripts from a CDN, in the origin that keeps the
+    # players' tokens. The API's description stays at /openapi.json.
+    app = RoomApp(
+        title="splitpot room",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
     app.include_router(http.router)
     app.include_router(ws.router)
     pages.mount(app)
 
     app.add_middleware(BoundedBodies)
+    app.add_middleware(OwnHosts)  # the outer: a foreign host's body is not even counted
 
     @app.exception_handler(ProtocolError)
     async def refused(request: Request, error: ProtocolError) -> JSONResponse:

@@ -2,20 +2,65 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
 import signal
 import socket
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
+import h11
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from splitpot.protocol import MAX_FRAME
 from splitpot.server.app import create_app
 from splitpot.server.connection import SEND_BUFFER
 from splitpot.server.room import RoomOptions
 from splitpot.store import default_database_path, open_store
+
+
+@dataclass(frozen=True, slots=True)
+class Transport:
+    """How long the room waits on a quiet connection, and whose X-Forwarded-For it
+    believes: ``splitpot serve --http-timeout``, ``--ws-ping``, ``--forwarded-allow-ips``."""
+
+    http_timeout: int = 10  # seconds to send a request's head, from connecting or an answer
+    ws_ping: int = 20  # seconds between a WebSocket's pings, and to answer one
+    forwarded_allow_ips: tuple[str, ...] = ()  # proxies (addresses, networks) believed
+
+
+class TimedH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, its keep-alive time-out also the deadline of a
+    request's head: a connection that says nothing, or stops within a request line or its
+    headers, is closed once it passes. (uvicorn arms it only after an answer, and stops it
+    at the first byte that comes.)"""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.timeout_keep_alive_task = self.loop.call_later(
+            self.timeout_keep_alive, self.timeout_keep_alive_handler
+        )
+
+    def _unset_keepalive_if_required(self) -> None:
+        """Kept while the next request's head has not come whole (h11 still waits for it)."""
+        if self.conn.their_state is not h11.IDLE or self.transport.is_closing():
+            super()._unset_keepalive_if_required()
+
+
+class OneLineUndecodable(logging.Filter):
+    """uvicorn logs a WebSocket text message that is not UTF-8 with a traceback, though
+    nothing failed (it closes the connection with 1007, as it should): one line instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, UnicodeDecodeError):
+            record.msg = "a WebSocket text message was not UTF-8 (%s): connection closed (1007)"
+            record.args = (error,)
+            record.exc_info = None
+            record.exc_text = None
+        return True
 
 
 def paced_options() -> RoomOptions:
@@ -68,10 +113,12 @@ def serve(
     origins: tuple[str, ...] = (),
     redis: str | None = None,
     url: str | None = None,
+    transport: Transport = Transport(),
 ) -> int:
     """Apply the migrations, open the room, print where to go, serve until SIGTERM or
     Ctrl-C (hands in play finish or are saved), and return 0. With ``redis``, join the
-    room's other processes (``url``: where clients reach this one)."""
+    room's other processes (``url``: where clients reach this one); ``transport``: its
+    connections' time-outs and trusted proxies."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     where = db or f"sqlite:///{default_database_path()}"
     store = open_store(db)
@@ -85,12 +132,19 @@ def serve(
         app,
         host=host,
         port=port,
+        http=TimedH11Protocol,
+        timeout_keep_alive=transport.http_timeout,
+        ws_ping_interval=transport.ws_ping,
+        ws_ping_timeout=transport.ws_ping,
+        proxy_headers=bool(transport.forwarded_allow_ips),  # none believed unless named
+        forwarded_allow_ips=list(transport.forwarded_allow_ips),
         ws_max_size=MAX_FRAME,
         log_level="warning",
         lifespan="on",
         timeout_graceful_shutdown=40,
         ws_per_message_deflate=False,  # frames of a few hundred bytes: not worth the CPU
     )
+    logging.getLogger("uvicorn.error").addFilter(OneLineUndecodable())
     server = uvicorn.Server(config)
     print(f"splitpot room: listening on {host}:{port} (pages /, HTTP /api, WebSocket /ws)")
     if redis is not None:

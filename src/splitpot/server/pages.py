@@ -1,12 +1,13 @@
 """The browser pages (PROTOCOL.md "Pages"): the lobby at ``/``, a table at
 ``/tables/{id}`` and their static files, served from the package's ``web`` folder with
-no build step. The pages talk to the room only through the public protocol."""
+no build step. The pages talk to the room only through the public protocol. And the
+security headers of every answer of the room."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -22,18 +23,19 @@ POLICY = (
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
 SECURITY_HEADERS = {
-    "content-security-policy": POLICY.format(sockets=""),
     "x-content-type-options": "nosniff",
     "referrer-policy": "same-origin",
     "cache-control": "no-cache",
 }
 
 
-def page_headers(room: Room) -> dict[str, str]:
-    """A page's headers: its policy lets it open the WebSocket of every process of the
-    room (their addresses, as a welcome names them)."""
-    sockets = "".join(f" {socket_origin(url)}" for url in room.servers())
-    return SECURITY_HEADERS | {"content-security-policy": POLICY.format(sockets=sockets)}
+def security_headers(room: Room | None) -> list[tuple[bytes, bytes]]:
+    """The headers of every answer: the policy lets a page open the WebSocket of every
+    process of the room (their addresses, as a welcome names them)."""
+    servers = room.servers() if room is not None else []
+    policy = POLICY.format(sockets="".join(f" {socket_origin(url)}" for url in servers))
+    headers = SECURITY_HEADERS | {"content-security-policy": policy}
+    return [(name.encode(), value.encode()) for name, value in headers.items()]
 
 
 def socket_origin(url: str) -> str:
@@ -45,54 +47,62 @@ def socket_origin(url: str) -> str:
     )
 
 
-router = APIRouter()
+class SecurityHeaders:
+    """Every answer of the room carries the security headers, in this one place: pages,
+    static files, the API's JSON, errors (a 500 too: this wraps the whole application)
+    and a refused WebSocket's HTTP answer."""
 
-
-def page(request: Request, name: str) -> FileResponse:
-    headers = page_headers(request.app.state.room)
-    return FileResponse(WEB / name, media_type="text/html", headers=headers)
-
-
-@router.get("/", include_in_schema=False)
-async def lobby(request: Request) -> FileResponse:
-    return page(request, "lobby.html")
-
-
-@router.get("/tables/{table_id}", include_in_schema=False)
-async def table(request: Request, table_id: str) -> FileResponse:
-    """The table page; its script reads the table's id (and an invite) from the URL."""
-    return page(request, "table.html")
-
-
-@router.get("/fairness", include_in_schema=False)
-async def fairness(request: Request) -> FileResponse:
-    """What the verifiable deal proves and what it does not (FAIRNESS.md), in plain words."""
-    return page(request, "fairness.html")
-
-
-@router.get("/favicon.ico", include_in_schema=False)
-async def favicon() -> FileResponse:
-    return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml", headers=SECURITY_HEADERS)
-
-
-class Headed:
-    """Static files with the pages' security headers."""
+    STARTS = ("http.response.start", "websocket.http.response.start")
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        ours = security_headers(getattr(scope["app"].state, "room", None))
+        names = {name for name, _ in ours}
+
         async def send_headed(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
-                message = {**message, "headers": headers}
+            if message["type"] in self.STARTS:
+                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names]
+                message = {**message, "headers": kept + ours}
             await send(message)
 
         await self.app(scope, receive, send_headed)
 
 
+router = APIRouter()
+
+
+def page(name: str) -> FileResponse:
+    return FileResponse(WEB / name, media_type="text/html")
+
+
+@router.get("/", include_in_schema=False)
+async def lobby() -> FileResponse:
+    return page("lobby.html")
+
+
+@router.get("/tables/{table_id}", include_in_schema=False)
+async def table(table_id: str) -> FileResponse:
+    """The table page; its script reads the table's id (and an invite) from the URL."""
+    return page("table.html")
+
+
+@router.get("/fairness", include_in_schema=False)
+async def fairness() -> FileResponse:
+    """What the verifiable deal proves and what it does not (FAIRNESS.md), in plain words."""
+    return page("fairness.html")
+
+
+@router.get("/favicon.ico", include_in_schema=False)
+async def favicon() -> FileResponse:
+    return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml")
+
+
 def mount(app: FastAPI) -> None:
     """The pages' routes and ``/static`` on ``app``."""
     app.include_router(router)
-    app.mount("/static", Headed(StaticFiles(directory=WEB)), name="static")
+    app.mount("/static", StaticFiles(directory=WEB), name="static")

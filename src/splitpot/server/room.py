@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import os
@@ -44,15 +45,18 @@ from splitpot.server.recovery import restore_table
 from splitpot.server.settings import TableSettings, parse_settings
 from splitpot.store import ActionEntry, FencedOut, NotFound, Player, Store, token_hash
 from splitpot.store import Table as TableRecord
+from splitpot.store.players import name_key
 
 log = logging.getLogger("splitpot.room")
 T = TypeVar("T")
 
 LOGIN_RATE = 10  # login attempts a minute for one name from one address
+NAME_RATE = 20  # login attempts a minute for one name from all addresses together
 TABLES_PER_HOST = 10  # open tables one player may host (bots' tables deal forever)
 ADDRESS_RATE = 30  # sign-ups and logins a minute from one address
 OWNER_WAITS = (0.05, 0.1, 0.2, 0.4, 0.8)  # seconds between tries for a table with no owner
 TABLE_ID = re.compile(r"[a-z0-9]{1,16}")  # the store's table ids are 8 of these
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")  # this machine, by a loopback address
 BOT_NAMES = ("Ada", "Bram", "Cleo", "Dov", "Edda", "Finn", "Gus", "Hana", "Ivo")
 
 
@@ -688,12 +692,32 @@ class Room:
             return True
         return host is not None and urlsplit(origin).netloc == host
 
+    def host_allowed(self, host: str, local: str | None) -> bool:
+        """A request must name the room in its Host header, or another site's name pointed
+        at this machine (DNS rebinding) would reach it with that site's pages: the address
+        it came in on (``local``; a loopback one by any loopback name), or the host of
+        ``url`` or of a listed origin. The port is not compared (a proxy's may differ)."""
+        try:
+            name = urlsplit(f"//{host}").hostname
+        except ValueError:  # an unclosed [ of an IPv6 address
+            return False
+        own = {urlsplit(url).hostname for url in (self.options.url, *self.options.origins) if url}
+        if local is not None:
+            own.add(local)
+            if _is_loopback(local):
+                own.update(LOOPBACK_NAMES)
+        return name is not None and name in own
+
     def login_attempt(self, address: str, name: str) -> None:
-        """At most LOGIN_RATE tries a minute for one name from one address, and
-        ADDRESS_RATE for all names from one address (password hashing is costly)."""
+        """At most LOGIN_RATE tries a minute for one name from one address, NAME_RATE for
+        one name from all addresses (a guesser with many addresses), and ADDRESS_RATE for
+        all names from one address (password hashing is costly). Names count as accounts
+        compare them."""
+        key = "name:" + name_key(name.strip())
         self._spend(
             "too many login attempts: wait a minute",
-            ((address, "name:" + name.strip().lower()), LOGIN_RATE),
+            ((address, key), LOGIN_RATE),
+            (("*", key), NAME_RATE),
             ((address, ""), ADDRESS_RATE),
         )
 
@@ -733,6 +757,14 @@ class Room:
         """A store call that hashes a password (argon2, about 0.1 s), on a thread of its
         own: the store's thread, which logs every table's actions, never waits for one."""
         return await asyncio.to_thread(call, *args)
+
+
+def _is_loopback(address: str) -> bool:
+    """Whether ``address`` is a loopback IP address (not a name, not a Unix socket's path)."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 def _answer(done: asyncio.Future[None], error: Exception | None) -> None:
