@@ -267,12 +267,20 @@ def _game(args: argparse.Namespace) -> Game:
         if args.table is not None or args.invite is not None:
             raise ValueError("--table and --invite need --server URL (offline there is one table)")
         return _session(args)
+    from splitpot.client.announced import default_folder
     from splitpot.client.remote import RemoteGame  # the network packages load only to connect
 
     name = player_name(args.name)
     if args.invite is not None and args.table is None:
         raise ValueError("--invite TOKEN goes with --table ID: the private table it opens")
-    return RemoteGame(args.server, name, table=args.table, invite=args.invite, max_hands=args.hands)
+    return RemoteGame(
+        args.server,
+        name,
+        table=args.table,
+        invite=args.invite,
+        max_hands=args.hands,
+        announced=default_folder(),
+    )
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
