@@ -124,13 +124,16 @@ class HostAction(Enum):
     PAUSE = "pause"  # no new hand after this one
     RESUME = "resume"
     STAKES = "stakes"  # new blinds from the next hand
-    REMOVE = "remove"  # the player in ``seat`` leaves at the end of the hand
+    REMOVE = "remove"  # the player in ``seat`` leaves at the end of the hand, unwatched
     HOST = "host"  # the player in ``seat`` becomes the host
+    BAN = "ban"  # removed, and kept out of the table for good
+    INVITE = "invite"  # a new invite for a private table: the old one stops working
+    CLOSE = "close"  # everyone cashed out between hands, the table closed until reopened
 
 
 @dataclass(frozen=True, slots=True)
 class Host:
-    """A host's command: ``seat`` (from 0) for remove and host, the blinds for stakes."""
+    """A host's command: ``seat`` (from 0) for remove, ban and host, the blinds for stakes."""
 
     table: str
     action: HostAction
@@ -341,14 +344,15 @@ def _reveal(fields: _Fields) -> Reveal:
 
 
 _HOST_ACTIONS = {action.value: action for action in HostAction}
+SEAT_ACTIONS = frozenset({HostAction.REMOVE, HostAction.BAN, HostAction.HOST})  # name a seat
 
 
 def _host(fields: _Fields) -> Host:
-    """``seat`` is required for remove and host; ``small_blind`` and ``big_blind`` for
-    stakes (the small blind at most the big one); other fields are ignored."""
+    """``seat`` is required for remove, ban and host; ``small_blind`` and ``big_blind``
+    for stakes (the small blind at most the big one); other fields are ignored."""
     table = fields.table()
     action = fields.choice("action", _HOST_ACTIONS)
-    if action in (HostAction.REMOVE, HostAction.HOST):
+    if action in SEAT_ACTIONS:
         seat = fields.whole("seat", 1, MAX_SEATS) - 1
         return Host(table, action, seat=seat, ref=fields.ref)
     if action is HostAction.STAKES:
@@ -379,6 +383,7 @@ __all__ = [
     "MAX_FRAME",
     "MAX_ID",
     "MAX_TOKEN",
+    "SEAT_ACTIONS",
     "Act",
     "Chat",
     "Command",

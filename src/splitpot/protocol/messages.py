@@ -54,6 +54,17 @@ def chat_message(table: str, player: str, name: str, seat: int | None, text: str
     return {"type": "chat", "table": table, "from": sender, "text": text}
 
 
+def unwatched_message(table: str, reason: str, text: str) -> JsonObject:
+    """The room stops sending this connection the table: the host removed (``removed``)
+    or banned (``banned``) its player, or the table closed (``closed``)."""
+    return {"type": "unwatched", "table": table, "reason": reason, "text": text}
+
+
+def invite_message(table: str, invite: str) -> JsonObject:
+    """A private table's new invite, to its host's connections only."""
+    return {"type": "invite", "table": table, "invite": invite}
+
+
 def error_message(code: ErrorCode, message: str, ref: Ref = None) -> JsonObject:
     """A refused command (nothing changed), with its ``ref`` when it had one."""
     error: JsonObject = {"type": "error", "code": code.value, "message": message}

@@ -112,10 +112,18 @@ class TableActor:
         self.table = table or Table(settings.config())
         self.occupants: dict[int, Occupant] = {}
         self.watchers: set[Connection] = set()
+        # watchers let in (by the invite, as host or player): they may sit and chat without
+        # showing the invite again, until the host makes a new one
+        self.admitted: set[Connection] = set()
+        self.banned: frozenset[int] = frozenset()  # players the host keeps out
+        self.house = False  # the operator's table (serve --bots): never left to close
         self.seq = 0
         self.hand_id: str | None = None
         self.paused = False
         self.closed = False
+        self.closing = False  # the host closes the table: at once, or when the hand ends
+        self.idle = False  # a table of bots with no human for idle_pause: it deals no more
+        self._alone_since: float | None = None  # when its bots were last left alone
         self.next_settings: TableSettings | None = None  # the host's stakes, from next hand
         scale = room.options.clock_scale
         self.clock = ActionClock(
@@ -216,7 +224,7 @@ class TableActor:
     # ------------------------------------------------------------ timers
 
     def _next_timer(self) -> float | None:
-        moments = [m for m in (self._deal_at, self._act_for_at) if m is not None]
+        moments = [m for m in (self._deal_at, self._act_for_at, self._idle_at()) if m is not None]
         if self.turn is not None:
             moments.append(self.turn.expires)
         if not moments:
@@ -234,6 +242,8 @@ class TableActor:
                 await self._act_for()
             elif self.turn is not None and now >= self.turn.expires:
                 await self._time_out(self.turn.seat)
+            elif (idle_at := self._idle_at()) is not None and now >= idle_at:
+                await self._left_alone()
         except FencedOut:
             pass  # another process runs the table now: the room has let it go
         except Exception:
@@ -243,6 +253,7 @@ class TableActor:
     def _schedule(self) -> None:
         """After every change: who acts next, and when the next hand is dealt."""
         now = time.monotonic()
+        self._mind_humans(now)
         self._act_for_at = None
         if self.pending is not None:
             return  # the deal waits for the players' entropy until _deal_at
@@ -272,10 +283,42 @@ class TableActor:
         self._tell_to_act(seat)
 
     def _can_deal(self) -> bool:
-        if self.paused or self.closed:
+        if self.paused or self.closed or self.closing or self.idle:
             return False
         ready = [s for s, p in enumerate(self.table.seats) if p is not None and not p.absent]
         return len(ready) >= 2
+
+    def _mind_humans(self, now: float) -> None:
+        """A table of bots alone (no human sits there or watches it) is left to itself from
+        now: it pauses after ``idle_pause`` and closes after ``idle_close`` (the house's
+        table never). A human coming sets it going again."""
+        bots_only = bool(self.occupants) and all(o.bot is not None for o in self.occupants.values())
+        watched = any(not connection.closed for connection in self.watchers)
+        if self.house or not bots_only or watched:
+            self._alone_since, self.idle = None, False
+        elif self._alone_since is None:
+            self._alone_since = now
+
+    def _idle_at(self) -> float | None:
+        """When a table of bots alone pauses, or, paused so and between hands, closes."""
+        if self._alone_since is None:
+            return None
+        options = self.room.options
+        if not self.idle:
+            return self._alone_since + options.idle_pause
+        if self.table.hand is None and self.pending is None:
+            return self._alone_since + options.idle_close
+        return None
+
+    async def _left_alone(self) -> None:
+        """No human came for ``idle_pause`` seconds: no more hands; for ``idle_close``: the
+        table closes (its host may reopen it)."""
+        if not self.idle:
+            self.idle = True
+            log.info("table %s: bots alone for a while: no more hands", self.id)
+        else:
+            log.info("table %s: bots alone for long: the table closes", self.id)
+            await self._close()
 
     # ------------------------------------------------------------ commands
 
@@ -289,22 +332,41 @@ class TableActor:
         connection = command.connection
         assert connection is not None
         await self._check_visible(connection, command.fields.get("invite"))
-        self.watchers.add(connection)
+        self._watch(connection)
         connection.send(self._snapshot_frame(connection))
         self._send_turn(only=connection)
 
     async def _cmd_unwatch(self, command: Command) -> None:
         if command.connection is not None:
             self.watchers.discard(command.connection)
+            self.admitted.discard(command.connection)
+
+    def _watch(self, connection: Connection) -> None:
+        """The connection, let see the table, receives its frames from now on."""
+        self.watchers.add(connection)
+        self.admitted.add(connection)
+
+    def _end_watch(self, connection: Connection, reason: str, text: str) -> None:
+        """The connection receives the table no more, and is told why (``unwatched``)."""
+        self.watchers.discard(connection)
+        self.admitted.discard(connection)
+        connection.watching.pop(self.id, None)
+        connection.send(frames.unwatched(self.id, reason, text))
 
     async def _check_visible(self, connection: Connection, invite: str | None) -> None:
         """A private table is seen by its host, its players and whoever has its invite
-        (a connection watching it already showed it). To anyone else, any command is
+        (a connection watching it already showed it, until the host makes a new one); a
+        banned player sees nothing of it (``Room.may_see``). To anyone else, any command is
         refused as at a table that does not exist: a stranger cannot tell it is there."""
-        if connection in self.watchers:
+        if connection in self.admitted:
             return
-        if not await self.room.may_see(facts(self), invite, connection.player):
-            raise no_table(self.id)
+        if await self.room.may_see(facts(self), invite, connection.player):
+            return
+        if connection in self.watchers:  # let in by the invite that the host replaced
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "the host made a new invite: watch again with it"
+            )
+        raise no_table(self.id)
 
     async def _cmd_sit(self, command: Command) -> None:
         player = self._player(command)
@@ -340,7 +402,7 @@ class TableActor:
         self.clock.forget(seat)
         self._publish(events)
         if command.connection is not None:
-            self.watchers.add(command.connection)
+            self._watch(command.connection)
             command.connection.send(self._snapshot_frame(command.connection))
 
     async def _cmd_act(self, command: Command) -> None:
@@ -434,6 +496,7 @@ class TableActor:
                 ErrorCode.FORBIDDEN, f"only the host of table {self.id} may do that"
             )
         action: HostAction = command.fields["action"]
+        fields: JsonObject = {"action": action.value, "by": str(player.id)}
         if action is HostAction.PAUSE:
             self.paused = True
             text = "The host pauses the game" + (" after this hand" if self.table.hand else "")
@@ -442,6 +505,13 @@ class TableActor:
             text = "The host resumes the game"
         elif action is HostAction.STAKES:
             text = self._new_stakes(command.fields["small_blind"], command.fields["big_blind"])
+        elif action is HostAction.INVITE:
+            assert command.connection is not None
+            text = await self._new_invite(command.connection)
+        elif action is HostAction.CLOSE:
+            self.closing = True
+            later = " at the end of the hand" if self.table.hand else ""
+            text = f"The host closes the table{later}"
         else:
             seat: int = command.fields["seat"]
             occupant = self.occupants.get(seat)
@@ -455,20 +525,66 @@ class TableActor:
                 self.host_id = occupant.player_id
                 text = f"{occupant.name} is now the host"
             else:
-                occupant.removed = True
-                later = " at the end of the hand" if self._in_hand(seat) else ""
-                text = f"The host removes {occupant.name}{later}"
+                text = await self._remove(seat, occupant, ban=action is HostAction.BAN)
+            fields |= {"seat": seat + 1, "player": str(occupant.player_id)}
         await self._keep(action)
-        fields: JsonObject = {"action": action.value, "by": str(player.id)}
-        if action in (HostAction.HOST, HostAction.REMOVE):
-            fields |= {"seat": command.fields["seat"] + 1}
         if action is HostAction.HOST:
             fields |= {"host": str(self.host_id)}
         self._announce(text, fields)
-        if action is HostAction.REMOVE and not self._in_hand(command.fields["seat"]):
-            await self._leave(command.fields["seat"])
+        if action in (HostAction.REMOVE, HostAction.BAN):
+            if not self._in_hand(command.fields["seat"]):
+                await self._leave(command.fields["seat"])
         elif action is HostAction.STAKES and self.table.hand is None:
             self.apply_stakes()
+        elif action is HostAction.CLOSE and self.table.hand is None:
+            await self._close()
+
+    async def _remove(self, seat: int, occupant: Occupant, *, ban: bool) -> str:
+        """The host removes the player in ``seat``, and with ``ban`` keeps them out for
+        good (stored first): they go with their chips when the hand ends, and their
+        connections stop watching the table."""
+        if ban:
+            if occupant.bot is not None:
+                raise ProtocolError(
+                    ErrorCode.BAD_MESSAGE, f"seat {seat + 1} is a bot: remove it, not ban it"
+                )
+            if occupant.player_id == self.host_id:
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "the host cannot ban themselves")
+            await self.room.db(self.room.store.ban, self.id, occupant.player_id)
+            self.banned |= {occupant.player_id}
+        occupant.removed = True
+        later = " at the end of the hand" if self._in_hand(seat) else ""
+        return f"The host {'bans' if ban else 'removes'} {occupant.name}{later}"
+
+    async def _new_invite(self, connection: Connection) -> str:
+        """A private table's new invite (stored first), given to the host's connections
+        only. From now on the old one lets no one in, and a watcher it let in must watch
+        again with the new one to sit or chat."""
+        if not self.settings.private:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE, f"table {self.id} is public: it has no invite"
+            )
+        invite = await self.room.db(self.room.store.new_invite, self.id)
+        self.admitted = {
+            c for c in self.admitted
+            if c.player_id == self.host_id or self.seat_of(c.player_id) is not None
+        }  # fmt: skip
+        frame = frames.invite(self.id, invite)
+        for host in {connection, *(c for c in self.watchers if c.player_id == self.host_id)}:
+            host.send(frame)
+        return "The host makes a new invite: the old one lets no one in any more"
+
+    async def _close(self) -> None:
+        """Close the table between hands: every player cashed out in one transaction (a
+        ``cash_out`` each, as at ``leave``), every watcher let go, and the table stopped
+        until its host reopens it."""
+        await self.room.db(self.room.store.close_table, self.id)
+        events = [event for seat in sorted(self.occupants) for event in self.table.leave(seat)]
+        self.occupants.clear()
+        self._publish(events)
+        for connection in list(self.watchers):
+            self._end_watch(connection, "closed", f"The table {self.settings.name} is closed")
+        self.room.retire(self)
 
     async def _keep(self, action: HostAction) -> None:
         """The host's change in the store, so that it outlives a restart."""
@@ -700,13 +816,17 @@ class TableActor:
 
     async def _after_hand(self) -> None:
         """The host's new stakes take effect; players who asked to leave, or whom the
-        host removed, go with their chips; bots that went broke buy in again."""
+        host removed, go with their chips; bots that went broke buy in again; a table
+        its host closes closes now."""
         self.apply_stakes()
         for seat, occupant in list(self.occupants.items()):
             occupant.timed_out = False
             if occupant.leaving or occupant.removed:
                 await self._leave(seat)
-        await self._rebuy_bots()
+        if self.closing:
+            await self._close()
+        else:
+            await self._rebuy_bots()
 
     async def _rebuy_bots(self) -> None:
         """A broke bot buys in again at once: left broke, it would not be dealt in, and a
@@ -790,6 +910,16 @@ class TableActor:
         await self.room.db(self.room.store.leave, self.id, occupant.player_id)
         del self.occupants[seat]
         self._publish(events)
+        if occupant.removed:
+            self._shut_out(occupant.player_id)
+
+    def _shut_out(self, player_id: int) -> None:
+        """Every connection of a player the host removed (or banned) stops watching."""
+        reason = "banned" if player_id in self.banned else "removed"
+        text = f"The host {reason} you from the table {self.settings.name}"
+        for connection in list(self.watchers):
+            if connection.player_id == player_id:
+                self._end_watch(connection, reason, text)
 
     async def _save_status(self, seat: int, status: SeatStatus) -> None:
         occupant = self.occupants.get(seat)
@@ -810,6 +940,7 @@ class TableActor:
             for connection in list(self.watchers):
                 if connection.closed:
                     self.watchers.discard(connection)
+                    self.admitted.discard(connection)
                     continue
                 seen = seen_by(event, self.seat_of(connection.player_id))
                 if seen == public:

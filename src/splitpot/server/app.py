@@ -111,10 +111,10 @@ def create_app(
         app.state.room = room
         await room.open()
         tables = await room.db(store.list_tables, include_private=True)
-        if bots and not any(table.settings.get("bots") for table in tables):  # any process's
+        if bots and not any(table.settings.get("house") for table in tables):  # any process's
             host = await room.db(store.create_guest, "The house")
             settings = TableSettings("Bots' table", bots=bots, seats=max(6, bots + 1))
-            await room.create_table(settings, host.player)
+            await room.create_table(settings, host.player, house=True)
         try:
             yield
         finally:

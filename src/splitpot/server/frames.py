@@ -17,8 +17,10 @@ from splitpot.protocol import (
     encode_state,
     event_message,
     frame,
+    invite_message,
     table_message,
     turn_message,
+    unwatched_message,
     utc_text,
 )
 from splitpot.server.clock import Turn
@@ -103,6 +105,14 @@ def turn(actor: TableActor, hand: str, seat: int, legal: LegalActions, clock: Tu
 def chat(actor: TableActor, player: Player, text: str) -> str:
     seat = actor.seat_of(player.id)
     return frame(chat_message(actor.id, str(player.id), player.name, seat, text))
+
+
+def unwatched(table_id: str, reason: str, text: str) -> str:
+    return frame(unwatched_message(table_id, reason, text))
+
+
+def invite(table_id: str, token: str) -> str:
+    return frame(invite_message(table_id, token))
 
 
 def seconds(span: float) -> float:

@@ -233,6 +233,13 @@ async def table(
     return (await visible_table(room, table_id, invite, player)).summary
 
 
+@router.post("/tables/{table_id}/reopen")
+async def reopen_table(table_id: str, room: RoomDep, player: Caller) -> dict[str, Any]:
+    """The host opens a table they closed (or that the room closed, left to its bots)
+    again, with its hands and ledger: its summary."""
+    return await room.reopen(table_id, needs(player))
+
+
 @router.get("/tables/{table_id}/hands", responses=HAND_LIST)
 async def table_hands(
     table_id: str,

@@ -41,6 +41,7 @@ class TableFacts:
     players: frozenset[int]  # the players seated
     seats: int
     summary: dict[str, Any]
+    banned: frozenset[int] = frozenset()  # the players its host banned
 
 
 def facts(actor: TableActor) -> TableFacts:
@@ -48,19 +49,30 @@ def facts(actor: TableActor) -> TableFacts:
     players = frozenset(occupant.player_id for occupant in actor.occupants.values())
     settings = actor.settings
     return TableFacts(
-        actor.id, settings.private, actor.host_id, players, settings.seats, summary(actor)
+        actor.id,
+        settings.private,
+        actor.host_id,
+        players,
+        settings.seats,
+        summary(actor),
+        actor.banned,
     )
 
 
 def stored_facts(
-    record: TableRecord, seats: Sequence[Seat], listed: dict[str, Any] | None
+    record: TableRecord,
+    seats: Sequence[Seat],
+    banned: frozenset[int],
+    listed: dict[str, Any] | None,
 ) -> TableFacts:
-    """A table another process runs: the store's record and seats (the system of record),
-    and the summary its owner last gave the lobby (or one made from the record)."""
+    """A table another process runs: the store's record, seats and bans (the system of
+    record), and the summary its owner last gave the lobby (or one made from the record)."""
     settings = settings_of(record.settings)
     if listed is None:
         paused = bool(record.settings.get("paused", False))
         table = table_info(record.id, settings, settings.config(), record.host_id, paused)
         listed = table_summary(table, len(seats))
     players = frozenset(seat.player_id for seat in seats)
-    return TableFacts(record.id, record.private, record.host_id, players, settings.seats, listed)
+    return TableFacts(
+        record.id, record.private, record.host_id, players, settings.seats, listed, banned
+    )

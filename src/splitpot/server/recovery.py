@@ -122,6 +122,8 @@ async def restore_table(room: Room, record: TableRecord) -> TableActor:
             actor.add_player(index, seat.player_id, seat.name)
         actor.occupants[index].leaving = seat.status is SeatStatus.LEAVING
     _host_changes(actor, record)
+    actor.house = bool(record.settings.get("house"))
+    actor.banned = await room.db(room.store.bans, record.id)
     actor.chain_head = await _chain_head(room, record.id)
     if unfinished is not None:
         actor.hand_id = unfinished.id

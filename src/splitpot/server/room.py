@@ -52,10 +52,11 @@ T = TypeVar("T")
 
 LOGIN_RATE = 10  # login attempts a minute for one name from one address
 NAME_RATE = 20  # login attempts a minute for one name from all addresses together
-TABLES_PER_HOST = 10  # open tables one player may host (bots' tables deal forever)
+TABLES_PER_HOST = 10  # open tables one player may host
 ADDRESS_RATE = 30  # sign-ups and logins a minute from one address
 OWNER_WAITS = (0.05, 0.1, 0.2, 0.4, 0.8)  # seconds between tries for a table with no owner
 TABLE_ID = re.compile(r"[a-z0-9]{1,16}")  # the store's table ids are 8 of these
+UNWATCHED = '{"type":"unwatched"'  # the start of a frame that ends a connection's watch
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")  # this machine, by a loopback address
 BOT_NAMES = ("Ada", "Bram", "Cleo", "Dov", "Edda", "Finn", "Gus", "Hana", "Ivo")
 
@@ -75,6 +76,9 @@ class RoomOptions:
     hand_lists_per_minute: int = 60  # GET .../hands one address may ask (up to 50 hands each)
     hands_per_minute: int = 600  # GET /api/hands/{id} one address may ask
     closing_wait: float = 10.0  # seconds a stopping room lets hands in play finish
+    idle_pause: float = 120.0  # seconds a table of bots deals with no human there, then pauses
+    idle_close: float = 1800.0  # seconds with no human before such a table closes
+    bot_seats: int = 100  # bots seated at once in the whole room (the house's table aside)
     seed: int | None = None  # tests only: the decks' shuffles from this seed (None: secret)
     clock_scale: float = 1.0  # tests only: every table's clock runs this much faster
     url: str | None = None  # where clients reach this process (http://host:port)
@@ -109,6 +113,7 @@ class Room:
         self._keeper: asyncio.Task[None] | None = None
         self._looker: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()  # work started and not awaited
+        self._opening = asyncio.Lock()  # tables are opened one at a time: no two pass a cap
         self.documents = HandDocuments()  # finished hands as their readers get them
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -294,24 +299,41 @@ class Room:
         task.add_done_callback(self._background.discard)
 
     async def create_table(
-        self, settings: TableSettings, host: Player
+        self, settings: TableSettings, host: Player, *, house: bool = False
     ) -> tuple[dict[str, Any], str | None]:
         """A new table with its host and its bots, in the least-loaded process of the
-        room: its lobby summary, and the invite of a private table."""
+        room: its lobby summary, and the invite of a private table. The house's table
+        (``splitpot serve --bots``) is held to no player's limits."""
+        async with self._opening:
+            if not house:
+                await self._within_limits(host, settings.bots)
+            target = await self._placement()
+            if target is not None and self.cluster is not None:
+                body = {"settings": settings.to_json(), "host": player_json(host), "house": house}
+                try:
+                    answer = await self.cluster.ask(target, "create", body)
+                    return answer["summary"], answer["invite"]
+                except (Unreachable, TimeoutError, RedisError, OSError) as error:
+                    log.warning("process %s did not open the table (%s): here", target, error)
+            actor, invite = await self.create_here(settings, host, house=house)
+            return summary(actor), invite
+
+    async def _within_limits(self, host: Player, bots: int) -> None:
+        """A player hosts at most TABLES_PER_HOST open tables, and the whole room seats at
+        most ``bot_seats`` bots at once: a table that would pass either is refused."""
         if await self.db(self.store.hosted, host.id) >= TABLES_PER_HOST:
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED, f"a player may host at most {TABLES_PER_HOST} tables"
             )
-        target = await self._placement()
-        if target is not None and self.cluster is not None:
-            body = {"settings": settings.to_json(), "host": player_json(host)}
-            try:
-                answer = await self.cluster.ask(target, "create", body)
-                return answer["summary"], answer["invite"]
-            except (Unreachable, TimeoutError, RedisError, OSError) as error:
-                log.warning("process %s did not open the table (%s): opened here", target, error)
-        actor, invite = await self.create_here(settings, host)
-        return summary(actor), invite
+        if not bots:
+            return
+        seated, cap = await self.db(self.store.bot_seats), self.options.bot_seats
+        if seated + bots > cap:
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"the room seats at most {cap} bots at once and {seated} sit now: "
+                f"{bots} more would pass that",
+            )
 
     async def _placement(self) -> str | None:
         """The process a new table goes to, when it is not this one."""
@@ -322,26 +344,67 @@ class Room:
         return None if best is None or best.id == self.cluster.id else best.id
 
     async def create_here(
-        self, settings: TableSettings, host: Player
+        self, settings: TableSettings, host: Player, *, house: bool = False
     ) -> tuple[TableActor, str | None]:
         """A new table run by this process, with its host, and its bots seated."""
         bots = [
-            await self.db(self.store.create_guest, f"{name} (bot)")
+            (await self.db(self.store.create_guest, f"{name} (bot)")).player
             for name in random.sample(BOT_NAMES, settings.bots)
         ]
-        document = settings.to_json() | {"bot_players": [bot.player.id for bot in bots]}
+        document = settings.to_json() | {"bot_players": [bot.id for bot in bots]}
+        if house:
+            document["house"] = True
         record, invite = await self.db(
             self.store.create_table, settings.name, document, host.id, private=settings.private
         )
         await self.db(self.store.claim_table, record.id, self.options.lease_seconds)
         actor = TableActor(self, record.id, settings, host.id)
-        for seat, bot in enumerate(bots, start=1):
-            buy_in = actor.table.config.max_buy_in
-            await self.db(self.store.sit, record.id, seat + 1, bot.player.id, buy_in)
-            actor.table.sit(seat, bot.player.name, buy_in)
-            actor.add_bot(seat, bot.player, self.seed())
+        actor.house = house
+        await self._sit_bots(actor, bots)
         await self._run(actor)
         return actor, invite
+
+    async def _sit_bots(self, actor: TableActor, bots: list[Player]) -> None:
+        """The bots of a table not yet running sit in seats 2, 3, ... with the maximum
+        buy-in (the store first)."""
+        buy_in = actor.table.config.max_buy_in
+        for seat, bot in enumerate(bots, start=1):
+            await self.db(self.store.sit, actor.id, seat + 1, bot.id, buy_in)
+            actor.table.sit(seat, bot.name, buy_in)
+            actor.add_bot(seat, bot, self.seed())
+
+    async def reopen(self, table_id: str, player: Player) -> dict[str, Any]:
+        """Its host opens a closed table again, here, with its hands and ledger: its bots
+        sit again with the maximum buy-in (held to the limits of a new table); players
+        sit anew. The table's lobby summary."""
+        async with self._opening:
+            record = await self._closed_table(table_id, player)
+            bot_ids = list(record.settings.get("bot_players", []))
+            await self._within_limits(player, len(bot_ids))
+            record = await self.db(self.store.reopen_table, table_id)
+            if not await self.db(self.store.claim_table, table_id, self.options.lease_seconds):
+                return (await self.facts(table_id)).summary  # another process took it at once
+            actor = await restore_table(self, record)
+            await self._sit_bots(actor, [await self.db(self.store.player, i) for i in bot_ids])
+            await self._run(actor)
+            return summary(actor)
+
+    async def _closed_table(self, table_id: str, player: Player) -> TableRecord:
+        """The closed table ``player`` hosts, or the refusal that says why not (to anyone
+        but its host, a private table is no table at all)."""
+        record = None
+        if TABLE_ID.fullmatch(table_id):  # not one the store makes: not worth a query
+            with contextlib.suppress(NotFound):
+                record = await self.db(self.store.table, table_id)
+        if record is None or (record.private and player.id != record.host_id):
+            raise no_table(table_id)
+        if player.id != record.host_id:
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, f"only the host of table {table_id} may reopen it"
+            )
+        if not record.closed:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"table {table_id} is open")
+        return record
 
     async def facts(self, table_id: str) -> TableFacts:
         """A table wherever it runs: this process's own, else the store's (the system of
@@ -358,8 +421,9 @@ class Room:
         if record is None or record.closed:
             raise no_table(table_id)
         seats = await self.db(self.store.seats, table_id)
+        banned = await self.db(self.store.bans, table_id)
         entry = (await self._directory()).get(table_id)
-        return stored_facts(record, seats, None if entry is None else entry["summary"])
+        return stored_facts(record, seats, banned, None if entry is None else entry["summary"])
 
     async def lobby(self) -> list[dict[str, Any]]:
         """The public tables of every process: this one's as they are, the others' as
@@ -559,6 +623,11 @@ class Room:
                 self._behind.discard(stream)
             self._streams[stream] = fence
             connection.send(frame)
+            if frame.startswith(UNWATCHED):  # its owner sends it the table no more
+                connection.watching.pop(table_id, None)
+                self._streams.pop(stream, None)
+                if self.cluster is not None:
+                    self.cluster.unwatch(table_id, connection_id)
 
     def on_gap(self, owner: str) -> None:
         """Frames from a process were lost (Redis was away, or took a batch no more): its
@@ -578,7 +647,7 @@ class Room:
             settings = parse_settings(body["settings"])
             host = player_of(body["host"])
             assert host is not None
-            actor, invite = await self.create_here(settings, host)
+            actor, invite = await self.create_here(settings, host, house=bool(body.get("house")))
             return {"summary": summary(actor), "invite": invite}
         if kind == "take":
             if self.closing:
@@ -644,18 +713,31 @@ class Room:
     async def _hand_over(self, actor: TableActor) -> None:
         """Stop the table here and give its lease up; in a cluster, the least-loaded other
         process is asked to take it at once."""
+        await self._stop_here(actor)
+        cluster = self.cluster
+        if cluster is None or not cluster.connected:
+            return
+        target = least_loaded([node for node in cluster.nodes if node.id != cluster.id])
+        if target is not None:
+            self._spawn(self._ask_to_take(target.id, actor.id))
+
+    def retire(self, actor: TableActor) -> None:
+        """A table closed (by its host, or left to its bots) stops here and gives its lease
+        up: no process runs it until its host reopens it."""
+        self.tables.pop(actor.id, None)
+        actor.closed = True
+        self._spawn(self._stop_here(actor))
+
+    async def _stop_here(self, actor: TableActor) -> None:
+        """Stop the table's task here, give its lease up, and take it out of the lobby."""
         self.tables.pop(actor.id, None)
         await actor.stop()
         await self._release(actor.id)
         cluster = self.cluster
-        if cluster is None or not cluster.connected:
-            return
-        with contextlib.suppress(RedisError, OSError):
-            await cluster.disown(actor.id)
-            await cluster.forget([actor.id])
-        target = least_loaded([node for node in cluster.nodes if node.id != cluster.id])
-        if target is not None:
-            self._spawn(self._ask_to_take(target.id, actor.id))
+        if cluster is not None and cluster.connected:
+            with contextlib.suppress(RedisError, OSError):
+                await cluster.disown(actor.id)
+                await cluster.forget([actor.id])
 
     async def _ask_to_take(self, node: str, table_id: str) -> None:
         with contextlib.suppress(Unreachable, TimeoutError, RedisError, OSError):
@@ -668,7 +750,12 @@ class Room:
             await asyncio.wait_for(self.db(self.store.release_table, table_id), 2)
 
     async def may_see(self, table: TableFacts, invite: str | None, player: Player | None) -> bool:
-        """A private table is seen by its host, its players and whoever has the invite."""
+        """A private table is seen by its host, its players and whoever has the invite. A
+        player its host banned sees nothing of it: refused, saying so."""
+        if player is not None and player.id in table.banned:
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, f"{player.name} is banned from table {table.id}"
+            )
         if not table.private:
             return True
         if player is not None and (player.id == table.host_id or player.id in table.players):

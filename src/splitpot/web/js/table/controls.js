@@ -1,5 +1,6 @@
 // Seat controls (sit with a buy-in, post now or wait, sit out, top up, leave), the host's
-// controls (pause/resume, stakes, remove, pass the host role) and the invite link.
+// controls (pause/resume, stakes, remove or ban a player, pass the host role, close the
+// table) and the invite link (and a new one, the old one locked out).
 
 import { isHost, mySeat } from "./state.js";
 
@@ -7,7 +8,8 @@ function byId(id) {
   return document.querySelector(`#${id}`);
 }
 
-export function createControls({ send, signIn, invite }) {
+export function createControls({ send, signIn, invite: firstInvite }) {
+  let invite = firstInvite;
   const buyIn = byId("buy-in");
   const buyInForm = buyIn.querySelector("form");
   const topUp = byId("top-up");
@@ -29,6 +31,7 @@ export function createControls({ send, signIn, invite }) {
   const tableInfo = byId("table-info");
   let model = null;
   let buyInSeat = null;
+  const SEAT_ACTIONS = ["remove", "ban", "host"];
 
   function command(type, fields = {}) {
     return send({ type, table: model.tableId, ref: type, ...fields });
@@ -133,7 +136,17 @@ export function createControls({ send, signIn, invite }) {
     const seat = Number(seatPick.value);
     if (!seat) return;
     hostError.textContent = "";
-    command("host", { action: event.submitter?.value === "host" ? "host" : "remove", seat });
+    const action = SEAT_ACTIONS.includes(event.submitter?.value) ? event.submitter.value : "remove";
+    command("host", { action, seat });
+  });
+  byId("host-close").addEventListener("click", () => {
+    if (!confirm("Close the table? Everyone is cashed out; you may reopen it later.")) return;
+    hostError.textContent = "";
+    command("host", { action: "close" });
+  });
+  byId("new-invite").addEventListener("click", () => {
+    inviteStatus.textContent = "";
+    command("host", { action: "invite" });
   });
 
   // ------------------------------------------------------------ invite
@@ -238,6 +251,12 @@ export function createControls({ send, signIn, invite }) {
     // Chips added: the top-up dialog has done its work.
     toppedUp() {
       if (topUp.open) topUp.close();
+    },
+    // The host's new invite: the link to share from now on.
+    setInvite(token) {
+      invite = token;
+      inviteStatus.textContent = "A new link: the old one lets no one in any more.";
+      if (model) drawHost();
     },
   };
 }

@@ -1,7 +1,7 @@
 // The table page /tables/{id}: signs in (or watches), keeps the room's connection, folds
 // its messages into the model (state.js) and has each part of the page draw it.
 
-import { forget, identity, onIdentityChange } from "../api.js";
+import { forget, identity, onIdentityChange, request } from "../api.js";
 import { askForName } from "../signin.js";
 import { connect } from "../connection.js";
 import { createActions } from "./actions.js";
@@ -11,7 +11,7 @@ import { createEntropy } from "./entropy.js";
 import { createFelt } from "./felt.js";
 import { createHelper } from "./helper.js";
 import { createSettings } from "./settings.js";
-import { emptyModel, mySeat, receive, shownHand } from "./state.js";
+import { emptyModel, isHost, mySeat, receive, shownHand } from "./state.js";
 
 // How long the page lingers after some events, so that what came in one burst (an all-in
 // run-out, the showdown) is shown one step at a time: each street with its equities, each
@@ -21,7 +21,7 @@ const LINGER = { equity: 1300, shown: 650, face_up: 250 };
 const STRUCTURES = { "pot-limit": "Pot Limit", "no-limit": "No Limit", limit: "Limit", mixed: "Mixed" };
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-const invite = new URLSearchParams(location.search).get("invite");
+let invite = new URLSearchParams(location.search).get("invite"); // the host may make a new one
 const model = emptyModel(tableId);
 let me = identity();
 let pendingSeat = null; // a seat picked before signing in: its buy-in opens once seated to watch
@@ -30,9 +30,11 @@ const handsDialog = document.querySelector("#hands-dialog");
 let drawScheduled = false;
 const inbox = []; // the room's messages not yet shown
 let pumping = false;
+let gone = false; // removed, banned, or the table closed: the page watches it no more
 
 const connectionBox = document.querySelector("#connection");
 const tableMessage = document.querySelector("#table-message");
+const reopenButton = document.querySelector("#reopen");
 
 function send(message) {
   return connection.send(message);
@@ -127,6 +129,7 @@ function refused(message) {
     tableMessage.textContent = message.code === "unknown_table"
       ? "There is no table here, or it is private: open it with the invite link its host shared."
       : message.message;
+    reopenButton.hidden = !(message.code === "unknown_table" && model.player); // a host's closed table
     document.body.dataset.ready = "1";
     return;
   }
@@ -166,6 +169,12 @@ function handle(message) {
       case "hand_ended":
         if (handsDialog.open) hands?.refresh(); // else when it is opened again
         break;
+      case "unwatched":
+        leaveTable(note.text, note.reason === "closed");
+        break;
+      case "invite":
+        newInvite(note.invite);
+        break;
       case "error":
         refused(note);
         break;
@@ -173,12 +182,46 @@ function handle(message) {
         break;
     }
   }
-  if (message.type === "welcome") watchTable();
+  if (message.type === "welcome" && !gone) watchTable();
   if (message.type === "event" && message.event.kind === "chips_added" && message.event.seat === model.viewer) {
     controls.toppedUp();
   }
   draw();
 }
+
+// Removed, banned, or the table closed: the room sends nothing more of it. The page says
+// why and stops watching (a reload tries again); its host may reopen a closed table.
+function leaveTable(text, closed) {
+  reopenButton.hidden = !(closed && isHost(model));
+  gone = true;
+  model.summary = null; // nothing more is drawn
+  document.body.dataset.gone = "1";
+  tableMessage.hidden = false;
+  tableMessage.textContent = text;
+}
+
+// The host's new invite: the link to share, and this page's own address, from now on.
+function newInvite(token) {
+  invite = token;
+  controls.setInvite(token);
+  const url = new URL(location.href);
+  url.searchParams.set("invite", token);
+  history.replaceState(history.state, "", url);
+}
+
+reopenButton.addEventListener("click", async () => {
+  try {
+    await request("POST", `/api/tables/${encodeURIComponent(tableId)}/reopen`);
+  } catch (error) {
+    tableMessage.textContent = error.message;
+    return;
+  }
+  gone = false;
+  delete document.body.dataset.gone;
+  reopenButton.hidden = true;
+  tableMessage.textContent = "";
+  watchTable();
+});
 
 if (!me) me = await askForName({ allowWatch: true }); // null: just watch
 

@@ -39,6 +39,7 @@ function seatAt(model, seat) {
 // Fold one message in; `now` is the time in ms (Date.now()). Returns what the page should
 // tell or do: [{kind: "snapshot"} | {kind: "log", text, event} | {kind: "chat", from, text} |
 //   {kind: "turn"} | {kind: "hand_ended"} | {kind: "host", action} |
+//   {kind: "unwatched", reason, text} | {kind: "invite", invite} |
 //   {kind: "error", code, message, ref}].
 export function receive(model, message, now) {
   switch (message.type) {
@@ -74,6 +75,12 @@ export function receive(model, message, now) {
     case "chat":
       if (message.table !== model.tableId) return [];
       return [{ kind: "chat", from: message.from, text: message.text }];
+    case "unwatched": // removed, banned, or the table closed: nothing more of it comes
+      if (message.table !== model.tableId) return [];
+      return [{ kind: "unwatched", reason: message.reason, text: message.text }];
+    case "invite": // to the host: the table's new invite
+      if (message.table !== model.tableId) return [];
+      return [{ kind: "invite", invite: message.invite }];
     case "error":
       return [{ kind: "error", code: message.code, message: message.message, ref: message.ref }];
     default:

@@ -1,0 +1,48 @@
+"""The table page's host controls of issue 19: ban a seat (the banned player's page says
+so and shows the table no more), make a new invite (the link and the page's address
+change), close the table and reopen it from the page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+from room_helpers import RoomServer
+
+
+def test_the_host_bans_makes_a_new_invite_closes_and_reopens(
+    room: RoomServer, players: Any
+) -> None:
+    holly, bob = players("Holly"), players("Bob")
+    assert holly.token is not None
+    created = room.create_table(holly.token, name="Friday", seats=3, private=True)
+    table, invite = created["table"]["id"], created["invite"]
+    holly.open_table(table, invite)
+    bob.open_table(table, invite)
+    bob.sit(2, 100)
+    panel = holly.page.locator("#host-controls")
+    expect(panel.locator("#host-seat-pick option")).to_have_count(1)
+    panel.locator("#host-seat-pick").select_option("2")
+    panel.get_by_role("button", name="Ban").click()
+    expect(bob.page.locator("#table-message")).to_have_text(
+        "The host banned you from the table Friday"
+    )
+    expect(bob.page.locator("#seats")).to_be_hidden()
+    expect(holly.seat(2).get_by_role("button", name="Sit in seat 2")).to_be_visible()
+
+    link = holly.page.locator("#invite-link")
+    expect(link).to_have_value(f"{room.url}/tables/{table}?invite={invite}")
+    holly.page.get_by_role("button", name="New invite").click()
+    expect(link).not_to_have_value(f"{room.url}/tables/{table}?invite={invite}")
+    fresh = next(f["invite"] for f in holly.received if f["type"] == "invite")
+    expect(link).to_have_value(f"{room.url}/tables/{table}?invite={fresh}")
+    assert holly.page.url.endswith(f"?invite={fresh}")
+
+    holly.page.once("dialog", lambda dialog: dialog.accept())
+    panel.get_by_role("button", name="Close the table").click()
+    expect(holly.page.locator("#table-message")).to_have_text("The table Friday is closed")
+    reopen = holly.page.get_by_role("button", name="Reopen the table")
+    reopen.click()
+    expect(reopen).to_be_hidden()
+    expect(holly.seat(2).get_by_role("button", name="Sit in seat 2")).to_be_visible()
+    expect(holly.page.locator("#table-message")).not_to_contain_text("closed")
