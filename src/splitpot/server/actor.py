@@ -734,16 +734,16 @@ class TableActor:
 
     async def _deal_announced(self, pending: PendingDeal) -> list[TableEvent]:
         """Record and deal the hand; its events after the start already told. A hand that
-        cannot be recorded or dealt is called off: nothing of it was dealt."""
-        deal, secret = pending.deal(self.id), pending.secret()
-        setup = {
-            "snapshot": self.table.snapshot(),
-            "settings": self.settings.to_json(),
-            "deck": deal.deck,
-            "draw": [str(card) for card in pending.draw],
-            "fairness": secret,
-        }
+        cannot be made, recorded or dealt is called off: nothing of it was dealt."""
         try:
+            deal, secret = pending.deal(self.id), pending.secret()
+            setup = {
+                "snapshot": self.table.snapshot(),
+                "settings": self.settings.to_json(),
+                "deck": deal.deck,
+                "draw": [str(card) for card in pending.draw],
+                "fairness": secret,
+            }
             stored = await self.room.db(self.room.store.start_hand, self.id, setup)  # first
             try:
                 if stored.id != pending.hand_id:

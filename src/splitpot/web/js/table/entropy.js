@@ -13,7 +13,7 @@ const REF = "fair"; // the ref of our commands: the room's refusals of them are 
  * `commit` and `reveal` with `send`. `receive(message)` is true for a refusal of one of its
  * own commands (a reveal too late: the hand was dealt without it), which the page need not show.
  */
-export function createEntropy({ send, tableId, invite = null, warn = () => {} }) {
+export function createEntropy({ send, tableId, invite = () => null, warn = () => {} }) {
   const announced = createAnnouncements(tableId);
   let player = null; // {id, name} from `welcome`
   let seat = null; // our seat at the table, or null
@@ -71,7 +71,7 @@ export function createEntropy({ send, tableId, invite = null, warn = () => {} })
     if (!globalThis.crypto?.subtle) return;
     let record;
     try {
-      record = await request("GET", `/api/hands/${encodeURIComponent(hand)}`, undefined, { invite });
+      record = await request("GET", `/api/hands/${encodeURIComponent(hand)}`, undefined, { invite: invite() });
     } catch {
       return; // "Verify the deal" says why, when the player asks
     }

@@ -62,7 +62,13 @@ const helper = createHelper({
   },
 });
 chat.setTable(tableId);
-const entropy = createEntropy({ send, tableId }); // reads each message as it arrives
+const fairWarnings = document.querySelector("#fair-warnings");
+// What the page's own checks of the deal found: shown at once, and kept in view.
+function warnDeal(text) {
+  fairWarnings.hidden = false;
+  fairWarnings.querySelector("ul").append(Object.assign(document.createElement("li"), { textContent: text }));
+}
+const entropy = createEntropy({ send, tableId, invite: () => invite, warn: warnDeal }); // reads each message as it arrives
 
 // Draws everything once per frame, however many messages came in it.
 function draw() {
@@ -284,6 +290,7 @@ document.querySelector("#open-hands").addEventListener("click", async () => {
   hands = mountHands(document.querySelector("#hands-panel"), {
     tableId,
     invite,
+    announced: entropy.announced,
     me: model.player?.id ?? null,
   });
 });
