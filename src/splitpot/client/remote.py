@@ -10,6 +10,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -257,6 +258,8 @@ class RemoteGame(Game):
         self.entropy = Entropy()  # the fair deal: our commitment for the next hand
         self.folder = announced
         self.announced: Announcements | None = None  # what the room told before each deal
+        self._checker = ThreadPoolExecutor(1, thread_name_prefix="deal-checks")
+        self._checks: list[Future[list[str]]] = []  # each finished hand's, in order
         self.leaving = False  # the person asked to leave: the game ends when they have
 
     # ------------------------------------------------------------ the game
@@ -347,16 +350,22 @@ class RemoteGame(Game):
             lines += self._checked(frame)
             lines.append(f"That was the last of your {counted(self.max_hands, 'hand')}.")
             return self._reply(lines + leaving)
-        if reply.over:  # the hand's check before the session's summary
-            return Reply((*self._checked(frame), *lines), over=True)
+        if reply.over:  # the hands' checks before the session's summary
+            return Reply((*self._checked(frame, wait=True), *lines), over=True)
         return Reply((*lines, *self._checked(frame)))
 
-    def _checked(self, frame: Frame) -> list[str]:
-        """For a hand's end: its record held against its announcement, in words."""
+    def _checked(self, frame: Frame, wait: bool = False) -> list[str]:
+        """A hand's end starts its check (the record fetched on a thread of its own, so
+        the game answers the room meanwhile); the words of the checks done so far, in
+        order, or with ``wait`` of every check started."""
         event = frame.get("event") if frame.get("type") == "event" else None
-        if event is None or event.get("kind") != "hand_ended":
-            return []
-        return self._check_hand(str(event.get("hand")))
+        if event is not None and event.get("kind") == "hand_ended":
+            hand = str(event.get("hand"))
+            self._checks.append(self._checker.submit(self._check_hand, hand))
+        lines: list[str] = []
+        while self._checks and (wait or self._checks[0].done()):
+            lines += self._checks.pop(0).result()
+        return lines
 
     def _fair_deal(self, frame: Frame) -> list[str]:
         """Commit once seated; reveal when a hand's start lists the seat (FAIRNESS.md 3);
@@ -457,6 +466,7 @@ class RemoteGame(Game):
         return self.rooms.hand_text(hand) + self._check_hand(hand)
 
     def close(self) -> None:
+        self._checker.shutdown(cancel_futures=True)
         if self.connection is not None:
             self.connection.close()
         self.rooms.close()
