@@ -31,7 +31,10 @@ from splitpot.protocol import (
     HostAction,
     JsonObject,
     ProtocolError,
+    Ref,
     equity_event,
+    error_message,
+    frame,
     hand_id,
     to_act_event,
 )
@@ -84,11 +87,14 @@ class Occupant:
 
 @dataclass
 class Command:
-    """A command for the table; ``done`` answers it (an error, or None)."""
+    """A command for the table; ``done`` answers it (an error, or None). A command that
+    waits for the deal is answered at once and, if it then fails, refused to its
+    connection in an ``error`` frame with its ``ref``."""
 
     connection: Connection | None
     name: str
     fields: dict[str, Any] = field(default_factory=dict)
+    ref: Ref = None
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -166,8 +172,7 @@ class TableActor:
                 await self._task
         waiting = [*self._deferred, *(self._queue.get_nowait() for _ in range(self._queue.qsize()))]
         for command in waiting:
-            if not command.done.done():
-                command.done.set_exception(self._gone())
+            self._refuse(command, self._gone())
 
     def _gone(self) -> ProtocolError:
         message = f"table {self.id} is not open in this process"
@@ -203,7 +208,11 @@ class TableActor:
                 await self._on_timer()
                 continue
             if self.pending is not None and command.name in WAIT_FOR_THE_DEAL:
-                self._deferred.append(command)  # done once the cards are dealt
+                # done once the cards are dealt; answered now, so that the client's next
+                # command (its reveal for this very deal) does not wait behind it
+                self._deferred.append(command)
+                if not command.done.done():
+                    command.done.set_result(None)
                 continue
             await self._answer(command)
             self._schedule()
@@ -215,11 +224,20 @@ class TableActor:
             failure = refusal(error)
             if failure.code is ErrorCode.SERVER_ERROR:
                 log.exception("table %s: %s failed", self.id, command.name)
-            if not command.done.done():
-                command.done.set_exception(failure)
+            self._refuse(command, failure)
         else:
             if not command.done.done():
                 command.done.set_result(None)
+
+    @staticmethod
+    def _refuse(command: Command, failure: ProtocolError) -> None:
+        """Answer a command with its refusal: to the waiting sender, or, when it was
+        answered before it ran (it waited for the deal), to its connection."""
+        if not command.done.done():
+            command.done.set_exception(failure)
+        elif command.connection is not None:
+            error = error_message(failure.code, failure.message, command.ref)
+            command.connection.send(frame(error))
 
     # ------------------------------------------------------------ timers
 

@@ -484,7 +484,8 @@ class Room:
         for pause in OWNER_WAITS:  # a table between owners has one again within moments
             actor = self.tables.get(command.table)
             if actor is not None:  # run here (perhaps since the last try)
-                await actor.submit(TableCommand(connection, *table_command(command)))
+                named = table_command(command)
+                await actor.submit(TableCommand(connection, *named, ref=command.ref))
                 return
             if self.cluster is None:
                 raise no_table(command.table)
@@ -558,7 +559,7 @@ class Room:
             command = read_frame(message["text"])
             if isinstance(command, Hello):
                 raise ProtocolError(ErrorCode.BAD_MESSAGE, "hello comes once, first")
-            await actor.submit(TableCommand(stub, *table_command(command)))
+            await actor.submit(TableCommand(stub, *table_command(command), ref=command.ref))
         except Exception as error:
             failure = refusal(error)
             if actor.closed:
