@@ -550,7 +550,7 @@ RECORD_CHANGES: list[tuple[Callable[[dict[str, Any]], None], str]] = [
     ),
     (
         lambda r: r.update(holes=[r["holes"][0], r["holes"][1], r["holes"][2][:6]]),
-        "cannot be checked: the players' hole cards are not one number of cards each",
+        "cannot be checked: seat 7's hand holds 3 cards, where o8 deals 4",
     ),
     (
         lambda r: r["fairness"]["players"][0].update(seat=10**30),

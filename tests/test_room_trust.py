@@ -150,6 +150,52 @@ def test_a_hand_cancelled_after_the_reveals_is_dealt_again_under_new_commitments
         client.close()
 
 
+def test_verify_names_the_cancel_from_the_events_the_client_received(
+    room: RoomServer,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The hand dealt again verifies against its own announcement; the events Ann's client
+    received, kept whole, show it was called off after the reveals (FAIRNESS.md)."""
+    cheating(monkeypatch, "cancel")
+    table, clients = fair_game(room, ["Ann", "Bob"])
+    ann = clients[0]
+    committers = [Committer(client, table) for client in clients]
+    ann.skip()
+    ann.send({"type": "host", "table": table, "action": "resume"})
+    first = ann.wait(is_event("hand_started"))["event"]
+    for committer in committers:
+        committer.reveal(first)
+    ann.wait(is_event("hand_cancelled"))
+    again = ann.wait(is_event("hand_started"))["event"]
+    bob = clients[1]  # both past the room's error to the reveal whose deal it called off
+    bob.wait(lambda f: is_event("hand_started")(f) and f["event"]["fairness"] == again["fairness"])
+    ann.skip()
+    bob.skip()
+    for committer in committers:
+        committer.reveal(again)
+    ann.send({"type": "host", "table": table, "action": "pause"})
+    hand = again["hand"]
+    assert hand == first["hand"]
+    play(clients, table, lambda: any(e["hand"] == hand for e in ann.events("hand_ended")))
+    received, last, kept = tmp_path / "all.json", tmp_path / "last.json", tmp_path / "hand.json"
+    received.write_text(json.dumps(ann.frames))  # every frame: the events, and all the rest
+    last.write_text(json.dumps(announced(ann, hand)))
+    kept.write_text(json.dumps(document(room, hand, ann.token)))
+    capsys.readouterr()
+    assert main([str(kept), "--announced", str(last)]) == 0  # the record and its last word
+    assert main([str(kept), "--announced", str(received)]) == 1
+    out = capsys.readouterr().out
+    called_off = (
+        f"FAIL hand {hand}: was called off after the players could reveal their entropy and "
+        "dealt again under new commitments"
+    )
+    assert called_off in out and f"hand {hand}: verified" in out, out
+    for client in clients:
+        client.close()
+
+
 def test_a_command_that_waits_for_the_deal_holds_up_no_reveal(room: RoomServer) -> None:
     """Bob leaves as the hand is announced, then reveals: the leave waits for the deal,
     his reveal does not wait behind it (the deal has his entropy), and he leaves when
@@ -162,8 +208,9 @@ def test_a_command_that_waits_for_the_deal_holds_up_no_reveal(room: RoomServer) 
     started = ann.wait(lambda f: is_event("hand_started")(f) and f["table"] == table)["event"]
     bob.send({"type": "top_up", "table": table, "amount": 10**9, "ref": "too-much"})
     bob.send({"type": "leave", "table": table})
-    for committer in committers:
-        committer.reveal(started)
+    committers[0].reveal(started)
+    entropy = committers[1].entropy.hex()  # no commit for a next hand: Bob is leaving
+    bob.send({"type": "reveal", "table": table, "hand": started["hand"], "entropy": entropy})
     refused = bob.wait(lambda f: f["type"] == "error" and f.get("ref") == "too-much")
     assert refused["code"] in ("buy_in", "not_now"), refused
     ann.send({"type": "host", "table": table, "action": "pause"})

@@ -15,8 +15,10 @@ from engine_helpers import blind_posts, play
 
 from splitpot.cards import parse_cards
 from splitpot.engine import Hand, deal_order
+from splitpot.evaluate.variants import Variant as RulesVariant
 from splitpot.fair import (
     GENESIS,
+    HOLE_CARDS,
     Contribution,
     PreOrder,
     card_commitment,
@@ -30,23 +32,25 @@ from splitpot.fair import (
 from splitpot.history.splitpot_json import to_json
 from splitpot.history.table_log import hand_record
 from splitpot.rules import GameConfig, PotLimit, Variant
-from splitpot.verify import main, verify_audit, verify_chain, verify_hand
+from splitpot.verify import UNKNOWN, main, verify_audit, verify_chain, verify_hand
 
 CONFIG = GameConfig(Variant.O8, PotLimit(1, 2))
 SEATS = [2, 5, 7]  # table seats (from 1) of the three players, clockwise
 ENTROPY = {2: bytes(range(32)), 7: bytes(range(32, 64))}  # seat 5 revealed nothing
 
 
-def dealt_record(hand_id: str = "t9-1", fold_first: bool = False) -> dict[str, Any]:
-    """A three-player hand dealt from a fair deck and played to the showdown (the first
-    to act folding, if asked), as a watcher's record: hands shown, the folded one hidden,
-    with its fairness object revealing the board and the hands shown."""
+def dealt_record(
+    hand_id: str = "t9-1", fold_first: bool = False, config: GameConfig = CONFIG
+) -> dict[str, Any]:
+    """A three-player hand of ``config`` dealt from a fair deck and played to the showdown
+    (the first to act folding, if asked), as a watcher's record: hands shown, the folded
+    one hidden, with its fairness object revealing the board and the hands shown."""
     pre_order = PreOrder.draw()
     seed = bytes(range(100, 132))
     deal = shuffle("t9", hand_id, pre_order, seed, ENTROPY)
     button = 0
     hand = Hand(
-        CONFIG,
+        config,
         [100, 100, 100],
         button,
         blind_posts(3, button, 1, 2),
@@ -58,15 +62,17 @@ def dealt_record(hand_id: str = "t9-1", fold_first: bool = False) -> dict[str, A
         play(hand, "check" if legal.check else "show" if legal.show else "call")
     record = to_json(hand_record(hand, ["Ann", "Bob", "Cy"], [s - 1 for s in SEATS], hand_id), hand)
     order = deal_order(3, button)
-    holes, board = dealing_positions(3, 4)
+    hole_cards = config.variant.hole_cards
+    holes, board = dealing_positions(3, hole_cards)
     folded = {order[0]} if fold_first else set()
-    record["holes"] = ["????????" if p in folded else record["holes"][p] for p in range(3)]
+    hidden = UNKNOWN * hole_cards
+    record["holes"] = [hidden if p in folded else record["holes"][p] for p in range(3)]
     revealed = [*board] + [k for i, p in enumerate(order) if p not in folded for k in holes[i]]
     players = [Contribution(seat, player_commitment(x), x) for seat, x in ENTROPY.items()]
     players.append(Contribution(5, player_commitment(bytes(32)), None))
     record["table"] = "t9"
     record["fairness"] = fairness_record(
-        deal, "t9", hand_id, 4, [SEATS[p] for p in order], players, revealed
+        deal, "t9", hand_id, hole_cards, [SEATS[p] for p in order], players, revealed
     )
     return record
 
@@ -228,3 +234,108 @@ def test_verify_takes_entropy_and_seat_together() -> None:
     record_file = Path(__file__)  # never read: the arguments are refused first
     assert main([str(record_file), "--entropy", "00" * 32]) == 2
     assert main([str(record_file), "--entropy", "xyz", "--seat", "1"]) == 2
+
+
+# ------------------------------------------------------------------ derived from the rules
+
+
+def test_the_verifiers_hole_cards_are_the_rules_of_every_variant() -> None:
+    """fair.py keeps the rules' hole cards for the standard-library verifier: one truth."""
+    assert {v.value: v.hole_cards for v in RulesVariant} == HOLE_CARDS
+
+
+UNREAD = "FAIL record: cannot be checked: "
+
+
+@pytest.mark.parametrize(
+    ("dealt", "change", "said"),
+    [
+        (Variant.BIGO, {"variant": "o8"}, UNREAD + "seat 2's hand holds 5 cards, where o8 deals 4"),
+        (
+            Variant.O8,
+            {"variant": "bigo"},
+            UNREAD + "seat 2's hand holds 4 cards, where bigo deals 5",
+        ),
+        (Variant.O8, {"variant": "stud"}, "is 'stud', not one of o8, omaha, o-hilo-noq, bigo"),
+        (Variant.O8, {"hole_cards": 5}, "FAIL hole cards: 4, each; the record says 5"),
+        (Variant.BIGO, {"hole_cards": 4}, "FAIL hole cards: 5, each; the record says 4"),
+    ],
+)
+def test_the_hole_cards_come_from_the_variant_not_from_the_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], dealt: Variant, change: Any, said: str
+) -> None:
+    """A hand recorded as another game than it was dealt, its hands and ``hole_cards``
+    agreeing with each other, or a fairness object that miscounts: the rules of the
+    recorded variant say how many hole cards were dealt, and both figures are named."""
+    record = dealt_record(config=GameConfig(dealt, PotLimit(1, 2)))
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(record))
+    assert main([str(path)]) == 0
+    record["game" if "variant" in change else "fairness"].update(change)
+    path.write_text(json.dumps(record))
+    capsys.readouterr()
+    assert main([str(path)]) == 1
+    out = capsys.readouterr().out
+    assert said in out, out
+
+
+# ------------------------------------------------------------------ called off and dealt again
+
+
+def announcement(record: dict[str, Any], commitments: bool = True) -> dict[str, Any]:
+    """The ``hand_started`` a client received before ``record``'s deal: its button, seats
+    and commitments (none listed, when the room asked for no reveal)."""
+    fairness = record["fairness"]
+    listed = [{"seat": p["seat"], "commitment": p["commitment"]} for p in fairness["players"]]
+    return {
+        "kind": "hand_started",
+        "hand": record["id"],
+        "button": SEATS[record["button"]],
+        "seats": [{"seat": seat} for seat in SEATS],
+        "variant": record["game"]["variant"],
+        "fairness": {
+            "scheme": fairness["scheme"],
+            "deck_commitment": fairness["deck_commitment"],
+            "server_commitment": fairness["server_commitment"],
+            "players": listed if commitments else [],
+        },
+    }
+
+
+CALLED_OFF = "FAIL hand t9-1: was called off after the players could reveal their entropy"
+AGAIN = " and dealt again under new commitments: a room that cancels until it likes the cards"
+
+
+@pytest.mark.parametrize(
+    ("told", "code", "said"),
+    [
+        (["first", "cancelled", "dealt"], 1, CALLED_OFF + AGAIN),
+        (["first", "dealt"], 1, CALLED_OFF + " (with no hand_cancelled)" + AGAIN),
+        (["first", "cancelled"], 1, CALLED_OFF + ": a room that cancels"),
+        (["cancelled", "dealt"], 1, "FAIL hand t9-1: called off, but its announcement is not in"),
+        (["unlisted", "cancelled", "dealt"], 0, "ok   hand t9-1: called off before any player's"),
+        (["dealt", "dealt"], 0, "hand t9-1: verified"),
+    ],
+)
+def test_verify_names_a_hand_called_off_after_the_reveals_and_dealt_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], told: list[str], code: int, said: str
+) -> None:
+    """FAIRNESS.md: a hand cancelled after any reveal is reported, since a room could cancel
+    until it likes the deal; the record of the hand dealt again verifies by itself."""
+    record = dealt_record()
+    events = {
+        "first": {"type": "event", "table": "t9", "event": announcement(dealt_record())},
+        "unlisted": announcement(dealt_record(), commitments=False),
+        "cancelled": {"kind": "hand_cancelled", "hand": "t9-1", "text": "Hand #1 is called off"},
+        "dealt": {"type": "event", "table": "t9", "event": announcement(record)},
+    }
+    received = [{"type": "welcome"}, *(events[name] for name in told), {"kind": "posted"}]
+    started, kept = tmp_path / "start.json", tmp_path / "hand.json"
+    started.write_text(json.dumps(received))  # all the client received, the rest skipped
+    kept.write_text(json.dumps(record))
+    capsys.readouterr()
+    assert main([str(kept), "--announced", str(started)]) == code
+    out = capsys.readouterr().out
+    assert said in out, out
+    if "dealt" in told:
+        assert "hand t9-1: verified" in out, out

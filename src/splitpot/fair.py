@@ -107,6 +107,12 @@ def dealing_order(button: int, seats: Sequence[int]) -> list[int]:
     return ordered[first:] + ordered[:first]
 
 
+HOLE_CARDS: Mapping[str, int] = {"o8": 4, "omaha": 4, "o-hilo-noq": 4, "bigo": 5}
+"""FAIRNESS.md step 6: how many hole cards each player is dealt, by the variant's id (four
+rounds, five in Big O): the rules' ``Variant.hole_cards``, here so that a verifier derives
+it with the standard library alone (a test holds the two equal)."""
+
+
 def dealing_positions(players: int, hole_cards: int) -> tuple[list[list[int]], list[int]]:
     """FAIRNESS.md step 6: the deck positions of each dealt-in player's hole cards (in
     dealing order, one card a round) and of the five board cards (a burn before the flop,

@@ -142,16 +142,24 @@ def _seats_of(record: Mapping[str, Any]) -> list[int]:
     return [_whole(p["seat"], "a player's seat", 0, 255) for p in record["players"]]
 
 
-def _hole_cards(record: Mapping[str, Any], players: int) -> int:
-    """How many hole cards each player was dealt: what the record's hands hold (the rules
-    of its game), not what its fairness object says."""
+def _hole_cards(record: Mapping[str, Any], seats: Sequence[int]) -> int:
+    """How many hole cards each player was dealt, by the rules of the record's variant
+    (FAIRNESS.md step 6: four, five in Big O), not by its hands; each hand must hold them."""
+    game = record["game"]
+    variant = game.get("variant") if isinstance(game, dict) else None
+    if not isinstance(variant, str) or variant not in fair.HOLE_CARDS:
+        known = ", ".join(fair.HOLE_CARDS)
+        raise fair.FairnessError(f"the record's variant is {shown(variant)}, not one of {known}")
+    hole_cards = fair.HOLE_CARDS[variant]
     holes = [_cards(hole, "a player's hole cards") for hole in record["holes"]]
-    if len(holes) != players:
-        raise fair.FairnessError(f"the record has {players} players and {len(holes)} hands")
-    counts = {len(hole) for hole in holes}
-    if len(counts) != 1 or not 1 <= min(counts) <= 6:
-        raise fair.FairnessError("the players' hole cards are not one number of cards each")
-    return counts.pop()
+    if len(holes) != len(seats):
+        raise fair.FairnessError(f"the record has {len(seats)} players and {len(holes)} hands")
+    for seat, hole in zip(seats, holes, strict=True):
+        if len(hole) != hole_cards:
+            raise fair.FairnessError(
+                f"seat {seat}'s hand holds {len(hole)} cards, where {variant} deals {hole_cards}"
+            )
+    return hole_cards
 
 
 def _dealing_order(
@@ -159,13 +167,13 @@ def _dealing_order(
 ) -> list[Check]:
     """Each card the record shows sits at the place FAIRNESS.md step 6 deals it from: the
     order of dealing derived from the record's button and seats, the number of hole cards
-    from its hands; the fairness object's own ``seats_dealt`` and ``hole_cards`` must
+    from its variant; the fairness object's own ``seats_dealt`` and ``hole_cards`` must
     agree with them."""
     seats = _seats_of(record)
     button = _whole(record["button"], "the button", 0, len(seats) - 1)
     order = fair.dealing_order(seats[button], seats)
     claimed = [_whole(seat, "a seat dealt", 0, 255) for seat in fairness["seats_dealt"]]
-    hole_cards = _hole_cards(record, len(seats))
+    hole_cards = _hole_cards(record, seats)
     checks = [
         _derived(
             "seats dealt", order, claimed, _seat_list, f"from the button (seat {seats[button]})"
@@ -212,24 +220,87 @@ def _seat_list(seats: Sequence[int]) -> str:
 # ------------------------------------------------------------------ the announcement
 
 
-def announcements(loaded: Any) -> dict[str, Mapping[str, Any]]:
-    """The ``hand_started`` events of a file, by hand id: one event, a list of them, or
-    each as the frame that carried it (``{"type": "event", "table", "event"}``). A frame's
-    table is kept with its event (``table``)."""
+KINDS_TOLD = ("hand_started", "hand_cancelled")  # what --announced reads of a client's events
+
+
+@dataclass(frozen=True)
+class CalledOff:
+    """A hand's announcement the room called off, by ``hand_cancelled`` or by announcing the
+    hand again: after a reveal, a room could cancel until it likes the deal (FAIRNESS.md)."""
+
+    hand: str
+    announced: Mapping[str, Any] | None  # None: the file does not hold it
+    cancelled: bool  # said by a hand_cancelled (else: by the next announcement alone)
+    again: Mapping[str, Any] | None  # the hand's next announcement, if the file holds one
+
+    def check(self, source: str) -> Check:
+        """Failed when the announcement listed players' commitments (they could reveal)."""
+        name = f"hand {_named(self.hand)}"
+        if self.announced is None:
+            return Check(name, False, f"called off, but its announcement is not in {source}")
+        fairness = self.announced.get("fairness")
+        if not isinstance(fairness, dict) or not fairness.get("players"):
+            return Check(name, True, "called off before any player's commitment was listed")
+        detail = "was called off after the players could reveal their entropy"
+        if not self.cancelled:
+            detail += " (with no hand_cancelled)"
+        if self.again is not None:
+            new = self.again.get("fairness") != fairness
+            detail += " and dealt again" + (" under new commitments" if new else "")
+        detail += ": a room that cancels until it likes the cards could do this"
+        return Check(name, False, detail)
+
+
+@dataclass(frozen=True)
+class Announcements:
+    """What a client was told before the deals, in the order it was told: the announcement
+    each hand was dealt under, and every announcement called off (FAIRNESS.md)."""
+
+    hands: Mapping[str, Mapping[str, Any]]  # by hand id: its last announcement standing
+    called_off: tuple[CalledOff, ...]
+
+
+def announcements(loaded: Any) -> Announcements:
+    """The ``hand_started`` and ``hand_cancelled`` events of a file in the order a client
+    received them: one event, a list, each bare or as the frame that carried it (``{"type":
+    "event", "table", "event"}``, whose table is kept with its event). Anything else is
+    skipped, so a client may keep all it received; the same announcement twice is one."""
     items = loaded if isinstance(loaded, list) else [loaded]
-    found: dict[str, Mapping[str, Any]] = {}
+    events: list[Mapping[str, Any]] = []
     for item in items:
         event = item.get("event") if isinstance(item, dict) and "event" in item else item
-        if not isinstance(event, dict) or event.get("kind") != "hand_started":
-            raise ValueError(
-                f"{shown(item)} is not a hand_started event (the announcement of a hand)"
-            )
+        if not isinstance(event, dict) or event.get("kind") not in KINDS_TOLD:
+            continue
         if isinstance(item, dict) and "table" in item and "table" not in event:
             event = {**event, "table": item["table"]}
-        found[_text(event.get("hand"), "an announcement's hand")] = event
-    if not found:
-        raise ValueError("the file holds no hand_started event")
-    return found
+        events.append(event)
+    standing: dict[str, Mapping[str, Any]] = {}
+    last: dict[str, Mapping[str, Any]] = {}  # each hand's last event: the same again is one
+    ends: list[tuple[int, str, Mapping[str, Any] | None, bool]] = []
+    for index, event in enumerate(events):
+        hand = _text(event.get("hand"), f"the hand of a {event['kind']}")
+        if last.get(hand) == event:
+            continue
+        last[hand] = event
+        before = standing.pop(hand, None)
+        if event["kind"] == "hand_cancelled":
+            ends.append((index, hand, before, True))
+            continue
+        if before is not None:
+            ends.append((index, hand, before, False))
+        standing[hand] = event
+    if not any(event["kind"] == "hand_started" for event in events):
+        raise ValueError("the file holds no hand_started event (the announcement of a hand)")
+    called_off = tuple(
+        CalledOff(hand, before, cancelled, _next_of(hand, events[index:]))
+        for index, hand, before, cancelled in ends
+    )
+    return Announcements(standing, called_off)
+
+
+def _next_of(hand: str, events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The first announcement of ``hand`` among ``events``."""
+    return next((e for e in events if e["kind"] == "hand_started" and e.get("hand") == hand), None)
 
 
 def _announced(
@@ -495,8 +566,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--announced",
         type=Path,
         metavar="START",
-        help="the hand_started events as your client received them (one, a JSON list, or "
-        "one a line): each record must be the deal announced",
+        help="the events your client received (one, a JSON list, or one a line): each record "
+        "must be the deal its hand_started announced, and no hand may be called off "
+        "(hand_cancelled, or announced again) after the players could reveal",
     )
     parser.add_argument(
         "--entropy", metavar="HEX", help="the entropy you revealed (64 hex digits; with --seat)"
@@ -547,11 +619,15 @@ def run(args: argparse.Namespace) -> int:
         print(error, file=sys.stderr)
         return 2
     passed = True
+    if told is not None and told.called_off:
+        print(f"{args.announced}: hands called off")
+        checks = [called.check(str(args.announced)) for called in told.called_off]
+        passed = report(checks, sys.stdout)
     for path, records in files:
         for record in records:
             announced = None
             if told is not None:
-                announced = told.get(str(record.get("id")))
+                announced = told.hands.get(str(record.get("id")))
                 if announced is None:
                     print(
                         f"hand {_named(record.get('id'))}: FAILED: no announcement of it "
