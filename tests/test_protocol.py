@@ -130,6 +130,7 @@ def test_state_of_a_hand_on_the_flop_for_a_player_and_a_watcher() -> None:
         "paused": False,
         "action_seconds": None,
         "time_bank_seconds": None,
+        "audit": False,
     }
     assert (state["viewer"], state["button"], state["hands_played"]) == (2, 3, 0)
     assert state["seats"] == [

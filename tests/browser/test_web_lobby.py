@@ -89,3 +89,18 @@ def test_accounts_sign_up_log_in_and_a_taken_name_is_refused_inline(
     dialog.get_by_role("button", name="Log in").click()
     expect(dialog).to_be_hidden()
     expect(ida.page.locator("#who")).to_contain_text("Ida")
+
+
+def test_a_table_made_with_the_audit_is_announced_so_in_the_lobby(
+    room: RoomServer, players: Any
+) -> None:
+    gus = players("Gus")
+    gus.open_lobby()
+    table = gus.create_table(name="Audited game", audit=True, seats=4)
+    with room.http() as http:
+        [listed] = http.get("/api/tables").json()["tables"]
+    assert (listed["id"], listed["audit"]) == (table, True)
+    hal = players("Hal")
+    hal.open_lobby()
+    row = hal.page.locator(f'#tables [data-table="{table}"]')
+    expect(row.locator(".badge.audit")).to_have_text("Audited")

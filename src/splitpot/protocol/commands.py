@@ -129,6 +129,7 @@ class HostAction(Enum):
     BAN = "ban"  # removed, and kept out of the table for good
     INVITE = "invite"  # a new invite for a private table: the old one stops working
     CLOSE = "close"  # everyone cashed out between hands, the table closed until reopened
+    END_SESSION = "end_session"  # between hands: the session's audit is published
 
 
 @dataclass(frozen=True, slots=True)

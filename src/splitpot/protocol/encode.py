@@ -71,6 +71,7 @@ class TableInfo:
     paused: bool = False
     action_seconds: int | None = None
     time_bank_seconds: int | None = None
+    audit: bool = False  # the end-of-session audit is announced (FAIRNESS.md)
 
 
 def wire_seat(seat: int | None) -> int | None:
@@ -141,6 +142,7 @@ def table_summary(info: TableInfo, players: int) -> JsonObject:
         "paused": info.paused,
         "action_seconds": info.action_seconds,
         "time_bank_seconds": info.time_bank_seconds,
+        "audit": info.audit,
     }
 
 

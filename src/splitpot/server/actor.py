@@ -128,6 +128,7 @@ class TableActor:
         self.paused = False
         self.closed = False
         self.closing = False  # the host closes the table: at once, or when the hand ends
+        self.ending_session = False  # the host ends the session when the hand ends
         self.idle = False  # a table of bots with no human for idle_pause: it deals no more
         self._alone_since: float | None = None  # when its bots were last left alone
         self.next_settings: TableSettings | None = None  # the host's stakes, from next hand
@@ -530,6 +531,15 @@ class TableActor:
             self.closing = True
             later = " at the end of the hand" if self.table.hand else ""
             text = f"The host closes the table{later}"
+        elif action is HostAction.END_SESSION:
+            if not self.settings.audit:
+                raise ProtocolError(
+                    ErrorCode.BAD_MESSAGE,
+                    f"table {self.id} was made without the audit: its sessions publish no salts",
+                )
+            self.ending_session = True
+            later = " at the end of the hand" if self.table.hand else ""
+            text = f"The host ends the session{later}: every salt of its hands is published"
         else:
             seat: int = command.fields["seat"]
             occupant = self.occupants.get(seat)
@@ -556,6 +566,8 @@ class TableActor:
             self.apply_stakes()
         elif action is HostAction.CLOSE and self.table.hand is None:
             await self._close()
+        elif action is HostAction.END_SESSION and self.table.hand is None:
+            await self._end_session()
 
     async def _remove(self, seat: int, occupant: Occupant, *, ban: bool) -> str:
         """The host removes the player in ``seat``, and with ``ban`` keeps them out for
@@ -595,7 +607,8 @@ class TableActor:
     async def _close(self) -> None:
         """Close the table between hands: every player cashed out in one transaction (a
         ``cash_out`` each, as at ``leave``), every watcher let go, and the table stopped
-        until its host reopens it."""
+        until its host reopens it. A table that announced the audit publishes it first."""
+        await self._end_session()
         await self.room.db(self.room.store.close_table, self.id)
         events = [event for seat in sorted(self.occupants) for event in self.table.leave(seat)]
         self.occupants.clear()
@@ -603,6 +616,28 @@ class TableActor:
         for connection in list(self.watchers):
             self._end_watch(connection, "closed", f"The table {self.settings.name} is closed")
         self.room.retire(self)
+
+    async def _end_session(self) -> None:
+        """FAIRNESS.md "The end-of-session audit": at a table that announced it, the hands
+        dealt since the last audit are one session, and every salt of their deals is
+        published from now on (``GET /api/tables/{id}/audit``), told to the table."""
+        self.ending_session = False
+        if not self.settings.audit:
+            return
+        audit = await self.room.db(self.room.store.end_session, self.id)
+        if audit is None:
+            return
+        first, last = audit.first_hand, audit.last_hand
+        hands = f"hand #{first}" if first == last else f"hands #{first} to #{last}"
+        self._room_event(
+            {
+                "kind": "audit",
+                "session": audit.number,
+                "first_hand": hand_id(self.id, first),
+                "last_hand": hand_id(self.id, last),
+                "text": f"Session {audit.number} ends: every salt of {hands} is published",
+            }
+        )
 
     async def _keep(self, action: HostAction) -> None:
         """The host's change in the store, so that it outlives a restart."""
@@ -843,8 +878,10 @@ class TableActor:
                 await self._leave(seat)
         if self.closing:
             await self._close()
-        else:
-            await self._rebuy_bots()
+            return
+        if self.ending_session:
+            await self._end_session()
+        await self._rebuy_bots()
 
     async def _rebuy_bots(self) -> None:
         """A broke bot buys in again at once: left broke, it would not be dealt in, and a

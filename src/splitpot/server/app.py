@@ -33,6 +33,7 @@ STATUS = {
     ErrorCode.UNKNOWN_HAND: 404,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.NAME_TAKEN: 409,
+    ErrorCode.NOT_NOW: 409,
     ErrorCode.SERVER_ERROR: 500,
 }
 

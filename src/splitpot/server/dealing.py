@@ -144,3 +144,20 @@ def revealed_fairness(
     return fair.fairness_record(
         deal, table_id, hand_id, secret["hole_cards"], seats, players, revealed
     )
+
+
+def audited(hand_id: str, number: int, status: str, secret: dict[str, Any]) -> JsonObject:
+    """One hand of an end-of-session audit (FAIRNESS.md): the pre-order with every salt,
+    which open the 52 commitments of the ``D`` it announced."""
+    pre_order = fair.PreOrder(
+        tuple(secret["pre_order"]), tuple(bytes.fromhex(s) for s in secret["salts"])
+    )
+    return {
+        "hand": hand_id,
+        "number": number,
+        "status": status,
+        "deck_commitment": fair.deck_commitment(pre_order.commitments()).hex(),
+        "cards": list(pre_order.cards),
+        "salts": list(secret["salts"]),
+        "server_seed": secret["server_seed"],
+    }

@@ -49,6 +49,7 @@ def table_info(
         paused,
         settings.action_seconds,
         settings.time_bank_seconds,
+        settings.audit,
     )
 
 

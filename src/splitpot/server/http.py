@@ -3,6 +3,7 @@ the ledger. JSON in and out; every error is ``{"error": {"code", "message"}}``."
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import fields
 from typing import Annotated, Any
@@ -13,7 +14,8 @@ from pydantic import BaseModel, Field
 
 from splitpot.evaluate import hand_help
 from splitpot.history import HistoryError
-from splitpot.protocol import ErrorCode, ProtocolError, encode_help
+from splitpot.protocol import ErrorCode, ProtocolError, encode_help, hand_id, utc_text
+from splitpot.server.dealing import audited
 from splitpot.server.errors import no_hand, no_table
 from splitpot.server.lobby import TableFacts
 from splitpot.server.room import Room
@@ -215,12 +217,13 @@ async def create_table(request: Request, room: RoomDep, player: Caller) -> dict[
 
 
 async def visible_table(
-    room: Room, table_id: str, invite: str | None, player: Player | None
+    room: Room, table_id: str, invite: str | None, player: Player | None, *, closed: bool = False
 ) -> TableFacts:
     """The table, wherever it runs, if the caller may see it: public, or private with its
     invite (or seated). A private table hidden from the caller is refused as a table that
-    does not exist is, so that a stranger cannot tell it is there."""
-    table = await room.facts(table_id)
+    does not exist is, so that a stranger cannot tell it is there. ``closed``: a closed
+    table too (its history is read)."""
+    table = await room.facts(table_id, closed=closed)
     if not await room.may_see(table, invite, player):
         raise no_table(table_id)
     return table
@@ -252,13 +255,66 @@ async def table_hands(
     """The table's last ``limit`` finished hands, newest first, as the caller may see
     them: each document built once (off the event loop) and kept."""
     room.hands_read(address(request), listed=True)
-    table = await visible_table(room, table_id, invite, player)
+    table = await visible_table(room, table_id, invite, player, closed=True)
     # newest first; one more, for the hand in play (it has no record until it ends)
     hands = await room.db(room.store.table_hands, table.id, limit + 1)
     finished = [hand for hand in hands if hand.record is not None][:limit]
     viewer = None if player is None else player.id
     bodies = await room.documents.bodies(finished, viewer, seats=table.seats)
     return Response(b'{"hands":[' + b",".join(bodies) + b"]}", media_type="application/json")
+
+
+@router.get("/tables/{table_id}/audit")
+async def table_audit(
+    table_id: str,
+    room: RoomDep,
+    player: Caller,
+    request: Request,
+    invite: str | None = None,
+    session: Annotated[int | None, Query(ge=1, le=10**9)] = None,
+) -> dict[str, Any]:
+    """FAIRNESS.md "The end-of-session audit": every salt of the hands of an ended
+    session (the last, or ``session``), so that anyone can check that each hand's 52
+    commitments were 52 different cards (``splitpot verify --audit``)."""
+    room.hands_read(address(request), listed=True)
+    table = await visible_table(room, table_id, invite, player, closed=True)
+    if not table.summary.get("audit"):
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE,
+            f"table {table.id} was made without the audit: its sessions publish no salts",
+        )
+    ended = await room.db(room.store.audits, table.id)
+    if not ended:
+        raise ProtocolError(
+            ErrorCode.NOT_NOW,
+            f"no session of table {table.id} has ended yet: the salts are published when "
+            "the host ends the session or the table closes",
+        )
+    number = session or len(ended)
+    if number > len(ended):
+        raise ProtocolError(
+            ErrorCode.NOT_NOW,
+            f"session {number} of table {table.id} has not ended (sessions 1 to "
+            f"{len(ended)} have)",
+        )
+    audit, hands = await room.db(room.store.audited_hands, table.id, number)
+    audited_hands = await asyncio.to_thread(
+        lambda: [audited(h.id, h.number, h.status.value, h.fairness) for h in hands]
+    )
+    return {
+        "table": table.id,
+        "session": audit.number,
+        "sessions": [
+            {
+                "session": a.number,
+                "first_hand": hand_id(table.id, a.first_hand),
+                "last_hand": hand_id(table.id, a.last_hand),
+                "published": utc_text(a.published_at),
+            }
+            for a in ended
+        ],
+        "hands": audited_hands,
+    }
 
 
 @router.get("/hands/{hand_id}", responses=HAND_TEXT)
@@ -278,7 +334,7 @@ async def hand(
     except NotFound as error:
         raise no_hand(hand_id) from error
     try:
-        table = await visible_table(room, stored.table_id, invite, player)
+        table = await visible_table(room, stored.table_id, invite, player, closed=True)
     except ProtocolError as error:  # a table hidden from the caller hides its hands
         if error.code is ErrorCode.UNKNOWN_TABLE:
             raise no_hand(hand_id) from error
@@ -320,7 +376,7 @@ async def my_ledger(room: RoomDep, player: Caller) -> Any:
 async def table_ledger(
     table_id: str, room: RoomDep, player: Caller, invite: str | None = None
 ) -> CsvResponse:
-    table = await visible_table(room, table_id, invite, player)
+    table = await visible_table(room, table_id, invite, player, closed=True)
     text = await room.db(room.store.table_ledger_csv, table.id)
     return CsvResponse(text)
 
@@ -329,6 +385,6 @@ async def table_ledger(
 async def settle(
     table_id: str, room: RoomDep, player: Caller, invite: str | None = None
 ) -> dict[str, Any]:
-    table = await visible_table(room, table_id, invite, player)
+    table = await visible_table(room, table_id, invite, player, closed=True)
     payments = await room.db(room.store.settle, table.id)
     return {"payments": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in payments]}

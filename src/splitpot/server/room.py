@@ -406,9 +406,10 @@ class Room:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, f"table {table_id} is open")
         return record
 
-    async def facts(self, table_id: str) -> TableFacts:
+    async def facts(self, table_id: str, *, closed: bool = False) -> TableFacts:
         """A table wherever it runs: this process's own, else the store's (the system of
-        record) with the summary its owner gave the lobby."""
+        record) with the summary its owner gave the lobby; a closed table only when
+        ``closed`` (its history is read, nothing is done at it)."""
         actor = self.tables.get(table_id)
         if actor is not None:
             return facts(actor)
@@ -418,7 +419,7 @@ class Room:
             record = await self.db(self.store.table, table_id)
         except NotFound:
             record = None
-        if record is None or record.closed:
+        if record is None or (record.closed and not closed):
             raise no_table(table_id)
         seats = await self.db(self.store.seats, table_id)
         banned = await self.db(self.store.bans, table_id)

@@ -39,6 +39,7 @@ class TableSettings:
     time_bank_seconds: int = 60
     bots: int = 0
     sit_out_hands: int = 10  # a player sitting out this many hands loses the seat
+    audit: bool = False  # every salt published when the session ends (FAIRNESS.md)
 
     def config(self) -> TableConfig:
         """The table's configuration; a ``SettingsError`` names what does not fit."""
@@ -89,6 +90,7 @@ _FIELDS: dict[str, tuple[type, int, int]] = {
     "time_bank_seconds": (int, 0, 3600),
     "bots": (int, 0, MAX_SEATS - 1),
     "sit_out_hands": (int, 1, 1000),
+    "audit": (bool, 0, 1),
 }
 
 

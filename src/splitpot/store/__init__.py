@@ -21,6 +21,8 @@ from splitpot.store.store import Store, open_store, utc_now
 from splitpot.store.values import (
     AccountKind,
     ActionEntry,
+    Audit,
+    AuditedHand,
     Hand,
     HandLog,
     HandStatus,
@@ -41,6 +43,8 @@ from splitpot.store.values import (
 __all__ = [
     "AccountKind",
     "ActionEntry",
+    "Audit",
+    "AuditedHand",
     "BadName",
     "BadPassword",
     "FencedOut",

@@ -105,6 +105,19 @@ class BanRow(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
+class AuditRow(Base):
+    """A table's session ended with its audit: the deal secrets of hands ``first_hand``
+    to ``last_hand`` (by number) are published from ``published_at`` on."""
+
+    __tablename__ = "audits"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("card_tables.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    first_hand: Mapped[int] = mapped_column(Integer)
+    last_hand: Mapped[int] = mapped_column(Integer)
+    published_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
 class SeatRow(Base):
     """Who sits where; the chips in front of them come from the ledger, not from here."""
 

@@ -14,12 +14,14 @@ from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from splitpot.store import hands, leases, ledger, players, tables
+from splitpot.store import audits, hands, leases, ledger, players, tables
 from splitpot.store.database import WRITE, create_store_engine, default_url, migrate
 from splitpot.store.errors import FencedOut, StoreError
 from splitpot.store.models import RoomRow
 from splitpot.store.values import (
     ActionEntry,
+    Audit,
+    AuditedHand,
     Hand,
     HandLog,
     Identity,
@@ -193,6 +195,20 @@ class Store:
         it comes back only when its host reopens it."""
         with self._write(table_id) as s:
             return tables.close_table(s, table_id, self._clock())
+
+    def end_session(self, table_id: str) -> Audit | None:
+        """End the table's session: its hands since the last audit are published with
+        every salt (FAIRNESS.md); None when no hand was dealt since."""
+        with self._write(table_id) as s:
+            return audits.end_session(s, table_id, self._clock())
+
+    def audits(self, table_id: str) -> list[Audit]:
+        with self._read() as s:
+            return audits.audits(s, table_id)
+
+    def audited_hands(self, table_id: str, number: int) -> tuple[Audit, list[AuditedHand]]:
+        with self._read() as s:
+            return audits.audited_hands(s, table_id, number)
 
     def reopen_table(self, table_id: str) -> Table:
         """A closed table open again (no process runs it: it is claimed after)."""

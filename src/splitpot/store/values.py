@@ -94,6 +94,29 @@ class Hand:
 
 
 @dataclass(frozen=True, slots=True)
+class Audit:
+    """A session's end-of-session audit: hands ``first_hand`` to ``last_hand`` of the
+    table, their deals' secrets published at ``published_at``."""
+
+    table_id: str
+    number: int
+    first_hand: int
+    last_hand: int
+    published_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class AuditedHand:
+    """A hand of a published audit and what the room kept of its deal (the pre-order,
+    every salt, the server seed and the players' entropy)."""
+
+    id: str
+    number: int
+    status: HandStatus
+    fairness: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class HandLog:
     """What replays a hand through the engine: its secret setup and its actions in order."""
 

@@ -43,6 +43,7 @@ const SETTING_WORDS = [
   ["variant", /\bvariant\b/i],
   ["structure", /\bstructure\b/i],
   ["private", /\bprivate\b/i],
+  ["audit", /\baudit\b/i],
   ["name", /\bname\b/i],
 ];
 // the settings' names as the form's labels say them, for the room's messages
@@ -153,6 +154,11 @@ function tableRow(table) {
   name.append(title);
   const badges = element("span", "badges");
   if (table.paused) badges.append(element("span", "badge", "Paused"));
+  if (table.audit) {
+    const audit = element("span", "badge audit", "Audited");
+    audit.title = "Every salt of the session's hands is published when it ends";
+    badges.append(audit);
+  }
   if (table.bots) badges.append(element("span", "badge", table.bots === 1 ? "1 bot" : `${table.bots} bots`));
   badges.append(element("span", "badge clock", `${table.action_seconds} s to act`));
   name.append(badges);
@@ -432,6 +438,7 @@ function readSettings() {
     structure: form.elements.structure.value,
     seats: Number(form.elements.seats.value),
     private: form.elements.private.checked,
+    audit: form.elements.audit.checked,
   };
   const problems = [];
   if (!settings.name) problems.push(["name", "Give the table a name (1 to 40 characters)."]);
