@@ -7,6 +7,7 @@ verify.py, passing, or failing by name when the record was changed on its way; t
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from player import Player
 from playwright.sync_api import Route, expect
 from room_helpers import RoomServer
 
+from splitpot.fair import player_commitment
 from splitpot.verify import Check, Own, verify_hand
 
 
@@ -216,3 +218,118 @@ def test_the_fairness_page_reads_on_a_phone_and_links_the_lobby(players: Any) ->
     assert box is not None and box["height"] >= 44, "a touch target"
     lobby.click()
     page.wait_for_url(f"{visitor.base_url}/")
+
+
+# The boxes on the table page that the count of hands called off must not overlap.
+NEIGHBOURS = """(mine) => {
+  const rect = (node) => {
+    const r = node.getBoundingClientRect();
+    return r.width && r.height ? {name: node.id || node.className, x: r.left, y: r.top,
+      right: r.right, bottom: r.bottom} : null;
+  };
+  const box = rect(document.querySelector(mine));
+  const others = [".table-header", "#fair-warnings", "#fair-notices", "#felt", "#play", "#talk",
+    "#side > :not(" + mine + ")", "#felt .seat"];
+  const near = others.flatMap((selector) => [...document.querySelectorAll(selector)])
+    .map(rect).filter(Boolean);
+  return {box, near, width: document.documentElement.scrollWidth};
+}"""
+
+
+def test_the_count_of_hands_called_off_stays_on_the_table_after_a_reload(
+    room: RoomServer, players: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cheating(monkeypatch, "cancel")
+    ann = players("Ann", size="phone")
+    assert ann.token is not None
+    table, feed, _ = heads_up(room, ann.token, "Fair")
+    ann.open_table(table)
+    count = ann.page.locator("#called-off")
+    expect(count).to_be_hidden()  # none yet
+    ann.sit(1, 100)
+    feed.sit(2, 100)
+    sent(ann, "commit")
+    ann.page.wait_for_timeout(200)  # the commitment reaches the table before the deal
+    feed.deal(1)
+    alert = ann.page.get_by_role("alert", name="Warnings about the deal")
+    expect(alert).to_contain_text("called off after the players revealed their entropy")
+    words = "Hands called off after the reveals here: 1"
+    expect(count).to_have_text(words)
+    expect(count).to_be_visible()
+    feed.close()
+    ann.page.reload()
+    ann.wait_until_drawn()
+    expect(alert).to_be_hidden()  # the warning was told once; the count stays
+    expect(count).to_have_text(words)
+    expect(count).to_be_visible()
+    count.scroll_into_view_if_needed()
+    found = ann.page.evaluate(NEIGHBOURS, "#called-off")
+    box = found["box"]
+    assert box["x"] >= 0 and box["right"] <= 390, box
+    assert found["width"] <= 390, "the page is wider than a phone"
+    overlapping = [
+        other
+        for other in found["near"]
+        if min(box["right"], other["right"]) - max(box["x"], other["x"]) > 1
+        and min(box["bottom"], other["bottom"]) - max(box["y"], other["y"]) > 1
+    ]
+    assert not overlapping, f"{box} overlaps {overlapping}"
+
+
+@pytest.mark.parametrize(
+    ("cheat", "ann_seat", "bob_reveals"),
+    [(None, 1, False), ("drop_entropy", 2, True)],
+    ids=["Bob does not reveal", "the room drops Bob's entropy"],
+)
+def test_a_seat_dealt_in_without_its_entropy_is_told_by_seat_and_name(
+    room: RoomServer,
+    players: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    cheat: str | None,
+    ann_seat: int,
+    bob_reveals: bool,
+) -> None:
+    """Bob, a client on the wire, commits; he does not reveal in time (the room waits
+    ``reveal_wait`` and deals without him), or he does and the room leaves his entropy
+    out: either way the record lists his commitment with ``entropy: null``, and Ann's page
+    tells her which seat and who, as a notice (her own entropy is in the deal)."""
+    if cheat is not None:
+        cheating(monkeypatch, cheat)  # drops the lowest seat's entropy: Bob's
+    ann = players("Ann")
+    assert ann.token is not None
+    table, feed, bob = heads_up(room, ann.token, "Fair")
+    bob_seat = 3 - ann_seat
+    ann.open_table(table)
+    ann.sit(ann_seat, 100)
+    start = len(feed.frames)
+    bob.send({"type": "sit", "table": table, "seat": bob_seat, "buy_in": 100, "post_now": False})
+    feed.event("player_sat", start, seat=bob_seat)
+    entropy = secrets.token_bytes(32)
+    bob.send({"type": "commit", "table": table, "commitment": player_commitment(entropy).hex()})
+    sent(ann, "commit")
+    ann.page.wait_for_timeout(200)  # the commitments reach the table before the deal
+    start = len(feed.frames)
+    feed.clients[1].send({"type": "host", "table": table, "action": "resume"})
+    started = feed.event("hand_started", start)
+    hand = started["hand"]
+    assert {p["seat"] for p in started["fairness"]["players"]} == {1, 2}
+    if bob_reveals:  # at once: the pause below waits for the deal
+        bob.send({"type": "reveal", "table": table, "hand": hand, "entropy": entropy.hex()})
+    feed.host(1, "pause")
+    feed.play(
+        hand,
+        {seat: command(client, table, showdown) for seat, client in feed.clients.items()},
+    )
+    feed.close()
+    record = record_of(room, ann, hand)
+    listed = {p["seat"]: p["entropy"] for p in record["fairness"]["players"]}
+    assert listed[bob_seat] is None and listed[ann_seat] is not None
+    notices = ann.page.get_by_role("status", name="Notices about the deal")
+    expect(notices).to_be_visible()
+    told = (
+        f"Seat {bob_seat} (Bob) was dealt in without their entropy:"
+        " the room says they did not reveal in time."
+    )
+    expect(notices.get_by_role("listitem")).to_have_count(1)
+    expect(notices.get_by_role("listitem")).to_contain_text(told)
+    expect(ann.page.get_by_role("alert", name="Warnings about the deal")).to_be_hidden()

@@ -5,6 +5,7 @@
 import { request } from "../api.js";
 import { newEntropy, verifyHand } from "../fair.js";
 import { createAnnouncements } from "./announced.js";
+import { unrevealedNotices } from "./unrevealed.js";
 
 const REF = "fair"; // the ref of our commands: the room's refusals of them are ours alone
 
@@ -12,8 +13,10 @@ const REF = "fair"; // the ref of our commands: the room's refusals of them are 
  * Reads the room's messages as they arrive (before the page lingers over any) and sends
  * `commit` and `reveal` with `send`. `receive(message)` is true for a refusal of one of its
  * own commands (a reveal too late: the hand was dealt without it), which the page need not show.
+ * `warn(text)`: what the page's checks caught; `note(text)`: what the player should know of
+ * a deal that is no cheat on them (another seat dealt in without its entropy).
  */
-export function createEntropy({ send, tableId, invite = () => null, warn = () => {} }) {
+export function createEntropy({ send, tableId, invite = () => null, warn = () => {}, note = () => {} }) {
   const announced = createAnnouncements(tableId);
   let player = null; // {id, name} from `welcome`
   let seat = null; // our seat at the table, or null
@@ -51,8 +54,8 @@ export function createEntropy({ send, tableId, invite = () => null, warn = () =>
       if (warning) warn(warning);
     } else if (event.kind === "hand_started") {
       const dealt = seat != null && event.seats.some((s) => s.seat === seat);
-      const warning = announced.started(event, dealt ? seat : null, dealt && pending ? commitment : null);
-      if (warning) warn(warning);
+      const warnings = announced.started(event, dealt ? seat : null, dealt && pending ? commitment : null);
+      for (const warning of warnings) warn(warning);
       if (!dealt) return;
       // dealt in: the room used (and forgot) our commitment, if it listed one
       const listed = event.fairness?.players.some((p) => p.seat === seat);
@@ -66,15 +69,18 @@ export function createEntropy({ send, tableId, invite = () => null, warn = () =>
     }
   }
 
-  // A hand we were dealt in: its record held against its announcement, loudly when it fails.
+  // A hand we were dealt in: its record held against its announcement, loudly when it
+  // fails; the other seats it dealt in without their entropy, told.
   async function checkHand(hand) {
-    if (!globalThis.crypto?.subtle) return;
     let record;
     try {
       record = await request("GET", `/api/hands/${encodeURIComponent(hand)}`, undefined, { invite: invite() });
     } catch {
       return; // "Verify the deal" says why, when the player asks
     }
+    const told = announced.of(hand);
+    for (const notice of unrevealedNotices(record, told?.seat ?? null, told?.event ?? null)) note(notice);
+    if (!globalThis.crypto?.subtle) return;
     const failed = (await verifyHand(record, ...announced.checking(hand))).filter((check) => !check.passed);
     if (failed.length) {
       const why = failed.map((check) => `${check.name}${check.detail ? ` (${check.detail})` : ""}`).join("; ");

@@ -6,7 +6,9 @@ import { askForName } from "../signin.js";
 import { connect } from "../connection.js";
 import { createActions } from "./actions.js";
 import { createChat } from "./chat.js";
+import { showCalledOff } from "./called-off.js";
 import { createControls } from "./controls.js";
+import { createDealAlerts } from "./deal-alerts.js";
 import { createEntropy } from "./entropy.js";
 import { createFelt } from "./felt.js";
 import { createHelper } from "./helper.js";
@@ -62,13 +64,10 @@ const helper = createHelper({
   },
 });
 chat.setTable(tableId);
-const fairWarnings = document.querySelector("#fair-warnings");
 // What the page's own checks of the deal found: shown at once, and kept in view.
-function warnDeal(text) {
-  fairWarnings.hidden = false;
-  fairWarnings.querySelector("ul").append(Object.assign(document.createElement("li"), { textContent: text }));
-}
-const entropy = createEntropy({ send, tableId, invite: () => invite, warn: warnDeal }); // reads each message as it arrives
+const dealAlerts = createDealAlerts(document.querySelector("#fair-warnings"), document.querySelector("#fair-notices"));
+const entropy = createEntropy({ send, tableId, invite: () => invite, warn: dealAlerts.warn, note: dealAlerts.note }); // reads each message as it arrives
+showCalledOff(document.querySelector("#called-off"), entropy.announced);
 
 // Draws everything once per frame, however many messages came in it.
 function draw() {

@@ -1,0 +1,15 @@
+// The table's count of hands called off after the players revealed their entropy
+// (FAIRNESS.md: counted per table, since a room could cancel until it likes the deal), as
+// this browser kept them: shown while there is any, after a reload too, kept current as
+// this tab or another one of the table counts one more.
+
+/** Draws `announced.cancelledCount()` in `node` (hidden while it is 0), now and on change. */
+export function showCalledOff(node, announced) {
+  function draw() {
+    const count = announced.cancelledCount();
+    node.hidden = count === 0;
+    node.textContent = count ? `Hands called off after the reveals here: ${count}` : "";
+  }
+  announced.onCalledOff(draw);
+  draw();
+}
