@@ -99,6 +99,9 @@ TAMPERINGS: dict[str, Tamper] = {
     "the board": _set("board", lambda v: v[2:4] + v[0:2] + v[4:]),
     "uppercase": _set("fairness.server_seed", str.upper),
     "short hole": _set("holes.1", lambda v: v[:6]),
+    "Big O's five": _set("game.variant", lambda v: "bigo"),
+    "a game splitpot does not deal": _set("game.variant", lambda v: "razz"),
+    "no variant": _set("game.variant", lambda v: None),
     "missing": _drop("revealed"),
     "no fairness": lambda record: record.pop("fairness"),
 }

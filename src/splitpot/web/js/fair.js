@@ -8,6 +8,8 @@ export const CARDS = [...RANKS].flatMap((rank) => [...SUITS].map((suit) => rank 
 const SALT_BYTES = 16;
 const SEED_BYTES = 32; // a server seed, and a player's entropy
 const UNKNOWN = "??";
+// Hole cards a player is dealt in each variant (FAIRNESS.md step 6; verify.py's fair.HOLE_CARDS)
+const HOLE_CARDS = { o8: 4, omaha: 4, "o-hilo-noq": 4, bigo: 5 };
 const ascii = new TextEncoder();
 
 /** A value that does not fit the scheme (a bad length, a card that is no card). */
@@ -264,15 +266,20 @@ function seatsOf(record) {
 }
 
 /** How many hole cards each player was dealt: what the record's hands hold, not its fairness object's word. */
-function holeCardsOf(record, players) {
-  const holes = list(field(record, "holes"), "holes").map((hole) => cardsOf(hole, "a player's hole cards"));
-  if (holes.length !== players) throw new FairnessError(`the record has ${players} players and ${holes.length} hands`);
-  const counts = new Set(holes.map((hole) => hole.length));
-  const [count] = counts;
-  if (counts.size !== 1 || !(count >= 1 && count <= 6)) {
-    throw new FairnessError("the players' hole cards are not one number of cards each");
+function holeCardsOf(record, seats) {
+  const variant = field(record, "game")?.variant;
+  if (typeof variant !== "string" || !Object.hasOwn(HOLE_CARDS, variant)) {
+    throw new FairnessError(`the record's variant is ${shown(variant)}, not one of ${Object.keys(HOLE_CARDS).join(", ")}`);
   }
-  return count;
+  const holeCards = HOLE_CARDS[variant];
+  const holes = list(field(record, "holes"), "holes").map((hole) => cardsOf(hole, "a player's hole cards"));
+  if (holes.length !== seats.length) throw new FairnessError(`the record has ${seats.length} players and ${holes.length} hands`);
+  holes.forEach((hole, index) => {
+    if (hole.length !== holeCards) {
+      throw new FairnessError(`seat ${seats[index]}'s hand holds ${hole.length} cards, where ${variant} deals ${holeCards}`);
+    }
+  });
+  return holeCards;
 }
 
 /** A value derived from the rules, and the record's claim of it, which must agree (verify.py _derived). */
@@ -294,7 +301,7 @@ function dealingOrderChecks(record, fairness, revealed) {
   const button = whole(field(record, "button"), "the button", 0, seats.length - 1);
   const order = dealingOrder(seats[button], seats);
   const claimed = list(field(fairness, "seats_dealt"), "seats_dealt").map((seat) => whole(seat, "a seat dealt", 0, 255));
-  const holeCards = holeCardsOf(record, seats.length);
+  const holeCards = holeCardsOf(record, seats);
   const found = [
     derived("seats dealt", order, claimed, seatList, `from the button (seat ${seats[button]})`),
     derived("hole cards", holeCards, field(fairness, "hole_cards"), shown, "each"),
