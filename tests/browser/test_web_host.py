@@ -46,3 +46,27 @@ def test_the_host_bans_makes_a_new_invite_closes_and_reopens(
     expect(reopen).to_be_hidden()
     expect(holly.seat(2).get_by_role("button", name="Sit in seat 2")).to_be_visible()
     expect(holly.page.locator("#table-message")).not_to_contain_text("closed")
+
+
+def test_the_host_ends_an_audited_session_and_the_page_links_its_audit(
+    room: RoomServer, players: Any
+) -> None:
+    holly = players("Holly")
+    assert holly.token is not None
+    table = room.create_table(holly.token, name="Audited", seats=3, bots=2, audit=True)
+    table_id = table["table"]["id"]
+    holly.open_table(table_id)
+    info = holly.page.locator("#table-info")
+    expect(info).to_contain_text("every salt published when the session ends")
+    expect(holly.page.locator("#audit-link")).to_have_attribute(
+        "href", f"{room.url}/api/tables/{table_id}/audit"
+    )
+    log = holly.page.locator("#dealer-log")
+    expect(log).to_contain_text("wins", timeout=30_000)  # the bots have played a hand
+    holly.page.once("dialog", lambda dialog: dialog.accept())
+    holly.page.locator("#host-controls").get_by_role("button", name="End the session").click()
+    expect(log).to_contain_text("Session 1 ends: every salt of hand", timeout=30_000)
+    answer = holly.page.request.get(str(holly.page.locator("#audit-link").get_attribute("href")))
+    assert answer.ok, answer.text()
+    audit = answer.json()
+    assert audit["session"] == 1 and audit["hands"] and len(audit["hands"][0]["salts"]) == 52

@@ -1,6 +1,7 @@
 // Seat controls (sit with a buy-in, post now or wait, sit out, top up, leave), the host's
-// controls (pause/resume, stakes, remove or ban a player, pass the host role, close the
-// table) and the invite link (and a new one, the old one locked out).
+// controls (pause/resume, stakes, remove or ban a player, pass the host role, end an audited
+// session, close the table), the invite link (and a new one, the old one locked out), and
+// the table's settings at a glance.
 
 import { isHost, mySeat } from "./state.js";
 
@@ -21,6 +22,7 @@ export function createControls({ send, signIn, invite: firstInvite }) {
   const hostControls = byId("host-controls");
   const pauseButton = byId("host-pause");
   const pausedBadge = byId("host-paused");
+  const endSession = byId("host-end-session");
   const stakesForm = byId("host-stakes");
   const seatForm = byId("host-seat");
   const seatPick = byId("host-seat-pick");
@@ -139,6 +141,11 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     const action = SEAT_ACTIONS.includes(event.submitter?.value) ? event.submitter.value : "remove";
     command("host", { action, seat });
   });
+  endSession.addEventListener("click", () => {
+    if (!confirm("End the session? Every salt of its hands is published for anyone to audit; the game goes on.")) return;
+    hostError.textContent = "";
+    command("host", { action: "end_session" });
+  });
   byId("host-close").addEventListener("click", () => {
     if (!confirm("Close the table? Everyone is cashed out; you may reopen it later.")) return;
     hostError.textContent = "";
@@ -170,6 +177,7 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     const { paused, small_blind: small, big_blind: big } = model.summary;
     pauseButton.textContent = paused ? "Resume" : "Pause";
     pausedBadge.hidden = !paused;
+    endSession.hidden = !model.summary.audit;
     const smallBox = stakesForm.elements.small_blind;
     const bigBox = stakesForm.elements.big_blind;
     if (document.activeElement !== smallBox && document.activeElement !== bigBox) {
@@ -190,7 +198,7 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     inviteLink.value = url.href;
   }
 
-  // The table's settings at a glance.
+  // The table's settings at a glance; at an audited table, where its audits are.
   function drawInfo() {
     const summary = model.summary;
     const rows = [
@@ -200,13 +208,27 @@ export function createControls({ send, signIn, invite: firstInvite }) {
       ["Seats", `${model.seats.filter(Boolean).length} of ${summary.seats}`],
       ["Clock", `${summary.action_seconds} s a decision, ${summary.time_bank_seconds} s time bank`],
     ];
+    if (summary.audit) rows.push(["Audit", "every salt published when the session ends: "]);
     tableInfo.replaceChildren(...rows.flatMap(([term, value]) => {
       const dt = document.createElement("dt");
       dt.textContent = term;
       const dd = document.createElement("dd");
       dd.textContent = value;
+      if (term === "Audit") dd.append(auditLink());
       return [dt, dd];
     }));
+  }
+
+  // The table's last published audit (GET /api/tables/{id}/audit), for splitpot verify --audit.
+  function auditLink() {
+    const url = new URL(`/api/tables/${encodeURIComponent(model.tableId)}/audit`, location.origin);
+    if (invite) url.searchParams.set("invite", invite);
+    const link = document.createElement("a");
+    link.href = url.href;
+    link.id = "audit-link";
+    link.textContent = "the last audit";
+    link.download = `${model.tableId}-audit.json`;
+    return link;
   }
 
   function drawSeat() {
