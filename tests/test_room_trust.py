@@ -21,6 +21,7 @@ from test_client import bots_table, passive
 from test_room_fair import Committer, document, fair_game, play_fair_hand
 
 from splitpot.cli import play_lines
+from splitpot.client.announced import unrevealed
 from splitpot.client.remote import RemoteGame
 from splitpot.verify import Own, main, public_view, verify_chain, verify_hand
 
@@ -221,6 +222,24 @@ def test_a_command_that_waits_for_the_deal_holds_up_no_reveal(room: RoomServer) 
     record = document(room, hand, ann.token)
     entropy = {p["seat"]: p["entropy"] for p in record["fairness"]["players"]}
     assert entropy[1] is not None and entropy[2] is not None, entropy
+    for client in clients:
+        client.close()
+
+
+def test_the_terminal_client_notes_another_seat_dealt_without_its_entropy(
+    room: RoomServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FAIRNESS.md: a listed commitment with ``entropy: null`` is reported with its seat
+    (not as a cheat on this player: their own entropy missing is a warning of its own)."""
+    cheating(monkeypatch, "drop_entropy")  # the room leaves Ann's (seat 1) entropy out
+    _, clients, _, hand = dealt_hand(room, ["Ann", "Bob"])
+    ann, bob = clients
+    record = document(room, hand, bob.token)
+    assert unrevealed(record, 2) == [
+        f"Note: hand {hand}: seat 1 (Ann) was dealt in without their entropy: the room "
+        "says they did not reveal in time."
+    ]
+    assert unrevealed(document(room, hand, ann.token), 1) == []
     for client in clients:
         client.close()
 

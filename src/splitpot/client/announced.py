@@ -126,6 +126,29 @@ class Announcements:
         return verify_hand(record, entry.event, own)
 
 
+def unrevealed(record: Mapping[str, Any], own_seat: int | None) -> list[str]:
+    """FAIRNESS.md: each other seat whose listed commitment the record shows with
+    ``entropy: null``, named with its player (the room says they did not reveal in time)."""
+    fairness = record.get("fairness")
+    listed = fairness.get("players") if isinstance(fairness, dict) else None
+    if not isinstance(listed, list):
+        return []
+    names = {
+        p.get("seat"): p.get("name") for p in record.get("players") or [] if isinstance(p, dict)
+    }
+    lines = []
+    for player in listed:
+        seat = player.get("seat") if isinstance(player, dict) else None
+        if seat is None or seat == own_seat or player.get("entropy") is not None:
+            continue
+        who = f"seat {seat} ({names[seat]})" if names.get(seat) else f"seat {seat}"
+        lines.append(
+            f"Note: hand {record.get('id')}: {who} was dealt in without their entropy: "
+            "the room says they did not reveal in time."
+        )
+    return lines
+
+
 def verdict(hand: str, checks: list[Check]) -> list[str]:
     """A check of a hand in words: one line when it holds, the failures loudly when not."""
     failed = [check for check in checks if not check.passed]

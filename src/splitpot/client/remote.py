@@ -20,7 +20,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import ClientConnection, connect
 
-from splitpot.client.announced import Announcements, verdict
+from splitpot.client.announced import Announcements, unrevealed, verdict
 from splitpot.client.entropy import Entropy
 from splitpot.client.game import HELP, Game, Reply, counted
 from splitpot.client.state import Command, Frame, TableClient
@@ -417,7 +417,9 @@ class RemoteGame(Game):
             record = self.rooms.hand_record(hand)
         except RemoteError as error:
             return [f"Hand {hand} could not be fetched to check its deal: {error}"]
-        return verdict(hand, self.announced.check(record))
+        own = self.announced.of(hand)
+        seat = None if own is None else own.seat
+        return verdict(hand, self.announced.check(record)) + unrevealed(record, seat)
 
     def command(self, text: str) -> Reply:
         """In the lobby: a table's number or id (``quit`` and ``help`` as ever)."""
