@@ -43,9 +43,12 @@ test: $(TEST_STAMP) $(KERNELS_STAMP)
 	$(BIN)/mypy src
 	$(BIN)/pytest
 
-# The room on 127.0.0.1:8000 (SQLite in your data folder) with five bots waiting.
+# The room on 127.0.0.1:8000 (SQLite in your data folder) with five bots waiting;
+# make run PORT=8001 for another port, HOST=0.0.0.0 for friends on your network.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: $(KERNELS_STAMP)
-	$(BIN)/splitpot serve --bots 5
+	$(BIN)/splitpot serve --bots 5 --host $(HOST) --port $(PORT)
 
 # The offline game in the terminal, against bots.
 play: $(RUN_STAMP)

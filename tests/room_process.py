@@ -30,6 +30,9 @@ def hand_transfers(store: Store, hand_id: str) -> list[int]:
 
 PACE = {"SPLITPOT_BOT_DELAY": "0.01", "SPLITPOT_HAND_PAUSE": "0.02"}
 WAIT = 20.0  # seconds any one thing may take before the test gives up
+# seconds a room may take to start and answer: 2 s on a quiet machine (benchmarks/startup.py),
+# far more on one busy with other work (a load of 9 on 2 cores took over 20 s)
+START_WAIT = 120.0
 LEASE = 2.5  # seconds: the processes' leases in these tests (5 by default; 1.5 lapsed under load)
 
 
@@ -81,7 +84,7 @@ class Serve:
         self.process = process
         if self.keeps_spare:
             self.spare = self._launch()
-        deadline = time.monotonic() + WAIT
+        deadline = time.monotonic() + START_WAIT
         while True:
             code = self.process.poll()
             assert code is None, f"splitpot serve exited {code}:\n{self.log().read_text()}"

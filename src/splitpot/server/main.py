@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import gc
 import logging
 import os
@@ -104,6 +106,39 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return listener
 
 
+def claim_port(host: str, port: int) -> socket.socket:
+    """The listening socket, or a ``ValueError`` saying in one line why the room cannot
+    listen there and what to do (checked before the room says where to go)."""
+    try:
+        return listening_socket(host, port)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            why = "is taken by another program (a room already running?)"
+        elif error.errno == errno.EACCES:
+            why = "needs more rights than this user has (ports below 1024)"
+        elif error.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT) or isinstance(
+            error, socket.gaierror
+        ):
+            why = "is not an address of this machine"
+        else:
+            why = f"cannot be listened on: {error.strerror or error}"
+        raise ValueError(
+            f"{host}:{port} {why}: choose another with --port (make run PORT=8001) or --host"
+        ) from None
+
+
+def network_addresses() -> list[str]:
+    """This machine's address on its network, where friends reach a room listening on
+    every interface (empty when there is no network): the one a datagram would leave
+    from, found without sending anything."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: routed like the world, never reached
+        address = str(probe.getsockname()[0])
+        if not address.startswith("127."):
+            return [address]
+    return []
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -121,6 +156,7 @@ def serve(
     connections' time-outs and trusted proxies."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     where = db or f"sqlite:///{default_database_path()}"
+    listener = claim_port(host, port)
     store = open_store(db)
     print(f"splitpot room: database {where}", flush=True)
     node = f"{socket.gethostname()}:{port}"  # the same name again after a restart
@@ -150,6 +186,9 @@ def serve(
     if redis is not None:
         print(f"  one of the room's processes, through Redis at {redis}", flush=True)
     print(f"  open in a browser:    {url}/", flush=True)
+    if host in ("0.0.0.0", "::", ""):
+        for address in network_addresses():
+            print(f"  friends on your network: http://{address}:{port}/", flush=True)
     print(f"  play in the terminal: splitpot play --server {url}", flush=True)
     # uvicorn sends SIGTERM or SIGINT to the process again once its graceful shutdown is
     # done; with these no-op handlers (restored then) the process returns 0 instead.
@@ -161,7 +200,7 @@ def serve(
     gc.collect()
     gc.freeze()
     try:
-        server.run(sockets=[listening_socket(host, port)])
+        server.run(sockets=[listener])
     finally:
         store.close()
     return 0
