@@ -80,9 +80,9 @@ def test_last_hands_show_showdown_mucks_and_never_a_fold(viewer: int | None) -> 
     assert "  Dan mucks Jd Jh Td Th" in summary.splitlines()
     record = hand_record(hand, NAMES, range(5), "7")
     stars = write_pokerstars(record, hand, hero=viewer)
-    assert "Seat 3: Cy mucked [Qs Qh Js Ts]" in stars.splitlines()
+    assert "Seat 3: Cy (big blind) mucked [Qs Qh Js Ts]" in stars.splitlines()
     assert "Seat 4: Dan mucked [Jd Jh Td Th]" in stars.splitlines()
-    assert "Seat 5: Eve folded" in stars.splitlines()
+    assert "Seat 5: Eve folded before Flop (didn't bet)" in stars.splitlines()
     for text in (summary, stars):
         found = [card for card in FOLDED_CARDS if re.search(rf"\b{card}\b", text)]
         assert found == (list(FOLDED_CARDS) if viewer == EVE else [])
@@ -94,7 +94,10 @@ def test_last_hands_show_showdown_mucks_and_never_a_fold(viewer: int | None) -> 
 def test_the_written_mucks_read_back_as_known_cards_and_the_hand_agrees() -> None:
     hand = _over()
     stars = write_pokerstars(hand_record(hand, NAMES, range(5), "7"), hand, hero=EVE)
-    assert "Seat 1: Ann (button) showed [As Ah 4d 2c] and won (24)" in stars.splitlines()
+    assert (
+        "Seat 1: Ann (button) showed [As Ah 4d 2c] and won (24) with HI: three of a kind, Aces; "
+        "LO: 8,4,3,2,A" in stars.splitlines()
+    )
     (record,), problems = read_pokerstars(stars)
     assert problems == []
     assert tuple(map(str, record.holes[CY])) == _cards(CY)

@@ -1,4 +1,5 @@
-"""Hand histories: splitpot's JSON, PHH and PokerStars text, and their replay."""
+"""Hand histories: splitpot's JSON, PHH and PokerStars text, and their replay; OHH
+(Open Hand History) written only."""
 
 from splitpot.history.model import (
     HandRecord,

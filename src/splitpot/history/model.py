@@ -123,7 +123,8 @@ class RecordedOutcome:
 @dataclass(frozen=True, slots=True)
 class HandRecord:
     """Players are in clockwise order; ``button`` indexes them. ``holes`` hold None for
-    unknown cards; ``deck``, where known, is the whole order of the deck."""
+    unknown cards; ``deck``, where known, is the whole order of the deck. ``serial`` is
+    the room's number of the hand (unique in the room), which PokerStars text prints."""
 
     id: str
     game: str
@@ -141,6 +142,7 @@ class HandRecord:
     unit: str = "1"  # the value of one chip in the file's money: "0.01" for cents
     currency: str = ""
     extra: dict[str, str] = field(default_factory=dict)
+    serial: int | None = None
 
     @property
     def names(self) -> tuple[str, ...]:

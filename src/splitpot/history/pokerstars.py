@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
+from zoneinfo import ZoneInfo
 
 from splitpot.cards import Card, format_cards, parse_cards
 from splitpot.engine import (
@@ -21,11 +23,14 @@ from splitpot.engine import (
     ActionKind,
     BoardDealt,
     Hand,
+    HandResult,
     Mucked,
     Post,
+    Posted,
     PostKind,
-    PotAwarded,
+    Share,
     Shown,
+    Street,
     UncalledBetReturned,
 )
 from splitpot.history import report
@@ -439,6 +444,15 @@ _POST_WORDS = {
     PostKind.STRADDLE: "big blind",
     PostKind.ANTE: "the ante",
 }
+_POSITIONS = {PostKind.SMALL_BLIND: "(small blind)", PostKind.BIG_BLIND: "(big blind)"}
+_FOLDED = {  # the summary's words for where a player folded
+    Street.PREFLOP: "before Flop",
+    Street.FLOP: "on the Flop",
+    Street.TURN: "on the Turn",
+    Street.RIVER: "on the River",
+}
+NO_TIME = datetime(2026, 1, 1, tzinfo=UTC)  # the time of a hand that has none (a simulation)
+Money = Callable[[int], str]
 
 
 def game_name(variant: Variant) -> str:
@@ -457,42 +471,93 @@ def game_name(variant: Variant) -> str:
     return name
 
 
+def _hand_number(record: HandRecord) -> int:
+    """The number after ``PokerStars Hand #``: the room's serial, else an id of digits.
+    Trackers read only digits there, so another id is refused (HistoryError)."""
+    if record.serial is not None:
+        return record.serial
+    if record.id.isascii() and record.id.isdigit():
+        return int(record.id)
+    raise HistoryError(
+        f"hand {record.id} has no number: PokerStars text numbers hands '#<digits>:'"
+    )
+
+
+def pokerstars_time(moment: datetime) -> str:
+    """When a hand started, as PokerStars prints it for a player whose clock is UTC: the
+    UTC time, then Eastern Time beside it (PokerStars writes "ET" all year, summer time
+    included), hours without a leading zero: ``2026/12/02 13:30:00 UTC [2026/12/02
+    8:30:00 ET]``."""
+    utc = moment.astimezone(UTC)
+    eastern = utc.astimezone(ZoneInfo("America/New_York"))
+    return f"{_clock(utc)} UTC [{_clock(eastern)} ET]"
+
+
+def _clock(moment: datetime) -> str:
+    return f"{moment:%Y/%m/%d} {moment.hour}:{moment:%M:%S}"
+
+
 def write_pokerstars(
     record: HandRecord,
     hand: Hand,
     *,
     table: str = "splitpot",
-    when: str = "2026/01/01 00:00:00",
+    started: datetime = NO_TIME,
     hero: int | None = None,
     max_seats: int | None = None,
 ) -> str:
-    """The hand in PokerStars text, as hand-history tools and splitpot's reader take it.
+    """The hand in PokerStars text, as PokerStars writes it and hand-history tools (and
+    splitpot's reader) take it.
 
     ``hand`` is the finished engine hand of ``record``; ``hero`` is the player whose hole
     cards are printed as dealt. Other hole cards appear as ``report.revealed_holes`` lets
     the hero see them: shown, or mucked at the showdown (in the summary); never folded.
     """
     name = game_name(record.config.variant)
-    result = hand.result
-    if result is None:
+    if hand.result is None:
         raise HistoryError("only a finished hand can be written")
-    names = record.names
-    seats = {p: record.players[p].seat for p in range(len(names))}
-    unit, currency = record.unit, record.currency
+    seen = report.revealed_holes(hand, hero)  # RULES.md 6: what the hero may see
 
     def money(chips: int) -> str:
-        return report.money(chips, unit, currency)
+        return report.money(chips, record.unit, record.currency)
 
-    small, big = record.config.betting.stake_amounts  # the bets in limit, else the blinds
-    stakes = f"{money(small)}/{money(big)}"
-    game = f"{name} {_LIMIT_NAMES[record.config.structure]}"
     lines = [
-        f"PokerStars Hand #{record.id}:  {game} ({stakes}) - {when} ET",
-        f"Table '{table}' {max_seats or max(seats.values())}-max "
-        f"Seat #{seats[record.button]} is the button",
+        *_header(record, name, table, started, max_seats, money),
+        *_posts(record, money),
+        "*** HOLE CARDS ***",
+        *_dealt_to(record, seen, hero),
+        *_play(record, hand, money),
+        "*** SUMMARY ***",
+        *_summary(record, hand, seen, money),
     ]
-    lines += [f"Seat {p.seat}: {p.name} ({money(p.stack)} in chips)" for p in record.players]
+    return "\n".join(lines) + "\n\n\n"
+
+
+def _header(
+    record: HandRecord,
+    name: str,
+    table: str,
+    started: datetime,
+    max_seats: int | None,
+    money: Money,
+) -> list[str]:
+    """The hand's first line, the table's, and one line per seat."""
+    small, big = record.config.betting.stake_amounts  # the bets in limit, else the blinds
+    game = f"{name} {_LIMIT_NAMES[record.config.structure]}"
+    seats = [player.seat for player in record.players]
+    return [
+        f"PokerStars Hand #{_hand_number(record)}:  {game} ({money(small)}/{money(big)}) - "
+        f"{pokerstars_time(started)}",
+        f"Table '{table}' {max_seats or max(seats)}-max Seat #{seats[record.button]} is the button",
+        *(f"Seat {p.seat}: {p.name} ({money(p.stack)} in chips)" for p in record.players),
+    ]
+
+
+def _posts(record: HandRecord, money: Money) -> list[str]:
+    """The forced bets; a live big blind with a dead small blind is one post of both."""
+    names = record.names
     dead = {post.player: post.amount for post in record.posts if post.kind is PostKind.DEAD}
+    lines = []
     for post in record.posts:
         if post.kind is PostKind.DEAD:
             continue
@@ -500,79 +565,170 @@ def write_pokerstars(
             both = money(post.amount + dead[post.player])
             lines.append(f"{names[post.player]}: posts small & big blinds {both}")
         else:
-            lines.append(
-                f"{names[post.player]}: posts {_POST_WORDS[post.kind]} {money(post.amount)}"
-            )
-    lines.append("*** HOLE CARDS ***")
-    seen = report.revealed_holes(hand, hero)  # RULES.md 6: what the hero may see
-    if hero is not None and hero in seen:
-        lines.append(f"Dealt to {names[hero]} [{format_cards(seen[hero], ' ')}]")
-    level = max(p.amount for p in record.posts if p.kind.live) if record.posts else 0
+            words = _POST_WORDS[post.kind]
+            lines.append(f"{names[post.player]}: posts {words} {money(post.amount)}")
+    return lines
+
+
+def _dealt_to(record: HandRecord, seen: dict[int, tuple[Card, ...]], hero: int | None) -> list[str]:
+    """The hero's hole cards, if there is a hero who was dealt in."""
+    if hero is None or hero not in seen:
+        return []
+    return [f"Dealt to {record.names[hero]} [{format_cards(seen[hero], ' ')}]"]
+
+
+def _play(record: HandRecord, hand: Hand, money: Money) -> list[str]:
+    """The actions, the streets, the showdown and the chips paid, in their order."""
+    names = record.names
+    result = hand.result
+    assert result is not None
+    has_low = record.config.variant.has_low
+    level = max((p.amount for p in record.posts if p.kind.live), default=0)
     board: list[Card] = []
-    showdown_started = False
+    lines: list[str] = []
     for event in hand.events:
         if isinstance(event, Acted):
             lines.append(f"{names[event.player]}: {_action_words(event, level, money)}")
             level = max(level, event.to)
         elif isinstance(event, BoardDealt):
             new = [c for c in event.cards if c is not None]
-            shown = f"[{format_cards(board, ' ')}] " if board else ""
+            before = f"[{format_cards(board, ' ')}] " if board else ""
             board += new
-            title = event.street.name
-            lines.append(f"*** {title} *** {shown}[{format_cards(new, ' ')}]")
+            lines.append(f"*** {event.street.name} *** {before}[{format_cards(new, ' ')}]")
             level = 0
         elif isinstance(event, UncalledBetReturned):
             lines.append(f"Uncalled bet ({money(event.amount)}) returned to {names[event.player]}")
         elif isinstance(event, Shown | Mucked):
-            if not showdown_started:
+            if "*** SHOW DOWN ***" not in lines:
                 lines.append("*** SHOW DOWN ***")
-                showdown_started = True
-            if isinstance(event, Mucked):
-                lines.append(f"{names[event.player]}: mucks hand")
-            else:
-                cards = format_cards(event.cards, " ")
-                lines.append(f"{names[event.player]}: shows [{cards}] ({_hand_words(event)})")
-        elif isinstance(event, PotAwarded) and event.amount:
-            where = (
-                "pot"
-                if len(result.pots) == 1
-                else ("main pot" if event.pot == 0 else f"side pot-{event.pot}")
-            )
-            lines.append(f"{names[event.player]} collected {money(event.amount)} from {where}")
-    if not result.showdown:
-        winner = result.awards[0].player if result.awards else None
-        if winner is not None:
-            lines.append(f"{names[winner]}: doesn't show hand")
-    lines.append("*** SUMMARY ***")
+            lines.append(f"{names[event.player]}: {_showdown_words(event, has_low)}")
+    lines += _collected(record, result, money)
+    if not result.showdown and result.awards:
+        lines.append(f"{names[result.awards[0].player]}: doesn't show hand")
+    return lines
+
+
+def _showdown_words(event: Shown | Mucked, has_low: bool) -> str:
+    if isinstance(event, Mucked):
+        return "mucks hand"
+    return f"shows [{format_cards(event.cards, ' ')}] ({_hand_words(event, has_low)})"
+
+
+def _collected(record: HandRecord, result: HandResult, money: Money) -> list[str]:
+    """Who collected what from which pot, a pot at a time; a hi/lo scoop in two halves,
+    and "No low hand qualified" after a pot of a showdown that had no low, as PokerStars
+    writes them."""
+    names = record.names
+    split = record.config.variant.has_low and result.showdown
+    lines: list[str] = []
+    for pot in range(len(result.pots)):
+        awards = [a for a in result.awards if a.pot == pot and a.amount]
+        where = _pot_name(pot, len(result.pots))
+        for award in awards:
+            halves = [award.amount]
+            if split and award.share is Share.WHOLE and award.low is not None:
+                halves = [award.amount - award.amount // 2, award.amount // 2]
+            lines += [
+                f"{names[award.player]} collected {money(half)} from {where}"
+                for half in halves
+                if half
+            ]
+        if split and awards and all(award.low is None for award in awards):
+            lines.append("No low hand qualified")
+    return lines
+
+
+def _pot_name(pot: int, pots: int) -> str:
+    """``pot``; with side pots ``main pot``, ``side pot`` (one), ``side pot-2`` (more)."""
+    if pots == 1:
+        return "pot"
+    if pot == 0:
+        return "main pot"
+    return "side pot" if pots == 2 else f"side pot-{pot}"
+
+
+def _summary(
+    record: HandRecord, hand: Hand, seen: dict[int, tuple[Card, ...]], money: Money
+) -> list[str]:
+    """The summary: the pots and the rake, the board, and how each seat's hand ended."""
+    result = hand.result
+    assert result is not None
     total = sum(p.amount for p in result.pots) + result.rake
     listed = ""
     if len(result.pots) > 1:
-        sides = " ".join(
-            f"Side pot-{i} {money(p.amount)}." for i, p in enumerate(result.pots[1:], start=1)
+        pots = " ".join(
+            f"{_pot_name(i, len(result.pots)).capitalize()} {money(p.amount)}."
+            for i, p in enumerate(result.pots)
         )
-        listed = f" Main pot {money(result.pots[0].amount)}. {sides}"
-    lines.append(f"Total pot {money(total)}{listed} | Rake {money(result.rake)}")
+        listed = f" {pots}"
+    lines = [f"Total pot {money(total)}{listed} | Rake {money(result.rake)}"]
+    board = [card for card in hand.board if card is not None]
     if board:
         lines.append(f"Board [{format_cards(board, ' ')}]")
-    showed = {e.player for e in hand.events if isinstance(e, Shown)}
+    ended = _how_each_ended(record, hand, seen, money)
+    for player, outcome in zip(record.players, ended, strict=True):
+        lines.append(f"Seat {player.seat}: {player.name} {outcome}")
+    return lines
+
+
+def _how_each_ended(
+    record: HandRecord, hand: Hand, seen: dict[int, tuple[Card, ...]], money: Money
+) -> list[str]:
+    """Each player's summary words after the name: the position tags, then ``showed
+    [..] and won (12) with HI: ..; LO: ..``, ``mucked [..]``, ``collected (12)`` or
+    ``folded on the Flop``, as PokerStars writes them."""
+    result = hand.result
+    assert result is not None
+    has_low = record.config.variant.has_low
+    shown = {e.player: e for e in hand.events if isinstance(e, Shown)}
     mucked = {e.player for e in hand.events if isinstance(e, Mucked)}
-    for p, player in enumerate(record.players):
-        won = result.won(p)
-        note = " (button)" if p == record.button else ""
-        if p in showed:
+    folds = _folds(hand)
+    ended = []
+    for player in range(len(record.players)):
+        won = result.won(player)
+        if player in shown:
             ending = f"and won ({money(won)})" if won else "and lost"
-            outcome = f"showed [{format_cards(seen[p], ' ')}] {ending}"
-        elif p in mucked and p in seen:
-            outcome = f"mucked [{format_cards(seen[p], ' ')}]"  # RULES.md 6: shown once over
+            words = _hand_words(shown[player], has_low)
+            outcome = f"showed [{format_cards(shown[player].cards, ' ')}] {ending} with {words}"
         elif won:
             outcome = f"collected ({money(won)})"
+        elif player in folds:
+            outcome = f"folded {folds[player]}"
+        elif player in seen and player in mucked:
+            outcome = f"mucked [{format_cards(seen[player], ' ')}]"  # RULES.md 6
         else:
-            outcome = "folded" if hand.folded[p] else "lost"
-        lines.append(f"Seat {player.seat}: {player.name}{note} {outcome}")
-    return "\n".join(lines) + "\n\n\n"
+            outcome = "mucked"
+        ended.append(" ".join([*_positions(record, player), outcome]))
+    return ended
 
 
-def _action_words(event: Acted, level: int, money: Callable[[int], str]) -> str:
+def _positions(record: HandRecord, player: int) -> list[str]:
+    """``(button)``, ``(small blind)``, ``(big blind)``: what the player was in the hand."""
+    tags = ["(button)"] if player == record.button else []
+    kinds = {post.kind for post in record.posts if post.player == player}
+    return tags + [tag for kind, tag in _POSITIONS.items() if kind in kinds]
+
+
+def _folds(hand: Hand) -> dict[int, str]:
+    """Where each player who folded folded: ``before Flop (didn't bet)`` when they had put
+    no chip in but an ante, ``before Flop``, ``on the Flop``, ..."""
+    street = Street.PREFLOP
+    paid: set[int] = set()  # chips in before the flop, antes aside
+    folds: dict[int, str] = {}
+    for event in hand.events:
+        if isinstance(event, BoardDealt):
+            street = max(street, event.street)
+        elif isinstance(event, Posted) and event.kind is not PostKind.ANTE:
+            paid.add(event.player)
+        elif isinstance(event, Acted) and event.kind is ActionKind.FOLD:
+            unpaid = street is Street.PREFLOP and event.player not in paid
+            folds[event.player] = _FOLDED[street] + (" (didn't bet)" if unpaid else "")
+        elif isinstance(event, Acted) and event.added and street is Street.PREFLOP:
+            paid.add(event.player)
+    return folds
+
+
+def _action_words(event: Acted, level: int, money: Money) -> str:
     all_in = ALL_IN if event.all_in else ""
     match event.kind:
         case ActionKind.FOLD:
@@ -587,7 +743,11 @@ def _action_words(event: Acted, level: int, money: Callable[[int], str]) -> str:
             return f"raises {money(event.to - level)} to {money(event.to)}{all_in}"
 
 
-def _hand_words(event: Shown) -> str:
-    high = f"HI: {event.high.name}" if event.high else ""
+def _hand_words(event: Shown, has_low: bool) -> str:
+    """``HI: two pair, Aces and Sixes; LO: 7,6,5,2,A`` in hi/lo (no LO without a low),
+    the high hand's name alone in Omaha high."""
+    high = event.high.name if event.high else ""
+    if not has_low:
+        return high
     low = f"; LO: {event.low.name}" if event.low else ""
-    return high + low
+    return f"HI: {high}{low}"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from splitpot.cards import Card
 from splitpot.engine import (
     Action,
     ActionKind,
@@ -14,7 +16,7 @@ from splitpot.engine import (
     Phase,
     arrange_deck,
 )
-from splitpot.history.model import HandRecord, HistoryError
+from splitpot.history.model import UNKNOWN, HandRecord, HistoryError
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,7 @@ def replay_record(record: HandRecord) -> Replay:
         )
     except HandSetupError as error:
         raise HistoryError(f"hand {record.id}: {error}") from error
+    _check_holes_dealt(record, hand.holes)
     decisions = {
         a.player: a.action
         for a in record.actions
@@ -99,6 +102,22 @@ def replay_record(record: HandRecord) -> Replay:
         except (IllegalActionError, HandSetupError) as error:
             raise HistoryError(f"hand {record.id}, the showdown: {error}") from error
     return Replay(record, hand, tuple(_differences(record, hand)))
+
+
+def _check_holes_dealt(record: HandRecord, dealt: Sequence[tuple[Card | None, ...]]) -> None:
+    """A record that gives its deck and its hole cards must give the same cards: else
+    HistoryError names the player, the cards the record gives and those its deck deals."""
+    for name, given, cards in zip(record.names, record.holes, dealt, strict=True):
+        if any(card is not None and card not in cards for card in given):
+            raise HistoryError(
+                f"hand {record.id}: {name}'s hole cards {_shown(given)} contradict the deck, "
+                f"which deals {name} {_shown(cards)}"
+            )
+
+
+def _shown(cards: Sequence[Card | None]) -> str:
+    """Cards as a history prints them, ``??`` for an unknown one: ``As Kd ?? ??``."""
+    return " ".join(UNKNOWN if card is None else str(card) for card in cards)
 
 
 def _differences(record: HandRecord, hand: Hand) -> list[Difference]:

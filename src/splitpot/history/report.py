@@ -28,9 +28,19 @@ def award_lines(
     unit: str = "1",
     currency: str = "",
     has_low: bool = True,
+    *,
+    low_qualifier: int | None = 8,
 ) -> list[str]:
-    """One sentence per pot half of a finished hand: who won it, how much, with what."""
-    return dealer.award_lines(result.awards, names, has_low=has_low, unit=unit, currency=currency)
+    """One sentence per pot half of a finished hand: who won it, how much, with what;
+    ``has_low`` and ``low_qualifier`` are the game's (``Variant``)."""
+    return dealer.award_lines(
+        result.awards,
+        names,
+        has_low=has_low,
+        low_qualifier=low_qualifier,
+        unit=unit,
+        currency=currency,
+    )
 
 
 def chat_lines(

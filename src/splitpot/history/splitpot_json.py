@@ -115,6 +115,8 @@ def to_json(record: HandRecord, hand: Hand | None = None) -> dict[str, Any]:
         "unit": record.unit,
         "currency": record.currency,
     }
+    if record.serial is not None:  # a room's hand: its number in the room
+        doc = {"format": FORMAT, "id": record.id, "serial": record.serial} | doc
     result = hand.result if hand is not None else None
     if result is not None:
         players = range(len(record.players))
@@ -229,6 +231,7 @@ def from_json(doc: dict[str, Any]) -> HandRecord:
         if isinstance(hand_id, bool) or not isinstance(hand_id, str | int):
             raise HistoryError(f"id is {shown(hand_id)}, not a string")
         config = _game(doc["game"])  # checks game.variant is a string
+        serial = doc.get("serial")
         unit = string(doc.get("unit", "1"), "unit")
         if not UNIT.fullmatch(unit):
             raise HistoryError(f"unit is {shown(unit)}, not the value of a chip like '0.01'")
@@ -250,6 +253,7 @@ def from_json(doc: dict[str, Any]) -> HandRecord:
             outcome=_outcome(doc.get("result"), count),
             unit=unit,
             currency=string(doc.get("currency", ""), "currency"),
+            serial=None if serial is None else whole(serial, "serial", 1),
         )
     except KeyError as error:
         raise HistoryError(f"a splitpot hand needs the field {error}") from error

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from splitpot.engine import Hand
@@ -12,11 +13,15 @@ if TYPE_CHECKING:  # the table uses the history, not the other way round
     from splitpot.table import TableHand
 
 
-def record_of(table_hand: TableHand, hand_id: str | None = None) -> HandRecord:
-    """The record of a table's hand: its inputs, its whole deck and its actions."""
-    return hand_record(
+def record_of(
+    table_hand: TableHand, hand_id: str | None = None, serial: int | None = None
+) -> HandRecord:
+    """The record of a table's hand: its inputs, its whole deck and its actions; a room's
+    hand has its id and its ``serial``, the room's number of it."""
+    record = hand_record(
         table_hand.hand, table_hand.names, table_hand.seats, hand_id or str(table_hand.number)
     )
+    return replace(record, serial=serial)
 
 
 def hand_record(hand: Hand, names: Sequence[str], seats: Sequence[int], hand_id: str) -> HandRecord:

@@ -4,8 +4,8 @@ milliseconds of CPU that must not be spent on the event loop, which serves every
 
 A document depends on its reader only through the seat they played in the hand: anyone
 else (a watcher, a player of another hand) reads it as a watcher does. Documents are kept
-as the bodies the room answers with (JSON, or the text of PokerStars and PHH), at most
-``MAX_BYTES`` of them, the least recently read dropped first."""
+as the bodies the room answers with (JSON: splitpot's or OHH; or the text of PokerStars and
+PHH), at most ``MAX_BYTES`` of them, the least recently read dropped first."""
 
 from __future__ import annotations
 
@@ -16,6 +16,9 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
+from splitpot.history.ohh import ohh_document
+from splitpot.history.replay import replay_record
+from splitpot.history.splitpot_json import from_json
 from splitpot.server.hands import PLAYER_IDS, hand_document
 from splitpot.store import Hand
 
@@ -83,9 +86,26 @@ def _build(missing: list[tuple[Key, Hand]]) -> dict[Key, bytes]:
     built: dict[Key, bytes] = {}
     for key, hand in missing:
         _, reader, format, seats = key
+        if format == "ohh":
+            built[key] = _json(_ohh(hand, reader, seats)).encode()
+            continue
         document = hand_document(hand, reader, format, seats=seats)
         built[key] = (document["text"] if format != "json" else _json(document)).encode()
     return built
+
+
+def _ohh(hand: Hand, reader: int | None, seats: int | None) -> dict[str, object]:
+    """The finished hand as OHH, its hero the reader when they played it (else none, as a
+    watcher reads it): the cards ``report.revealed_holes`` lets them see."""
+    stored = hand.record
+    assert stored is not None, "only finished hands are built"
+    record = from_json(stored)
+    ids = stored.get(PLAYER_IDS, [])
+    hero = ids.index(reader) if reader in ids else None
+    played = replay_record(record).hand
+    return ohh_document(
+        record, played, started=hand.started_at, hero=hero, table=hand.table_id, seats=seats
+    )
 
 
 def _json(document: dict[str, object]) -> str:

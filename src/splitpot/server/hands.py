@@ -33,8 +33,8 @@ def hand_document(
 ) -> dict[str, Any]:
     """The finished hand for the player ``viewer`` (a room player id; None: a watcher):
     the splitpot JSON document, or ``{"id", "format", "text"}`` for PokerStars and PHH
-    (PokerStars names the table, its number of ``seats`` and the time the hand started,
-    in UTC)."""
+    (PokerStars numbers the hand by its serial, names the table, its number of ``seats``
+    and the time the hand started, in UTC and Eastern Time)."""
     stored, hand_id, table = stored_hand.record, stored_hand.id, stored_hand.table_id
     started = stored_hand.started_at
     if stored is None:
@@ -48,9 +48,11 @@ def hand_document(
     holes = tuple(seen.get(p, (None,) * hole_cards) for p in range(len(record.players)))
     deck = arrange_deck(holes, record.board, record.button, hole_cards)
     public = replace(record, holes=holes, deck=tuple(deck))
-    if format == "pokerstars":
-        when = _utc(started).strftime("%Y/%m/%d %H:%M:%S")
-        text = write_pokerstars(record, hand, table=table, when=when, hero=index, max_seats=seats)
+    if format == "pokerstars":  # numbered by its serial (records before it carry none)
+        numbered = replace(record, serial=stored_hand.serial)
+        text = write_pokerstars(
+            numbered, hand, table=table, started=_utc(started), hero=index, max_seats=seats
+        )
         return {"id": hand_id, "format": format, "text": text}
     if format == "phh":
         return {"id": hand_id, "format": format, "text": write_phh(public, hand.stacks)}

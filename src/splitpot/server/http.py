@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import fields
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -20,8 +21,9 @@ from splitpot.server.errors import no_hand, no_table
 from splitpot.server.lobby import TableFacts
 from splitpot.server.room import Room
 from splitpot.server.settings import SettingsError, TableSettings, parse_settings
-from splitpot.store import Identity, NotFound, Player
+from splitpot.store import HandSelection, Identity, NotFound, Player
 from splitpot.store.players import PASSWORD_LENGTHS, check_chosen_name
+from splitpot.store.settle import is_fewest
 
 # Every refusal's JSON (PROTOCOL.md): {"error": {"code", "message"}}, nothing more.
 _ERROR: dict[str, Any] = {
@@ -86,13 +88,18 @@ HAND_LIST: dict[int | str, dict[str, Any]] = {
 }
 HAND_TEXT: dict[int | str, dict[str, Any]] = {
     200: {
-        "description": "the hand: JSON (format=json), or text (pokerstars, phh)",
-        "content": {"text/plain": {"schema": {"type": "string"}}},
+        "description": "the hand: JSON (format=json: splitpot's; ohh: Open Hand History), "
+        "or text (pokerstars, phh)",
+        "content": {
+            "application/json": {"schema": {"type": "object"}},
+            "text/plain": {"schema": {"type": "string"}},
+        },
     }
 }
 
 
 MAX_HANDS = 50  # hands in one answer of GET /api/tables/{id}/hands (RULES.md 6: the last 50)
+MAX_FILE_HANDS = 1000  # hands in one file of GET /api/tables/{id}/hands.txt
 
 # PostgreSQL text holds no NUL character: a name or an id with one is refused here (400),
 # before a query with it fails (500).
@@ -264,6 +271,46 @@ async def table_hands(
     return Response(b'{"hands":[' + b",".join(bodies) + b"]}", media_type="application/json")
 
 
+@router.get("/tables/{table_id}/hands.txt", responses=HAND_TEXT)
+async def table_hands_file(
+    table_id: str,
+    room: RoomDep,
+    player: Caller,
+    request: Request,
+    invite: str | None = None,
+    format: Annotated[str, Query(pattern="^pokerstars$")] = "pokerstars",
+    limit: Annotated[int, Query(ge=1, le=MAX_FILE_HANDS)] = MAX_HANDS,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    mine: bool = False,
+) -> Response:
+    """One file of the table's finished hands, oldest first, each as the caller may see
+    it (as in the list of hands): the last ``limit`` of those started from ``since`` and
+    before ``until``; with ``mine``, only those the caller was dealt in (a session)."""
+    room.hands_read(address(request), listed=True)
+    table = await visible_table(room, table_id, invite, player, closed=True)
+    dealt_in = needs(player).id if mine else None
+    wanted = HandSelection(limit, _in_utc(since), _in_utc(until), dealt_in)
+    hands = await room.db(room.store.finished_hands, table.id, wanted)
+    viewer = None if player is None else player.id
+    try:
+        bodies = await room.documents.bodies(hands[::-1], viewer, format, table.seats)
+    except HistoryError as error:
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE,
+            f"table {table.id}'s hands cannot be written as {format}: {error}",
+        ) from error
+    download = {"Content-Disposition": f'attachment; filename="{table.id}-hands.txt"'}
+    return PlainTextResponse(b"".join(bodies), headers=download)
+
+
+def _in_utc(moment: datetime | None) -> datetime | None:
+    """A time of the query; one without a zone is UTC."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
+
+
 @router.get("/tables/{table_id}/audit")
 async def table_audit(
     table_id: str,
@@ -323,7 +370,7 @@ async def hand(
     room: RoomDep,
     player: Caller,
     request: Request,
-    format: Annotated[str, Query(pattern="^(json|pokerstars|phh)$")] = "json",
+    format: Annotated[str, Query(pattern="^(json|ohh|pokerstars|phh)$")] = "json",
     invite: str | None = None,
 ) -> Response:
     """One finished hand as the caller may see it; a hand of a table the caller may not
@@ -348,7 +395,7 @@ async def hand(
         raise ProtocolError(
             ErrorCode.BAD_MESSAGE, f"hand {hand_id} cannot be written as {format}: {error}"
         ) from error
-    if format == "json":
+    if format in ("json", "ohh"):
         return Response(body, media_type="application/json")
     return PlainTextResponse(body)
 
@@ -381,10 +428,24 @@ async def table_ledger(
     return CsvResponse(text)
 
 
+@router.get("/tables/{table_id}/sessions.csv", response_class=CsvResponse)
+async def table_sessions(
+    table_id: str, room: RoomDep, player: Caller, invite: str | None = None
+) -> CsvResponse:
+    """PokerNow's ledger CSV: one row per sit-down at the table (PROTOCOL.md "The
+    ledger"), beside the journal of every entry (``ledger.csv``)."""
+    table = await visible_table(room, table_id, invite, player, closed=True)
+    text = await room.db(room.store.table_sit_downs_csv, table.id)
+    return CsvResponse(text)
+
+
 @router.get("/tables/{table_id}/settle")
 async def settle(
     table_id: str, room: RoomDep, player: Caller, invite: str | None = None
 ) -> dict[str, Any]:
     table = await visible_table(room, table_id, invite, player, closed=True)
     payments = await room.db(room.store.settle, table.id)
-    return {"payments": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in payments]}
+    return {
+        "payments": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in payments],
+        "fewest": is_fewest(payments),
+    }

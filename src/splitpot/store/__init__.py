@@ -15,8 +15,8 @@ from splitpot.store.errors import (
     SeatError,
     StoreError,
 )
-from splitpot.store.ledger import settle_up
 from splitpot.store.players import token_hash
+from splitpot.store.settle import settle_up
 from splitpot.store.store import Store, open_store, utc_now
 from splitpot.store.values import (
     AccountKind,
@@ -25,6 +25,7 @@ from splitpot.store.values import (
     AuditedHand,
     Hand,
     HandLog,
+    HandSelection,
     HandStatus,
     Identity,
     LedgerEntryJSON,
@@ -50,6 +51,7 @@ __all__ = [
     "FencedOut",
     "Hand",
     "HandLog",
+    "HandSelection",
     "HandStateError",
     "HandStatus",
     "Identity",

@@ -12,28 +12,55 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import Select, func, insert, select
 from sqlalchemy.orm import Session
 
 from splitpot.store import ledger
 from splitpot.store.errors import HandStateError, NotFound, StoreError
-from splitpot.store.models import ActionRow, HandRow
+from splitpot.store.models import (
+    AccountRow,
+    ActionRow,
+    EntryRow,
+    HandRow,
+    HandSerialRow,
+    TransferRow,
+)
 from splitpot.store.tables import get_table
-from splitpot.store.values import ActionEntry, Hand, HandLog, HandStatus, LoggedAction
+from splitpot.store.values import (
+    ActionEntry,
+    Hand,
+    HandLog,
+    HandSelection,
+    HandStatus,
+    LoggedAction,
+    TransferKind,
+)
 
 KIND_LENGTH = 16
 
 
-def hand_value(row: HandRow) -> Hand:
+def hand_value(session: Session, row: HandRow) -> Hand:
+    return with_serial(row, serial_of(session, row.id))
+
+
+def with_serial(row: HandRow, serial: int) -> Hand:
     return Hand(
         row.id,
         row.table_id,
         row.number,
+        serial,
         HandStatus(row.status),
         row.started_at,
         row.ended_at,
         row.record,
     )
+
+
+def serial_of(session: Session, hand_id: str) -> int:
+    """The hand's number in the room (hand_serials)."""
+    return session.scalars(
+        select(HandSerialRow.serial).where(HandSerialRow.hand_id == hand_id)
+    ).one()
 
 
 def table_of(hand_id: str) -> str:
@@ -55,9 +82,9 @@ def same_json(stored: object, given: object) -> bool:
 
 
 def start_hand(session: Session, table_id: str, setup: dict[str, Any], now: datetime) -> Hand:
-    """The table's next hand, numbered from 1, with id "<table>-<number>"; refused while
-    another hand of the table is in play, unless it is this one (the same setup) sent
-    again."""
+    """The table's next hand, numbered from 1, with id "<table>-<number>", and its serial,
+    the room's next number, in the same transaction; refused while another hand of the
+    table is in play, unless it is this one (the same setup) sent again."""
     get_table(session, table_id, open_only=True)
     check_json(setup, "the hand's setup")
     playing = session.scalar(
@@ -67,7 +94,7 @@ def start_hand(session: Session, table_id: str, setup: dict[str, Any], now: date
     )
     if playing is not None:
         if same_json(playing.setup, setup):
-            return hand_value(playing)
+            return hand_value(session, playing)
         raise HandStateError(f"table {table_id!r} is still playing hand {playing.id}")
     last = session.scalar(select(func.max(HandRow.number)).where(HandRow.table_id == table_id))
     number = (last or 0) + 1
@@ -81,7 +108,10 @@ def start_hand(session: Session, table_id: str, setup: dict[str, Any], now: date
     )
     session.add(row)
     session.flush()
-    return hand_value(row)
+    serial = HandSerialRow(hand_id=row.id)
+    session.add(serial)
+    session.flush()
+    return with_serial(row, serial.serial)
 
 
 def get_hand(session: Session, hand_id: str, *, playing: bool = False) -> HandRow:
@@ -184,12 +214,12 @@ def finish_hand(
     check_json(record, f"hand {hand_id}'s record")
     row = get_hand(session, hand_id)
     if row.status == HandStatus.FINISHED.value and same_json(row.record, record):
-        return hand_value(row)
+        return hand_value(session, row)
     row = get_hand(session, hand_id, playing=True)
     ledger.hand_result(session, row.table_id, hand_id, results, rake, now)
     mark_ended(row, HandStatus.FINISHED, now, record)
     session.flush()
-    return hand_value(row)
+    return hand_value(session, row)
 
 
 def cancel_hand(session: Session, hand_id: str, now: datetime) -> Hand:
@@ -197,11 +227,11 @@ def cancel_hand(session: Session, hand_id: str, now: datetime) -> Hand:
     when a hand finishes), so every stack is what it was before the hand."""
     row = get_hand(session, hand_id)
     if row.status == HandStatus.CANCELLED.value:
-        return hand_value(row)  # sent again
+        return hand_value(session, row)  # sent again
     row = get_hand(session, hand_id, playing=True)
     mark_ended(row, HandStatus.CANCELLED, now, None)
     session.flush()
-    return hand_value(row)
+    return hand_value(session, row)
 
 
 def mark_ended(
@@ -220,6 +250,7 @@ def hand_log(session: Session, row: HandRow) -> HandLog:
         row.id,
         row.table_id,
         row.number,
+        serial_of(session, row.id),
         HandStatus(row.status),
         row.started_at,
         dict(row.setup),
@@ -239,10 +270,47 @@ def unfinished_hands(session: Session) -> list[HandLog]:
 def table_hands(session: Session, table_id: str, limit: int) -> list[Hand]:
     """The table's last ``limit`` hands, newest first."""
     get_table(session, table_id)
-    rows = session.scalars(
-        select(HandRow)
-        .where(HandRow.table_id == table_id)
-        .order_by(HandRow.number.desc())
-        .limit(limit)
+    rows = session.execute(
+        _numbered().where(HandRow.table_id == table_id).order_by(HandRow.number.desc()).limit(limit)
     )
-    return [hand_value(row) for row in rows]
+    return [with_serial(row, serial) for row, serial in rows]
+
+
+def finished_hands(session: Session, table_id: str, wanted: HandSelection) -> list[Hand]:
+    """The table's last finished hands that ``wanted`` picks, newest first: started
+    from ``since`` and before ``until``, those ``player_id`` was dealt in (the ledger's
+    hand results name each player dealt in), at most ``most``."""
+    get_table(session, table_id)
+    query = _numbered().where(
+        HandRow.table_id == table_id, HandRow.status == HandStatus.FINISHED.value
+    )
+    if wanted.since is not None:
+        query = query.where(HandRow.started_at >= wanted.since)
+    if wanted.until is not None:
+        query = query.where(HandRow.started_at < wanted.until)
+    if wanted.player_id is not None:
+        query = query.where(HandRow.id.in_(_dealt_in(table_id, wanted.player_id)))
+    rows = session.execute(query.order_by(HandRow.number.desc()).limit(wanted.most))
+    return [with_serial(row, serial) for row, serial in rows]
+
+
+def _numbered() -> Select[HandRow, int]:
+    """Hands with their serials."""
+    return select(HandRow, HandSerialRow.serial).join(
+        HandSerialRow, HandSerialRow.hand_id == HandRow.id
+    )
+
+
+def _dealt_in(table_id: str, player_id: int) -> Select[str | None]:
+    """The ids of the table's hands whose result moved (by any amount, zero too) the
+    player's chips at the table: the hands they were dealt in."""
+    return (
+        select(TransferRow.hand_id)
+        .join(EntryRow, EntryRow.transfer_id == TransferRow.id)
+        .join(AccountRow, AccountRow.id == EntryRow.account_id)
+        .where(
+            TransferRow.table_id == table_id,
+            TransferRow.kind == TransferKind.HAND_RESULT.value,
+            AccountRow.player_id == player_id,
+        )
+    )

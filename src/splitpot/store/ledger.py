@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
 
@@ -15,7 +16,8 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from splitpot.store.errors import InvariantBroken, LedgerError
-from splitpot.store.models import AccountRow, EntryRow, PlayerRow, TransferRow
+from splitpot.store.models import AccountRow, EntryRow, PlayerRow, SeatRow, TransferRow
+from splitpot.store.settle import settle_up
 from splitpot.store.values import (
     AccountKind,
     LedgerEntryJSON,
@@ -260,6 +262,97 @@ def table_ledger_csv(session: Session, table_id: str) -> str:
     return out.getvalue()
 
 
+# PokerNow's ledger CSV, which the settle-up tools people use for PokerNow read
+SIT_DOWN_HEADER = (
+    "player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SitDown:
+    """One player's time in a seat at a table: from the buy-in to the cash-out, or to now
+    while they sit there (``end`` None)."""
+
+    player_id: int
+    start: datetime
+    end: datetime | None
+    buy_in: int  # the buy-in and every top-up
+    buy_out: int  # the chips cashed out
+    stack: int  # the chips still at the table
+
+    @property
+    def net(self) -> int:
+        return self.buy_out + self.stack - self.buy_in
+
+
+def sit_downs(session: Session, table_id: str) -> list[SitDown]:
+    """Every sit-down at the table, from the entries of the players' stacks there: each
+    buy-in starts one; it ends at its cash-out, or, for a player who left broke (nothing to
+    cash out), at its last entry."""
+    rows = session.execute(
+        select(AccountRow.player_id, TransferRow.kind, TransferRow.at, EntryRow.amount)
+        .join(EntryRow, EntryRow.account_id == AccountRow.id)
+        .join(TransferRow, EntryRow.transfer_id == TransferRow.id)
+        .where(AccountRow.table_id == table_id, AccountRow.kind == AccountKind.TABLE.value)
+        .order_by(EntryRow.id)
+    ).all()
+    seated = set(session.scalars(select(SeatRow.player_id).where(SeatRow.table_id == table_id)))
+    stays: dict[int, list[list[tuple[str, datetime, int]]]] = {}
+    for player_id, kind, at, amount in rows:
+        assert player_id is not None  # a stack at a table is a player's
+        stay = stays.setdefault(player_id, [])
+        if kind == TransferKind.BUY_IN.value or not stay:
+            stay.append([])
+        stay[-1].append((kind, at, amount))
+    found = [
+        _sit_down(player_id, entries, player_id in seated and entries is stay[-1])
+        for player_id, stay in stays.items()
+        for entries in stay
+    ]
+    return sorted(found, key=lambda sit: (sit.start, sit.player_id))
+
+
+def _sit_down(player_id: int, entries: list[tuple[str, datetime, int]], seated: bool) -> SitDown:
+    def total(*kinds: TransferKind) -> int:
+        return sum(amount for kind, _, amount in entries if kind in kinds)
+
+    buy_in = total(TransferKind.BUY_IN, TransferKind.TOP_UP)
+    buy_out = -total(TransferKind.CASH_OUT)
+    stack = buy_in + total(TransferKind.HAND_RESULT) - buy_out
+    end = None if seated else entries[-1][1]
+    return SitDown(player_id, entries[0][1], end, buy_in, buy_out, stack)
+
+
+def table_sit_downs_csv(session: Session, table_id: str) -> str:
+    """PokerNow's ledger CSV: one row per sit-down (``SIT_DOWN_HEADER``), net = buy_out +
+    stack - buy_in; a raked table adds the house (player_id ``house``, its rake as buy_out),
+    so that the nets sum to zero."""
+    found = sit_downs(session, table_id)
+    names = select(PlayerRow.id, PlayerRow.name).where(
+        PlayerRow.id.in_({sit.player_id for sit in found})
+    )
+    nickname = {player_id: name for player_id, name in session.execute(names)}
+    rakes = session.execute(
+        select(TransferRow.at, EntryRow.amount)
+        .join(EntryRow, EntryRow.transfer_id == TransferRow.id)
+        .join(AccountRow, EntryRow.account_id == AccountRow.id)
+        .where(TransferRow.table_id == table_id, AccountRow.kind == AccountKind.HOUSE.value)
+        .order_by(EntryRow.id)
+    ).all()
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(SIT_DOWN_HEADER.split(","))
+    for sit in found:
+        end = "" if sit.end is None else iso_time(sit.end)
+        chips = (sit.buy_in, sit.buy_out, sit.stack, sit.net)
+        writer.writerow([nickname[sit.player_id], sit.player_id, iso_time(sit.start), end, *chips])
+    rake = sum(amount for _, amount in rakes)
+    if rake:
+        first, last = iso_time(rakes[0][0]), iso_time(rakes[-1][0])
+        writer.writerow([HOUSE, HOUSE, first, last, 0, rake, 0, rake])
+    return out.getvalue()
+
+
 def settle(session: Session, table_id: str) -> list[Payment]:
     """Who pays whom, from each player's net result at the table (the sum of their hand
     results) and the rake the house took there."""
@@ -273,26 +366,6 @@ def settle(session: Session, table_id: str) -> list[Payment]:
     ).all()
     names = labels(session, (player for player, _ in rows if player is not None))
     return settle_up({names[player]: int(net) for player, net in rows})
-
-
-def settle_up(nets: Mapping[str, int]) -> list[Payment]:
-    """The fewest-transfers greedy: the largest debtor pays the largest creditor as much
-    as settles one of them, until all are square; at most one payment fewer than the
-    number of players. The nets must sum to zero."""
-    if sum(nets.values()) != 0:
-        raise LedgerError(f"net results must sum to zero to settle: {dict(nets)}")
-    owed = {name: net for name, net in nets.items() if net}
-    payments: list[Payment] = []
-    while owed:
-        payer = min(owed, key=lambda name: (owed[name], name))
-        payee = min(owed, key=lambda name: (-owed[name], name))
-        amount = min(-owed[payer], owed[payee])
-        payments.append(Payment(payer, payee, amount))
-        for name, change in ((payer, amount), (payee, -amount)):
-            owed[name] += change
-            if not owed[name]:
-                del owed[name]
-    return payments
 
 
 def check_invariant(session: Session) -> LedgerTotals:

@@ -146,6 +146,18 @@ class HandRow(Base):
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
+class HandSerialRow(Base):
+    """A hand's number in the whole room (PokerStars text's ``Hand #``), counted by the
+    database, so that processes sharing it never give two hands one number; never reused
+    (SQLite's AUTOINCREMENT, PostgreSQL's sequence)."""
+
+    __tablename__ = "hand_serials"
+    __table_args__ = ({"sqlite_autoincrement": True},)
+
+    serial: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    hand_id: Mapped[str] = mapped_column(ForeignKey("hands.id"), unique=True)
+
+
 class ActionRow(Base):
     """One accepted action of a hand, numbered from 1 in the order the table took it."""
 

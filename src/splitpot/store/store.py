@@ -24,6 +24,7 @@ from splitpot.store.values import (
     AuditedHand,
     Hand,
     HandLog,
+    HandSelection,
     Identity,
     LedgerJSON,
     LedgerTotals,
@@ -314,7 +315,7 @@ class Store:
 
     def hand(self, hand_id: str) -> Hand:
         with self._read() as s:
-            return hands.hand_value(hands.get_hand(s, hand_id))
+            return hands.hand_value(s, hands.get_hand(s, hand_id))
 
     def hand_log(self, hand_id: str) -> HandLog:
         with self._read() as s:
@@ -323,6 +324,11 @@ class Store:
     def table_hands(self, table_id: str, limit: int = 50) -> list[Hand]:
         with self._read() as s:
             return hands.table_hands(s, table_id, limit)
+
+    def finished_hands(self, table_id: str, wanted: HandSelection) -> list[Hand]:
+        """The table's finished hands that ``wanted`` picks, newest first."""
+        with self._read() as s:
+            return hands.finished_hands(s, table_id, wanted)
 
     def unfinished_hands(self) -> list[HandLog]:
         with self._read() as s:
@@ -344,6 +350,11 @@ class Store:
         with self._read() as s:
             tables.get_table(s, table_id)
             return ledger.table_ledger_csv(s, table_id)
+
+    def table_sit_downs_csv(self, table_id: str) -> str:
+        with self._read() as s:
+            tables.get_table(s, table_id)
+            return ledger.table_sit_downs_csv(s, table_id)
 
     def settle(self, table_id: str) -> list[Payment]:
         with self._read() as s:

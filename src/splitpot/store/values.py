@@ -82,15 +82,29 @@ class LoggedAction:
 
 @dataclass(frozen=True, slots=True)
 class Hand:
-    """A hand as the lobby may list it: no setup (it holds the deck order)."""
+    """A hand as the lobby may list it: no setup (it holds the deck order). ``number``
+    counts the table's hands; ``serial`` the room's (unique in the room)."""
 
     id: str
     table_id: str
     number: int
+    serial: int
     status: HandStatus
     started_at: datetime
     ended_at: datetime | None
     record: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandSelection:
+    """Which finished hands of a table to read: at most ``most``, the newest first,
+    started from ``since`` and before ``until``, those ``player_id`` was dealt in
+    (None: no bound)."""
+
+    most: int
+    since: datetime | None = None
+    until: datetime | None = None
+    player_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +137,7 @@ class HandLog:
     id: str
     table_id: str
     number: int
+    serial: int
     status: HandStatus
     started_at: datetime
     setup: dict[str, Any]
