@@ -39,6 +39,17 @@ def test_no_low_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Player 2 wins the whole pot with three of a kind, Kings" in out
 
 
+def test_the_game_without_a_qualifier_never_says_no_low_qualified(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """o-hilo-noq has no qualifier: "no low" only when no hand makes five different ranks."""
+    hands = ["AsAd2s2d", "3c3d4h4s"]
+    assert main(["showdown", "--variant", "o-hilo-noq", "--board", "KhKdKs7c7d", *hands]) == 0
+    out = capsys.readouterr().out
+    assert "qualified" not in out
+    assert out.splitlines()[-1] == "No low for the pot: no hand makes five different ranks"
+
+
 def test_variant_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         main(["showdown", "--variant", "omaha", "--json", "--board", "Jd4d3cQd5h", "AdKd3s2s"]) == 0

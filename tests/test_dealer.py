@@ -3,7 +3,13 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,8 +23,12 @@ from splitpot.dealer import (
     scenes,
 )
 from splitpot.engine import Action, PotAwarded, arrange_deck
+from splitpot.history.report import award_lines
+from splitpot.history.splitpot_json import to_json
+from splitpot.history.table_log import record_of
+from splitpot.protocol import award_json
 from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Variant
-from splitpot.table import InHand, Table, TableConfig, TableEvent, seen_by
+from splitpot.table import InHand, Table, TableConfig, TableEvent, TableHand, seen_by
 
 O8_POT_LIMIT = TableConfig(Variant.O8, PotLimit(1, 2), seats=4, min_buy_in=1)
 DRAW_LOW = parse_cards("2c 2d 2h 3c 3d 3h 4c 4d 4h 5c")
@@ -178,6 +188,26 @@ def test_tied_high_with_no_low_is_one_award_of_two_lines() -> None:
     ]
 
 
+def test_the_game_without_a_qualifier_says_no_low_only_without_five_different_ranks() -> None:
+    """RULES.md 2: o-hilo-noq has no qualifier, so no low "qualifies" or fails to; a pot
+    has no low half only when no hand makes five different ranks (a board of Kings and
+    Queens). Eight or better says the low did not qualify."""
+    config = TableConfig(Variant.HILO_NO_QUALIFIER, PotLimit(1, 2), seats=4, min_buy_in=1)
+    table = seat_players(config, {0: ("Ann", 100), 1: ("Bob", 100)})
+    events = deal_cards(table, {0: "Ac2c9h9d", 1: "7h7c6h6c"}, "KdKhKsQdQh", button=0)
+    events += act(table, "call", "check", *["check"] * 6)
+    lines = said(events, NAMES, viewer=None)
+    assert lines[-2:] == [
+        "Ann wins the pot, 4, with a full house, Kings full of Nines",
+        "No low for the pot: no hand makes five different ranks",
+    ]
+    assert not [line for line in lines if "qualified" in line]
+    result = table.history[-1].hand.result
+    assert result is not None
+    assert award_lines(result, ["Ann", "Bob"], low_qualifier=None)[-1] == lines[-1]
+    assert award_lines(result, ["Ann", "Bob"])[-1] == "No low hand qualified for the pot"
+
+
 def test_quartered_low_half_with_an_odd_chip_in_money() -> None:
     """Pot 26: Ann's kings take 13; Bob and Cy quarter the low half of 13, 7 and 6, Bob
     first left of Ann's button; a chip is a cent."""
@@ -235,6 +265,23 @@ def test_table_events_in_words() -> None:
     ]
 
 
+def test_a_live_big_blind_to_come_in_is_told_as_the_big_blind() -> None:
+    """RULES.md 6: Dan sits down and posts an amount equal to the big blind to play at
+    once: the dealer says he posts the big blind (a live post, not "the live post")."""
+    config = TableConfig(Variant.O8, PotLimit(1, 2), seats=6, min_buy_in=1)
+    table = seat_players(config, {0: ("Ann", 100), 2: ("Bob", 100), 4: ("Cy", 100)})
+    table.deal(Deck(seed=1).cards, draw=parse_cards("As 2c 2d"))  # button Ann
+    act(table, "fold", "fold")
+    table.sit(1, "Dan", 100, post_now=True)
+    events = table.deal(Deck(seed=2).cards)  # button Bob, blinds Cy and Ann
+    names = {0: "Ann", 1: "Dan", 2: "Bob", 4: "Cy"}
+    assert said(events, names, viewer=None)[1:4] == [
+        "Cy posts the small blind, 1",
+        "Ann posts the big blind, 2",
+        "Dan posts the big blind, 2",
+    ]
+
+
 def test_an_award_needs_the_scene_of_its_hand() -> None:
     table = seat_players(O8_POT_LIMIT, {0: ("Ann", 100), 1: ("Bob", 100)})
     events = deal_cards(table, {0: "KsKh9c9d", 1: "Ah3cJhJc"}, "2c6d7hKcQd", button=0)
@@ -254,3 +301,67 @@ def test_money_and_pot_names() -> None:
     assert [pot_name(i, 1) for i in range(1)] == ["the pot"]
     assert [pot_name(i, 2) for i in range(2)] == ["the main pot", "the side pot"]
     assert [pot_name(i, 3) for i in range(3)] == ["the main pot", "side pot 1", "side pot 2"]
+
+
+# ------------------------------------------------------------ the last-hands window
+
+HANDS_JS = Path(__file__).resolve().parent.parent / "src" / "splitpot" / "web" / "js" / "hands.js"
+LAST_LINE = f"""
+import {{ readFileSync }} from "node:fs";
+import {{ replaySteps }} from {json.dumps(HANDS_JS.as_uri())};
+const docs = JSON.parse(readFileSync(0, "utf8"));
+console.log(JSON.stringify(docs.map((doc) => replaySteps(doc).at(-1).text)));
+"""
+
+
+def window_document(played: TableHand) -> dict[str, Any]:
+    """The hand as the room's hand API gives it (server/hands.py): its splitpot JSON and
+    its awards by table seat."""
+    document = to_json(record_of(played), played.hand)
+    document["awards"] = [
+        award_json(replace(event, player=played.seats[event.player]))
+        for event in played.hand.events
+        if isinstance(event, PotAwarded)
+    ]
+    return document
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node to run the page's JavaScript")
+def test_the_last_hands_window_names_the_pot_and_half_as_the_dealer_does() -> None:
+    """The window's last line (hands.js) tells each award as the dealer does (RULES.md 5,
+    'Reporting'): the pot and the half, a scoop with both hands, ties and odd chips."""
+    played: list[TableHand] = []
+    table = seat_players(O8_POT_LIMIT, ANN_ALL_IN)  # a side pot; ties for low
+    deal_cards(table, ANN_ALL_IN_HOLES, "2c6d7hKcQd", button=2)
+    act(table, "call", "check", *["check"] * 6)
+    played.append(table.history[-1])
+    table = seat_players(O8_POT_LIMIT, {0: ("Ann", 100), 1: ("Bob", 100)})  # a scoop
+    deal_cards(table, {0: "Ac2c9h9d", 1: "KhKcQhJh"}, "3d4h5sKsQs", button=0)
+    act(table, "call", "check", *["check"] * 6)
+    played.append(table.history[-1])
+    config = TableConfig(Variant.O8, NoLimit(1, 2), seats=4)  # a quartered low half
+    table = seat_players(config, {seat: (name, 100) for seat, name in NAMES.items()})
+    holes = dict(enumerate(["KsKh9c9d", "Ah3cJhJc", "Ad3dTsTc", "8c8d5h5s"]))
+    deal_cards(table, holes, "2c6d7hKcQd", button=0)
+    act(table, "call", "call", "call", "raise 8", "fold", "call", "call", *["check"] * 9)
+    played.append(table.history[-1])
+    node = subprocess.run(
+        [str(shutil.which("node")), "--input-type=module", "-e", LAST_LINE],
+        input=json.dumps([window_document(hand) for hand in played]),
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    dealer_says = [
+        ". ".join(
+            line
+            for line in award_lines(hand.hand.result, hand.names)  # type: ignore[arg-type]
+            if not line.startswith("No low")
+        )
+        for hand in played
+    ]
+    assert json.loads(node.stdout) == dealer_says
+    assert dealer_says[1] == (
+        "Ann scoops the pot, 4, with the wheel, 5,4,3,2,A, and a straight, Ace to Five"
+    )

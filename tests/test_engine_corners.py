@@ -248,6 +248,23 @@ def test_a_round_capped_three_handed_stays_capped_when_a_fold_leaves_two() -> No
     assert open_.legal_actions().min_to == 16
 
 
+def test_without_the_heads_up_cap_players_all_in_do_not_count() -> None:
+    """RULES.md 3: cap_heads_up=False lifts the cap while only two players who can still
+    bet are in the round: a third all in (before the round, or by the raise reaching the
+    cap) does not count."""
+    config = GameConfig(Variant.O8, FixedLimit(2, 4, cap_heads_up=False))
+    holes = ["AsAh4d2c", "4h2dKcQc", "KsQsJsTs"]
+    earlier = play(deal(config, [100, 100, 3], holes, BOARD), "raise 4", "call", "allin")
+    play(earlier, "bet 2", "raise 4", "raise 6", "raise 8")  # the flop: four bets
+    legal = earlier.legal_actions()
+    assert legal.player == 1 and legal.bet_or_raise is ActionKind.RAISE and legal.min_to == 10
+    now = play(deal(config, [100, 100, 8], holes, BOARD), "raise 4", "raise 6", "allin")
+    legal = now.legal_actions()  # the big blind's all-in raise to 8 is the fourth bet
+    assert legal.player == 0 and legal.bet_or_raise is ActionKind.RAISE and legal.min_to == 10
+    capped = play(deal(LIMIT_2_4, [100, 100, 8], holes, BOARD), "raise 4", "raise 6", "allin")
+    assert capped.legal_actions().bet_or_raise is None  # the cap holds by default
+
+
 def test_the_cap_holds_heads_up_by_default_even_after_a_fold() -> None:
     holes = ["AsAh4d2c", "4h2dKcQc", "KsQsJsTs"]
     hand = play(deal(LIMIT_2_4, [100] * 3, holes, BOARD), "raise 4", "fold", "raise 6", "raise 8")

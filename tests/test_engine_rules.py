@@ -223,6 +223,27 @@ def test_fixed_limit_half_bet_rule() -> None:
     assert legal.bet_or_raise is ActionKind.RAISE and legal.min_to == 25
 
 
+def test_fixed_limit_short_all_ins_adding_up_to_half_a_bet_reopen_the_betting() -> None:
+    """RULES.md 3: at 2/4, A bets 4, B is all in for 5, C all in for 6: A faces 2 more,
+    half a bet, and may raise (to a full bet above the last full one, as D might); X, who
+    called 5 and faces 1 more, may only call or fold."""
+    holes = ["AsAh4d2c", "4h2dKcQc", "KsQsJsTs", "7c7d6h5h", "JdJhTdTh"]
+    hand = deal(LIMIT_2_4, [100, 7, 100, 8, 100], holes, BOARD, button=4)
+    play(hand, "call", "call", "call", "call", "check", *["check"] * 5)
+    play(hand, "bet 4", "allin", "call", "allin", "call")  # A, B 5, X, C 6, D
+    legal = hand.legal_actions()
+    assert legal.player == 0 and legal.call == 2
+    assert legal.bet_or_raise is ActionKind.RAISE and legal.min_to == legal.max_to == 8
+    play(hand, "raise 8")  # a full raise: X may raise again
+    legal = hand.legal_actions()
+    assert legal.player == 2 and legal.bet_or_raise is ActionKind.RAISE and legal.min_to == 12
+    short = deal(LIMIT_2_4, [100, 7, 100, 8, 100], holes, BOARD, button=4)
+    play(short, "call", "call", "call", "call", "check", *["check"] * 5)
+    play(short, "bet 4", "allin", "call", "allin", "call", "call")  # A calls 6
+    legal = short.legal_actions()
+    assert legal.player == 2 and legal.call == 1 and legal.bet_or_raise is None
+
+
 def test_the_cap_holds_heads_up_unless_the_table_says_otherwise() -> None:
     holes = ["AsAh4d2c", "4h2dKcQc"]
     capped = play(

@@ -92,7 +92,8 @@ def test_a_game_that_starts_needs_cards_for_the_draw() -> None:
 
 def test_a_player_who_misses_only_the_small_blind_owes_it_dead() -> None:
     """RULES.md 6 and seed 000: every player posts both blinds once a round. Dee is the big
-    blind, then sits out: the small blind passes her seat, and she owes it dead."""
+    blind, then sits out: the small blind passes her seat, and she owes it dead. Back on
+    the button's seat, she waits until the button has passed (RULES.md 6, joining)."""
     table = table_of({0: "Ann", 1: "Bob", 2: "Cy", 3: "Dee"})
     start = Deck(seed=0).cards
     table.deal(start, draw=parse_cards("2c As 2d 2h"))  # button Bob: blinds Cy, Dee
@@ -106,7 +107,12 @@ def test_a_player_who_misses_only_the_small_blind_owes_it_dead() -> None:
     assert dee is not None and dee.missed_small and not dee.missed_big
     finish(table)
     table.sit_in(3, post_now=True)
-    deal(table, 2)  # button Dee's seat (dead), small blind Ann, big blind Bob
+    deal(table, 2)  # button Dee's seat, small blind Ann, big blind Bob: Dee waits
+    assert table.button_seat == 3 and "Dee" not in table.hand.names  # type: ignore[union-attr]
+    assert dee.missed_small and not dee.missed_big
+    finish(table)
+    deal(table, 3)  # the button has passed: button Ann, blinds Bob and Cy
+    assert table.button_seat == 0
     assert posts_of(table, "Dee") == [("dead small blind", 1)]
     assert not dee.missed_small
 
@@ -170,6 +176,105 @@ def test_a_short_returning_player_posts_the_live_blind_first_and_owes_the_rest()
     deal_until_dealt(table, "Dee", range(8, 14), ACE_FIRST)
     assert ("dead small blind", 3) in posts_of(table, "Dee")
     assert dee.dead_owed == 0
+
+
+# ------------------------------------------------------------ joining (RULES.md 6)
+
+
+def dealt(table: Table) -> tuple[str, ...]:
+    assert table.hand is not None
+    return table.hand.names
+
+
+def test_a_new_player_in_the_seat_of_last_hands_small_blind_waits_for_the_button() -> None:
+    """Bob, last hand's small blind, leaves; Eve takes his seat and posts to play now. The
+    button moves to that seat: she waits until it has passed, then posts a live big blind."""
+    table = table_of({0: "Ann", 1: "Bob", 2: "Cy", 3: "Dee"})
+    deal(table)  # button Ann, blinds Bob and Cy
+    finish(table)
+    table.leave(1)
+    table.sit(1, "Eve", 100, post_now=True)
+    deal(table, 1)  # the button on Eve's seat, blinds Cy and Dee
+    assert table.button_seat == 1 and "Eve" not in dealt(table)
+    assert posts(table) == [("Cy", "small blind", 1), ("Dee", "big blind", 2)]
+    finish(table)
+    deal(table, 2)  # button Cy, blinds Dee and Ann: the button has passed Eve
+    assert posts_of(table, "Eve") == [("live post", 2)]
+
+
+@pytest.mark.parametrize("seat", [1, 2])
+def test_heads_up_a_new_player_between_the_button_and_the_big_blind_waits(seat: int) -> None:
+    """Heads-up, Ann's button posts the small blind and Bob (seat 4) the big blind; Eve
+    sits down between them, posting to play now. The next hand stays heads-up (the big
+    blind comes round to Ann), then the big blind reaches Eve."""
+    table = table_of({0: "Ann", 3: "Bob"})
+    deal(table)
+    assert posts(table) == [("Ann", "small blind", 1), ("Bob", "big blind", 2)]
+    finish(table)
+    table.sit(seat, "Eve", 100, post_now=True)
+    deal(table, 1)
+    assert dealt(table) == ("Ann", "Bob") and table.button_seat == 3
+    assert posts(table) == [("Bob", "small blind", 1), ("Ann", "big blind", 2)]
+    finish(table)
+    deal(table, 2)
+    assert posts(table) == [("Ann", "small blind", 1), ("Eve", "big blind", 2)]
+
+
+def test_heads_up_a_returning_player_between_the_button_and_the_big_blind_waits() -> None:
+    """Cy sits out and misses the big blind while Ann and Bob play heads-up; back between
+    the button and the big blind, she waits until the button has passed her seat."""
+    table = table_of({0: "Ann", 1: "Cy", 3: "Bob"})
+    deal(table)  # button Ann, blinds Cy and Bob
+    finish(table)
+    table.sit_out(1)
+    for seed in (1, 2):
+        deal(table, seed)
+        finish(table)
+    cy = table.seats[1]
+    assert cy is not None and cy.missed_big
+    table.sit_in(1, post_now=True)
+    deal(table, 3)  # button and small blind Bob, big blind Ann: Cy waits
+    assert dealt(table) == ("Ann", "Bob") and table.button_seat == 3
+    finish(table)
+    deal(table, 4)
+    assert posts_of(table, "Cy") == [("big blind", 2)]
+
+
+def test_when_the_blinds_come_round_to_the_button_the_players_between_them_wait() -> None:
+    """Ann's button sits out, so the big blind comes round to Bob, last hand's small blind:
+    the hand is heads-up, and Eve, who sat down between the blinds, waits for the button
+    to pass."""
+    table = table_of({0: "Ann", 1: "Bob", 3: "Cy"})
+    deal(table)  # button Ann, blinds Bob and Cy
+    finish(table)
+    table.sit_out(0)
+    table.sit(2, "Eve", 100, post_now=True)
+    deal(table, 1)
+    assert dealt(table) == ("Bob", "Cy") and table.button_seat == 3
+    finish(table)
+    deal(table, 2)
+    assert posts_of(table, "Eve") == [("big blind", 2)]
+
+
+def test_a_new_player_behind_a_dead_button_posts_and_plays_at_once() -> None:
+    """Ann (the button) and Bob (the small blind) leave; Eve takes Ann's seat. The button
+    is dead on Bob's empty seat, past Eve's: she posts a live big blind, plays at once, and
+    acts last after the flop, as the player right of a dead button does."""
+    table = table_of({0: "Ann", 1: "Bob", 2: "Cy", 3: "Dee"})
+    deal(table)  # button Ann, blinds Bob and Cy
+    finish(table)
+    table.leave(0)
+    table.leave(1)
+    table.sit(0, "Eve", 100, post_now=True)
+    deal(table, 1)
+    assert table.button_seat == 1 and table.seats[1] is None
+    assert posts(table) == [
+        ("Cy", "small blind", 1),
+        ("Dee", "big blind", 2),
+        ("Eve", "live post", 2),
+    ]
+    hand = table.hand.hand  # type: ignore[union-attr]
+    assert dealt(table)[hand.button] == "Eve"
 
 
 # ------------------------------------------------------------ mixed orbits

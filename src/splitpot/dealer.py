@@ -27,6 +27,7 @@ from splitpot.engine import (
     HoleCardsDealt,
     Mucked,
     Posted,
+    PostKind,
     PotAwarded,
     RakeTaken,
     Share,
@@ -250,7 +251,8 @@ def _hand_lines(
     say = scene.money
     match event:
         case Posted(player=player, kind=kind, amount=amount, all_in=all_in):
-            return [f"{names[player]} posts the {kind.value}, {say(amount)}{_all_in(all_in)}"]
+            words = _POST_WORDS.get(kind, kind.value)
+            return [f"{names[player]} posts the {words}, {say(amount)}{_all_in(all_in)}"]
         case HoleCardsDealt(player=player, cards=cards) if None not in cards:
             return [f"Dealt to {names[player]}: {_cards(cards)}"]
         case Acted():
@@ -270,6 +272,9 @@ def _hand_lines(
         case PotAwarded():
             return _award_told(event, names, scene)
     return []
+
+
+_POST_WORDS = {PostKind.LIVE: "big blind"}  # a live big blind to come in (RULES.md 6)
 
 
 def _cards(cards: Sequence[Card | None]) -> str:
@@ -306,7 +311,8 @@ def _award_told(event: PotAwarded, names: Names, scene: Scene) -> list[str]:
     if part[0] != event:
         return []
     where = pot_name(event.pot, _pot_count(scene.awards))
-    return _part_lines(part, names, where, scene.variant.has_low, scene.money)
+    variant = scene.variant
+    return _part_lines(part, names, where, variant.has_low, variant.low_qualifier, scene.money)
 
 
 def _pot_count(awards: Sequence[AwardLike]) -> int:
@@ -318,27 +324,42 @@ def award_lines(
     names: Names,
     *,
     has_low: bool,
+    low_qualifier: int | None = 8,
     unit: str = "1",
     currency: str = "",
 ) -> list[str]:
     """A hand's awards in words, one sentence per pot part (RULES.md 5), and for a pot of
-    a game with a low that no low qualified for, a line saying so."""
+    a game with a low that had no low half, a line saying so (``no_low_words``)."""
     lines: list[str] = []
     pots = _pot_count(awards) if awards else 0
     say: Say = partial(money, unit=unit, currency=currency)
     for (pot, _), part in groupby(awards, key=lambda a: (a.pot, a.share)):
-        lines += _part_lines(list(part), names, pot_name(pot, pots), has_low, say)
+        where = pot_name(pot, pots)
+        lines += _part_lines(list(part), names, where, has_low, low_qualifier, say)
     return lines
 
 
+def no_low_words(where: str, low_qualifier: int | None) -> str:
+    """A pot without a low half, RULES.md 2: no low qualified (eight or better), or, in
+    the game without a qualifier, no hand makes five different ranks."""
+    if low_qualifier is None:
+        return f"No low for {where}: no hand makes five different ranks"
+    return f"No low hand qualified for {where}"
+
+
 def _part_lines(
-    part: Sequence[AwardLike], names: Names, where: str, has_low: bool, say: Say
+    part: Sequence[AwardLike],
+    names: Names,
+    where: str,
+    has_low: bool,
+    low_qualifier: int | None,
+    say: Say,
 ) -> list[str]:
     first = part[0]
     lines = [_award_sentence(part, names, where, say)]
     no_low = first.share is Share.WHOLE and first.high is not None and first.low is None
     if has_low and no_low:
-        lines.append(f"No low hand qualified for {where}")
+        lines.append(no_low_words(where, low_qualifier))
     return lines
 
 
@@ -395,6 +416,7 @@ __all__ = [
     "hand_words",
     "low_words",
     "money",
+    "no_low_words",
     "pot_name",
     "scenes",
 ]

@@ -171,18 +171,21 @@ class FixedLimit:
         return to >= state.full_level + unit or 2 * (to - state.level) >= unit
 
     def reopened(self, state: RoundState, acted_level: int) -> bool:
-        """RULES.md 3: short all-ins never reopen fixed-limit betting for a player who has
-        acted (only one of at least half a bet does, being a full raise)."""
-        return False
+        """RULES.md 3: "Several short all-ins count together": they reopen the betting for
+        a player who has acted when the bet now exceeds what that player last put in by at
+        least half a bet (2/4: bet 4, all in 5, all in 6; the bettor may raise)."""
+        return 2 * (state.level - acted_level) >= state.unit
 
-    def capped(self, full_bets: int, players_in: int) -> bool:
+    def capped(self, full_bets: int, can_bet: int) -> bool:
         """RULES.md 3: "At most four bets a round: a bet and three raises (the cap). The
-        cap holds heads-up too unless the table is set otherwise (cap_heads_up=False)."
+        cap holds heads-up too unless the table is set otherwise (cap_heads_up=False)",
+        which "lifts the cap while only two players who can still bet are in the round
+        (players all in do not count)": ``can_bet``.
 
         Asked when the count of full bets reaches the cap, so a round capped three-handed
         stays capped when a fold leaves two (TDA: unlimited raising heads-up applies only
         when the round becomes heads-up before the cap is reached)."""
-        return full_bets >= self.cap and (self.cap_heads_up or players_in > 2)
+        return full_bets >= self.cap and (self.cap_heads_up or can_bet > 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +245,7 @@ class _BigBetting:
         betting for that player (RULES.md 3: one short all-in alone does not)."""
         return state.level - acted_level >= state.full_raise
 
-    def capped(self, full_bets: int, players_in: int) -> bool:
+    def capped(self, full_bets: int, can_bet: int) -> bool:
         """No cap in pot and no limit."""
         return False
 

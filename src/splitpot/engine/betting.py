@@ -29,7 +29,7 @@ class BettingRound:
     )
 
     def __init__(
-        self, betting: Betting, street: int, first: int, level: int, seats: int, players_in: int
+        self, betting: Betting, street: int, first: int, level: int, seats: int, can_bet: int
     ) -> None:
         self.betting = betting
         self.unit = betting.bet_unit(street)
@@ -41,7 +41,7 @@ class BettingRound:
         self.capped_at: int | None = None  # the count of bets the round was capped at
         self.acted_level: list[int | None] = [None] * seats  # None: not acted this round
         self.aggressor: int | None = None  # the last to bet or raise
-        self._count_cap(players_in)
+        self._count_cap(can_bet)
 
     def owes_action(self, player: int, bet: int) -> bool:
         """The player has not acted this round, or faces a bet above their own."""
@@ -50,8 +50,8 @@ class BettingRound:
     def reopened_for(self, player: int) -> bool:
         """May the player bet or raise as far as the round goes (opponents' chips and the
         player's own stack aside)? Not once the round is capped; not after acting, unless
-        a full bet or raise came since (or, in pot and no limit, short all-ins adding up to
-        one): RULES.md 3, a short all-in does not reopen the betting."""
+        a full bet or raise came since, or short all-ins adding up to one (half a bet in
+        fixed limit): RULES.md 3, a short all-in does not reopen the betting."""
         if self.capped_at is not None:
             return False
         acted = self.acted_level[player]
@@ -60,16 +60,17 @@ class BettingRound:
     def acted(self, player: int) -> None:
         self.acted_level[player] = self.level
 
-    def raised(self, player: int, to: int, players_in: int) -> None:
-        """A bet or raise to ``to`` (a short all-in included) by ``player``."""
+    def raised(self, player: int, to: int, can_bet: int) -> None:
+        """A bet or raise to ``to`` (a short all-in included) by ``player``; ``can_bet``:
+        the players still in who have chips left after it."""
         if self.betting.is_full_raise(self, to):
             self.full_bets += 1
             self.full_raise = to - self.level
             self.full_level = to
-            self._count_cap(players_in)
+            self._count_cap(can_bet)
         self.level = to
         self.aggressor = player
 
-    def _count_cap(self, players_in: int) -> None:
-        if self.betting.capped(self.full_bets, players_in):
+    def _count_cap(self, can_bet: int) -> None:
+        if self.betting.capped(self.full_bets, can_bet):
             self.capped_at = self.full_bets

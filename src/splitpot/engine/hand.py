@@ -390,11 +390,8 @@ class Hand:
             big_blinds = [p.amount for p in self.posts if p.kind is PostKind.BIG_BLIND]
             level = max([level, *big_blinds])  # a short big blind still sets the price
         self._round = BettingRound(
-            self.config.betting, self.street, first, level, self.players, self._players_in()
+            self.config.betting, self.street, first, level, self.players, len(self._able())
         )
-
-    def _players_in(self) -> int:
-        return self._folded.count(False)
 
     def _able(self) -> list[int]:
         return [p for p in range(self.players) if not self._folded[p] and self._stacks[p] > 0]
@@ -507,7 +504,7 @@ class Hand:
     def _raise(self, player: int, kind: ActionKind, to: int) -> None:
         added = to - self._bets[player]
         self._move(player, added, True)
-        self._round.raised(player, to, self._players_in())
+        self._round.raised(player, to, len(self._able()))
         self._emit(Acted(player, kind, to, added, self._stacks[player] == 0))
 
     def _progress(self) -> None:

@@ -40,6 +40,7 @@ class TableSettings:
     bots: int = 0
     sit_out_hands: int = 10  # a player sitting out this many hands loses the seat
     audit: bool = False  # every salt published when the session ends (FAIRNESS.md)
+    cap_heads_up: bool = True  # limit and mixed: False lifts the cap heads-up (RULES.md 3)
 
     def config(self) -> TableConfig:
         """The table's configuration; a ``SettingsError`` names what does not fit."""
@@ -59,16 +60,21 @@ class TableSettings:
             raise SettingsError(str(error)) from error
 
     def betting(self) -> FixedLimit | PotLimit | NoLimit | Mixed:
-        small, big = self.small_blind, self.big_blind
+        small, big, cap = self.small_blind, self.big_blind, self.cap_heads_up
         if small > big:
             raise SettingsError(f"small_blind {small} is above big_blind {big}")
         if self.structure == "limit":
-            return FixedLimit(big, 2 * big, small_blind=small, big_blind=big)
+            return FixedLimit(big, 2 * big, small_blind=small, big_blind=big, cap_heads_up=cap)
+        if not cap and self.structure != "mixed":  # docs/rules.md: refused, not ignored
+            raise SettingsError(
+                f"cap_heads_up: {self.structure} has no cap to lift; the setting is for "
+                "limit and mixed tables"
+            )
         if self.structure == "pot-limit":
             return PotLimit(small, big)
         if self.structure == "no-limit":
             return NoLimit(small, big)
-        limit = FixedLimit(2 * big, 4 * big, small_blind=big, big_blind=2 * big)
+        limit = FixedLimit(2 * big, 4 * big, small_blind=big, big_blind=2 * big, cap_heads_up=cap)
         return Mixed(limit, PotLimit(small, big))
 
     def to_json(self) -> dict[str, Any]:
@@ -91,6 +97,7 @@ _FIELDS: dict[str, tuple[type, int, int]] = {
     "bots": (int, 0, MAX_SEATS - 1),
     "sit_out_hands": (int, 1, 1000),
     "audit": (bool, 0, 1),
+    "cap_heads_up": (bool, 0, 1),
 }
 
 

@@ -14,17 +14,8 @@ from splitpot.table.events import (
     TableEvent,
     seen_by,
 )
-from splitpot.table.table import (
-    HISTORY_SIZE,
-    MAX_SEATS,
-    IllegalActionError,
-    NextHand,
-    Seat,
-    Table,
-    TableConfig,
-    TableError,
-    TableHand,
-)
+from splitpot.table.model import MAX_SEATS, Seat, TableConfig, TableError, TableHand
+from splitpot.table.table import HISTORY_SIZE, IllegalActionError, NextHand, Table
 from splitpot.table.view import HandState, PotView, SeatStatus, SeatView, TableView
 
 __all__ = [

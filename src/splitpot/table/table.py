@@ -19,8 +19,8 @@ from typing import Any
 
 from splitpot.cards import Card
 from splitpot.engine import Action, Hand, HandSetupError, IllegalActionError, Post, PostKind
-from splitpot.engine.hand import deal_order, most_players
-from splitpot.rules import FixedLimit, GameConfig, Mixed, NoLimit, PotLimit, Rake, Variant
+from splitpot.engine.hand import deal_order
+from splitpot.rules import FixedLimit, GameConfig, Mixed, NoLimit, PotLimit
 from splitpot.table.events import (
     ChipsAdded,
     HandStarted,
@@ -32,106 +32,11 @@ from splitpot.table.events import (
     TableEvent,
     by_seat,
 )
+from splitpot.table.model import Seat, TableConfig, TableError, TableHand, whole_chips
 from splitpot.table.view import TableView, table_view
 
 HISTORY_SIZE = 50
 PLACEHOLDER_DECK = tuple(Card.from_code(code) for code in range(52))  # a dry run's deck
-MAX_SEATS = 10
-
-
-class TableError(ValueError):
-    """A table command or setting that the rules do not allow; the table is left unchanged."""
-
-
-def _whole_chips(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise TableError(f"{name} must be a whole number of chips, not {value!r}")
-    return value
-
-
-@dataclass(frozen=True, slots=True)
-class TableConfig:
-    """A table's game, stakes, size and buy-in range (RULES.md 6)."""
-
-    variant: Variant
-    betting: FixedLimit | PotLimit | NoLimit | Mixed
-    seats: int = 6
-    min_buy_in: int = 0  # 0: the default of the structure
-    max_buy_in: int = 0
-    ante: int = 0
-    rake: Rake | None = None
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.variant, Variant):
-            raise TableError(f"variant must be a Variant, not {self.variant!r}")
-        if not isinstance(self.betting, FixedLimit | PotLimit | NoLimit | Mixed):
-            raise TableError(
-                f"betting must be FixedLimit, PotLimit, NoLimit or Mixed, not {self.betting!r}"
-            )
-        if isinstance(self.seats, bool) or not isinstance(self.seats, int):
-            raise TableError(f"seats must be a whole number, not {self.seats!r}")
-        if not 2 <= self.seats <= MAX_SEATS:
-            raise TableError(f"a table has 2 to {MAX_SEATS} seats, not {self.seats}")
-        hole, most = self.variant.hole_cards, most_players(self.variant.hole_cards)
-        if self.seats > most:  # docs/rules.md: the deck covers every card
-            raise TableError(
-                f"{self.variant.value} deals {hole} hole cards: a table has 2 to {most} seats "
-                f"(one deck of 52 cards), not {self.seats}"
-            )
-        _whole_chips("ante", self.ante)
-        if self.rake is not None and not isinstance(self.rake, Rake):
-            raise TableError(f"rake must be a Rake or None, not {self.rake!r}")
-        low, high = self.betting.default_buy_in  # RULES.md 6
-        if _whole_chips("min_buy_in", self.min_buy_in) == 0:
-            object.__setattr__(self, "min_buy_in", low)
-        if _whole_chips("max_buy_in", self.max_buy_in) == 0:
-            object.__setattr__(self, "max_buy_in", max(high, self.min_buy_in))
-        if self.min_buy_in > self.max_buy_in:
-            raise TableError(
-                f"the minimum buy-in {self.min_buy_in} is above the maximum {self.max_buy_in}"
-            )
-
-
-@dataclass
-class Seat:
-    """A seated player, as the table keeps them between hands.
-
-    What a player owes (RULES.md 6): a new player owes a live big blind (``waiting``); one
-    who was absent when the big blind passed owes a live big blind and a dead small blind
-    (``missed_big``); one absent when only the small blind passed owes a dead small blind
-    (``missed_small``). ``dead_owed`` is what a short-stacked player could not pay of a
-    dead post; it is posted dead the next time they are dealt in (docs/rules.md).
-    """
-
-    name: str
-    stack: int
-    sitting_out: bool = False
-    waiting: bool = True  # not yet dealt in: waits for the big blind unless posting
-    post_now: bool = False  # a new or returning player who posts to play now
-    missed_big: bool = False
-    missed_small: bool = False
-    dead_owed: int = 0
-
-    @property
-    def absent(self) -> bool:
-        """Not dealt in while sitting out or without chips: blinds that pass are missed."""
-        return self.sitting_out or self.stack == 0
-
-    @property
-    def owes_blinds(self) -> bool:
-        """Must post (or wait for the big blind) before being dealt in again."""
-        return self.waiting or self.missed_big or self.missed_small
-
-
-@dataclass(frozen=True, slots=True)
-class TableHand:
-    """One hand of the table: its number, who sat where, and the engine's hand."""
-
-    number: int
-    seats: tuple[int, ...]  # the table seat of each player of the hand, clockwise
-    names: tuple[str, ...]
-    button_seat: int
-    hand: Hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +61,7 @@ class _Blinds:
     small_place: int  # a seat, even when the small blind is dead
     big: int
     fresh: bool  # the game (re)starts: a draw for the button, no extra posts
+    wait_from: int  # new and returning players from this seat up to the big blind wait
     missed_big: tuple[int, ...] = ()
     missed_small: tuple[int, ...] = ()
 
@@ -232,7 +138,7 @@ class Table:
         if any(s is not None and s.name == name for s in self.seats):
             raise TableError(f"{name} is already seated")
         if kept:
-            _whole_chips("chips kept", buy_in)
+            whole_chips("chips kept", buy_in)
         else:
             self._check_buy_in(buy_in, 0)
         self.seats[seat] = Seat(name, buy_in, post_now=post_now)
@@ -468,20 +374,25 @@ class Table:
                 )
             button = self.draw_for_button(draw)
             small_place = button if len(ready) == 2 else self._next(button, ready)
-            return _Blinds(button, small_place, self._next(small_place, ready), fresh=True)
+            big = self._next(small_place, ready)
+            return _Blinds(button, small_place, big, fresh=True, wait_from=button)
         assert self._big_blind_seat is not None and self._small_blind_place is not None
         last_big = self._big_blind_seat
         big = self._next(last_big, ready)
         # Last hand's big blind seat is the small blind's place, and last hand's small
-        # blind place is the button's (a dead button when that seat is empty).
-        small_place, button = last_big, self._small_blind_place
-        if button in (big, small_place):  # the game grew from heads-up
-            button = (small_place - 1) % self.config.seats
+        # blind place is the button's (a dead button when no one there is dealt in).
+        small_place, button, wait_from = last_big, self._small_blind_place, self._small_blind_place
+        if button in (big, small_place):
+            # The big blind came round to last hand's small blind: no one sits in after
+            # last hand's big blind up to it. The hand is heads-up, the button posting the
+            # small blind, and every other player sat down between the button and the big
+            # blind: they wait until the button has passed (RULES.md 6, joining).
+            button, wait_from = small_place, (big + 1) % self.config.seats
         seats = self.config.seats
         passed = [(last_big + step) % seats for step in range(1, (big - last_big) % seats)]
         missed_big = tuple(seat for seat in passed if self._misses(seat))
         missed_small = (small_place,) if self._misses(small_place) else ()
-        return _Blinds(button, small_place, big, False, missed_big, missed_small)
+        return _Blinds(button, small_place, big, False, wait_from, missed_big, missed_small)
 
     def _misses(self, seat: int) -> bool:
         """Whether a blind passing this seat is missed by its player (RULES.md 6)."""
@@ -489,14 +400,15 @@ class Table:
         return player is not None and player.absent and not player.waiting
 
     def _dealt(self, ready: list[int], blinds: _Blinds) -> list[int]:
-        """Who is dealt in: regulars, the big blind, and those posting to play now; a new
-        or returning player in the small blind's place waits until the button has passed."""
+        """Who is dealt in: regulars, the big blind, and those posting to play now. RULES.md
+        6: a new or returning player on the button or in the small blind's place (from
+        ``wait_from`` up to the big blind) waits until the button has passed."""
+        seats = self.config.seats
         dealt = []
         for seat in ready:
             player = self._occupant(seat)
-            between = _clockwise_between(blinds.button, seat, blinds.big, self.config.seats)
-            owes = player.owes_blinds
-            if seat == blinds.big or not owes or (player.post_now and not between):
+            waits = (seat - blinds.wait_from) % seats < (blinds.big - blinds.wait_from) % seats
+            if seat == blinds.big or not player.owes_blinds or (player.post_now and not waits):
                 dealt.append(seat)
         return dealt
 
@@ -576,11 +488,6 @@ class Table:
         self.history.append(current)
         self.hands_played += 1
         self.hand = None
-
-
-def _clockwise_between(start: int, seat: int, end: int, seats: int) -> bool:
-    """Whether ``seat`` lies strictly between ``start`` and ``end`` going clockwise."""
-    return 0 < (seat - start) % seats < (end - start) % seats
 
 
 __all__ = [

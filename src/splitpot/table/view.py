@@ -9,14 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from splitpot.cards import Card
 from splitpot.engine import Acted, ActionKind, LegalActions, Street, side_pots
 from splitpot.rules import Betting, Variant
-
-if TYPE_CHECKING:
-    from splitpot.table.table import Seat, TableHand
+from splitpot.table.model import Seat, TableHand
 
 
 class SeatStatus(Enum):
