@@ -2,7 +2,9 @@
 with status 2 and a message naming the bad part, Ctrl-C with 130 and one line."""
 
 import json
+import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -268,3 +270,87 @@ def test_replay_of_games_splitpot_does_not_play_exits_2(
 def test_help_works(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert _exit_status([command, "--help"]) == 0
     assert capsys.readouterr().out.startswith(f"usage: splitpot {command} ")
+
+
+def test_exact_on_three_random_hands_says_its_size_and_time_and_is_refused() -> None:
+    """Every board of every deal of three random hands would take ages: refused at once
+    (in a process of its own, which would otherwise run for hours), with the size, the
+    time and what else to do."""
+    run = subprocess.run(
+        [sys.executable, "-m", "splitpot.cli", "equity", "*", "*", "*", "--exact"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    deals, boards = math.comb(52, 4) ** 3, math.comb(40, 5)
+    assert (run.returncode, run.stdout) == (2, "")
+    assert re.fullmatch(
+        rf"splitpot equity: error: --exact here is {re.escape(f'{deals * boards:.2e}')} boards "
+        rf"\({re.escape(f'{deals:.2e}')} "
+        r"deals of the hands, 658,008 boards each\), about [\d.e+]+ years here: Monte Carlo "
+        r"takes seconds \(--samples 200000, a standard error near 0\.1%\), or add --force to "
+        r"enumerate all the same\n",
+        run.stderr,
+    ), run.stderr
+
+
+def test_a_long_exact_job_says_its_size_first_and_runs_only_with_force(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """36 deals of a range against a hand, preflop: timed, and (with the threshold at 0 s)
+    refused; with --force it runs after one line on its size and time."""
+    monkeypatch.setattr("splitpot.cli.EXACT_CONFIRM", 0.0)
+    job = ["equity", "AsKs2d3d", "QQJJ", "--exact"]
+    size = r"39,096,288 boards \(36 deals of the hands, 1,086,008 boards each\), about [^:;]+ here"
+    assert main(job) == 2
+    assert re.fullmatch(
+        rf"splitpot equity: error: --exact here is {size}: .*\n", capsys.readouterr().err
+    )
+    assert main([*job, "--force"]) == 0
+    out, err = capsys.readouterr()
+    assert re.fullmatch(
+        rf"splitpot equity: exact: {size}; Monte Carlo \(--samples N\) is quicker\n", err
+    )
+    assert out.endswith("exact: every one of 39,096,288 boards\n")
+    assert main(["equity", "AsKs2d3d", "QhQd2c3c", "--exact"]) == 0  # quick: nothing to say
+    assert capsys.readouterr().err == ""
+    assert main(["equity", "AsKs2d3d", "QhQd2c3c", "--force"]) == 2
+    assert capsys.readouterr().err == (
+        "splitpot equity: error: --force goes with --exact: it runs an exact job estimated "
+        "over a minute\n"
+    )
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+def test_ctrl_c_in_simulate_keeps_the_hands_played_in_its_history(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "hands.txt"
+    run = subprocess.Popen(
+        [sys.executable, "-m", "splitpot.cli", "simulate", "--hands", "10000000",
+         "--history-out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while (not out.exists() or out.stat().st_size == 0) and time.monotonic() < deadline:
+            time.sleep(0.05)  # some hands played and written
+        assert run.poll() is None
+        run.send_signal(signal.SIGINT)
+        printed, err = run.communicate(timeout=20)
+    finally:
+        run.kill()
+    where = re.escape(str(out))
+    said = re.fullmatch(
+        rf"splitpot simulate: interrupted; (\d+) hands played and written to {where}\n", err
+    )
+    assert (run.returncode, printed, bool(said)) == (130, "", True), err
+    assert said is not None and int(said[1]) > 0
+    assert main(["replay", "--check", str(out)]) == 0
+    assert capsys.readouterr().out.endswith(
+        f"{said[1]} of {said[1]} hands agree with their files\n"
+    )

@@ -187,6 +187,15 @@ def test_words_become_the_rooms_commands() -> None:
     assert client.command("say").lines == ("say what? Like 'say good luck'.",)
     assert client.command("sit").lines == ("You sit in seat 1 already.",)
     assert client.command("sit out").send == {"type": "sit_out", "table": "offline"}
+    show = client.command("show losing on")
+    assert show.send == {"type": "preferences", "table": "offline", "muck_losing": False}
+    assert show.lines == ("Your losing hands are shown at the showdown from now on.",)
+    assert client.command("show losing off").send == {
+        "type": "preferences", "table": "offline", "muck_losing": True
+    }  # fmt: skip
+    assert client.command("show losing maybe").lines == (
+        "show losing takes on or off, not 'maybe'",
+    )
     # A refusal from the table comes back as an error frame, in words, with the moves.
     lines = client.receive_all(local.send(act | {"action": "check"}))
     assert lines == ["Not now: cannot check: 2 to call.", "You may: fold, call 2, raise 4"]
@@ -233,8 +242,6 @@ def test_a_room_address_gives_its_websocket() -> None:
 
 
 # ------------------------------------------------------------------ at the room
-
-
 
 
 def bots_table(room: RoomServer, bots: int = 2) -> str:
@@ -307,7 +314,7 @@ def test_the_network_game_comes_back_after_a_dropped_connection(room: RoomServer
     assert said[-2] == "Session over: 2 hands played."
     assert game.buy_in == 200 and game.client.left_with is not None
     assert ledger_balance(room, game) == game.client.left_with - 200
-    assert last[0].startswith(f"PokerStars Hand #{table}-") and "Dealt to Dora [" in "\n".join(last)
+    assert last[0].startswith("PokerStars Hand #") and "Dealt to Dora [" in "\n".join(last)
     assert said[-1] == f"Dora: {game.stack} chips, {game.stack - 200:+d} on the buy-in of 200."
 
 

@@ -7,7 +7,7 @@ import ipaddress
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,8 +19,11 @@ from splitpot import __version__, verify
 from splitpot.bots import make_bot
 from splitpot.cards import CardError, format_cards
 from splitpot.client.game import Game
+from splitpot.client.lines import play_lines
+from splitpot.dealer import no_low_words
 from splitpot.equity import EquityResult, calculate
 from splitpot.equity.calculator import FIELDS as FIGURES
+from splitpot.equity.calculator import exact_job
 from splitpot.evaluate import HighHand, LowHand, Showdown, Variant, showdown
 from splitpot.history import HandRecord, HistoryError
 from splitpot.history.files import read_history
@@ -31,6 +34,7 @@ from splitpot.history.table_log import record_of
 from splitpot.reading import why_unread
 from splitpot.session import STRUCTURES, GameSession, player_name, table_config
 from splitpot.simulation import simulate
+from splitpot.table import TableHand
 
 VARIANT_IDS = tuple(variant.value for variant in Variant)
 EXIT_BAD_INPUT = 2
@@ -97,7 +101,7 @@ def showdown_text(result: Showdown) -> str:
             f"the low half with {_low_words(top_low)}"
         )
     elif result.variant.has_low:
-        lines.append("No low hand qualified")
+        lines.append(no_low_words("the pot", result.variant.low_qualifier))
     return "\n".join(lines)
 
 
@@ -133,10 +137,18 @@ def _replay_hand(record: HandRecord, check: bool) -> tuple[dict[str, Any], list[
         return entry, [title, f"  cannot be replayed under the rules: {error}"]
     result = replayed.hand.result
     assert result is not None
-    has_low = record.config.variant.has_low
+    variant = record.config.variant
     lines = [title]
     lines += [
-        "  " + line for line in award_lines(result, names, record.unit, record.currency, has_low)
+        "  " + line
+        for line in award_lines(
+            result,
+            names,
+            record.unit,
+            record.currency,
+            variant.has_low,
+            low_qualifier=variant.low_qualifier,
+        )
     ]
     agrees = replayed.agrees if check else None
     if check and agrees is None:
@@ -233,27 +245,6 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return status
 
 
-def play_lines(game: Game, lines: Iterator[str]) -> int:
-    """The line-by-line game: print the table and the legal actions, read one command a
-    line when the game waits for one (your turn; at the room also the table and the
-    seat); an illegal one is answered with the reason, and the game waits for the next."""
-    reply = game.start()
-    while True:
-        if reply.lines:
-            print("\n".join(reply.lines), flush=True)
-        if reply.over:
-            return 0
-        if not game.waiting():
-            reply = game.advance()
-            continue
-        table = game.table_lines()
-        if table:
-            print("\n".join(table), flush=True)
-        line = next(lines, None)
-        # The end of input leaves at once, folding a hand in play (no one is left to ask).
-        reply = game.command(line) if line is not None else game.quit()
-
-
 def _session(args: argparse.Namespace) -> GameSession:
     config = table_config(args.variant, args.structure, args.stakes, args.seats)
     return GameSession(
@@ -266,8 +257,11 @@ def _game(args: argparse.Namespace) -> Game:
     if args.server is None:
         if args.table is not None or args.invite is not None:
             raise ValueError("--table and --invite need --server URL (offline there is one table)")
+        if args.new:
+            raise ValueError("--new needs --server URL (offline there is no guest to keep)")
         return _session(args)
     from splitpot.client.announced import default_folder
+    from splitpot.client.identity import Identities, default_file
     from splitpot.client.remote import RemoteGame  # the network packages load only to connect
 
     name = player_name(args.name)
@@ -280,6 +274,8 @@ def _game(args: argparse.Namespace) -> Game:
         invite=args.invite,
         max_hands=args.hands,
         announced=default_folder(),
+        identities=Identities(default_file()),
+        new=args.new,
     )
 
 
@@ -298,6 +294,30 @@ def _cmd_play(args: argparse.Namespace) -> int:
         game.close()
 
 
+class _HandsOut:
+    """A simulation's hands written as PokerStars text as they are played, and counted:
+    a run stopped by Ctrl-C keeps them all. A failure to write is a ValueError that names
+    the file."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.written = 0
+        try:
+            self._file = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by close)
+        except OSError as error:
+            raise ValueError(f"--history-out {path}: {error.strerror}") from error
+
+    def write(self, played: TableHand) -> None:
+        try:
+            self._file.write(write_pokerstars(record_of(played), played.hand, hero=0))
+        except (OSError, HistoryError) as error:
+            raise ValueError(f"--history-out {self.path}: {error}") from error
+        self.written += 1
+
+    def close(self) -> None:
+        self._file.close()
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     config = table_config(args.variant, args.structure, args.stakes, args.seats)
     kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
@@ -314,24 +334,28 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         make_bot(kind, f"Seat {i + 1} ({kind})", None if seed is None else seed + i)
         for i, kind in enumerate(kinds)
     ]
-    with _progress_bar() as progress:
-        task = progress.add_task("playing", total=args.hands)
-        result = simulate(
-            config,
-            bots,
-            args.hands,
-            buy_in=args.buy_in,
-            seed=seed,
-            keep=args.history_out is not None,
-            progress=lambda done: progress.update(task, completed=done),
-        )
-    if args.history_out is not None:
-        try:
-            with open(args.history_out, "w", encoding="utf-8") as out:
-                for played in result.kept:
-                    out.write(write_pokerstars(record_of(played), played.hand, hero=0))
-        except (OSError, HistoryError) as error:
-            raise ValueError(f"--history-out {args.history_out}: {error}") from error
+    history = None if args.history_out is None else _HandsOut(args.history_out)
+    try:
+        with _progress_bar() as progress:
+            task = progress.add_task("playing", total=args.hands)
+            result = simulate(
+                config,
+                bots,
+                args.hands,
+                buy_in=args.buy_in,
+                seed=seed,
+                played=None if history is None else history.write,
+                progress=lambda done: progress.update(task, completed=done),
+            )
+    except KeyboardInterrupt:
+        if history is None:
+            raise
+        print(f"splitpot simulate: interrupted; {history.written} hands played and written to "
+              f"{history.path}", file=sys.stderr)  # fmt: skip
+        return EXIT_INTERRUPTED
+    finally:
+        if history is not None:
+            history.close()
     if args.json:
         report = {
             "hands": result.hands,
@@ -353,7 +377,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0 if result.chips_before == result.chips_after else 1
 
 
+EXACT_CONFIRM = 60.0  # seconds: an exact run estimated longer runs only with --force
+
+
 def _cmd_equity(args: argparse.Namespace) -> int:
+    if args.force and not args.exact:
+        raise ValueError("--force goes with --exact: it runs an exact job estimated over a minute")
+    if args.exact:
+        _size_exact(args)
     method = "exact" if args.exact else ("monte-carlo" if args.samples is not None else "auto")
     with _progress_bar() as progress:
         task = progress.add_task("equity", total=None)
@@ -372,6 +403,37 @@ def _cmd_equity(args: argparse.Namespace) -> int:
         return 0
     print("\n".join(equity_table(result)))
     return 0
+
+
+def _size_exact(args: argparse.Namespace) -> None:
+    """An exact job that is not quick: its size and time said first, on stderr, with
+    Monte Carlo suggested; one estimated over ``EXACT_CONFIRM`` seconds runs only with
+    --force (a ValueError says so, and what else to do)."""
+    job = exact_job(args.hands, board=args.board, dead=args.dead, variant=args.variant)
+    if job.seconds is None:
+        return
+    size = (f"{_count(job.total)} boards ({_count(job.deals)} deals of the hands, "
+            f"{_count(job.boards)} boards each), about {_duration(job.seconds)} here")  # fmt: skip
+    if job.seconds > EXACT_CONFIRM and not args.force:
+        raise ValueError(
+            f"--exact here is {size}: Monte Carlo takes seconds (--samples 200000, a standard "
+            "error near 0.1%), or add --force to enumerate all the same"
+        )
+    print(f"splitpot equity: exact: {size}; Monte Carlo (--samples N) is quicker", file=sys.stderr)
+
+
+def _count(number: int) -> str:
+    """A count in figures, as a power of ten past a trillion: 1,086,008; 1.31e+22."""
+    return f"{number:,}" if number < 10**12 else f"{number:.2e}"
+
+
+def _duration(seconds: float) -> str:
+    """A time in the unit that reads best: 40 s, 12 min, 3.5 h, 9 days, 2,000 years."""
+    for unit, length in (("years", 365.25 * 86400), ("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= 2 * length:
+            amount = seconds / length
+            return f"{amount:.3g} {unit}" if amount < 1e6 else f"{amount:.1e} {unit}"
+    return f"{seconds:.0f} s"
 
 
 def equity_json(result: EquityResult) -> dict[str, Any]:
@@ -651,14 +713,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="play Omaha Hi/Lo in the terminal, against bots or at a room",
         description="You against bots at one table, or with --server at a table of a room "
         "(splitpot serve): a guest there, you pick a table from the lobby (or --table), sit "
-        "down and play with the others. In a terminal: a full-screen table. Otherwise (or "
-        "with --lines) a line-by-line game a script can drive: it prints the table and your "
-        "legal actions and reads one command a line when the game waits for you: fold, "
-        "check, call, bet N (the first bet of a round), raise N (to a total of N), allin, "
-        "show, muck, say TEXT, last [N] (the last hand, or N hands back), help, quit (in a "
-        "hand: asked twice, it folds); at a room also the table's number, sit [SEAT "
-        "[BUYIN]], sit out, sit in. A bad setting exits with status 2, a room out of reach "
-        "with 1.",
+        "down and play with the others. The guest is kept in your data folder (or "
+        "$SPLITPOT_CLIENT_DATA), one for each room and name: the next run at that room under "
+        "that name is the same player (--new for a new guest). In a terminal: a full-screen "
+        "table. Otherwise (or with --lines) a "
+        "line-by-line game a script can drive: it prints the table's events as they come and "
+        "reads one command a line when the game waits for you (a turn is a line 'Your move: "
+        "...'): fold, check, call, bet N (the first bet of a round), raise N (to "
+        "a total of N), allin, show, muck, say TEXT, last [N] (the last hand, or N hands "
+        "back), help, quit (in a hand: asked twice, it folds); at a room also the table's "
+        "number, sit [SEAT [BUYIN]], sit out, sit in, top up [N] (or rebuy [N]: chips between "
+        "your hands, by default up to the most a buy-in takes). A bad setting exits with "
+        "status 2; a room out of reach, or a connection lost for good, with 1 and one line.",
     )
     _add_table_options(play, 6)
     play.add_argument("--name", default="Hero", help="your name at the table (default Hero)")
@@ -666,6 +732,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--server", metavar="URL", help="play at the room at URL (http://127.0.0.1:8000)"
     )
     play.add_argument("--table", metavar="ID", help="with --server: this table, not the lobby")
+    play.add_argument(
+        "--new",
+        action="store_true",
+        help="with --server: play as a new guest, kept for the next runs in the old one's place",
+    )
     play.add_argument(
         "--invite", metavar="TOKEN", help="with --table: the invite of a private table"
     )
@@ -691,7 +762,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--history-out",
         type=_history_path,
         metavar="FILE",
-        help="write the hands as PokerStars text",
+        help="write the hands as PokerStars text, as they are played (Ctrl-C keeps those "
+        "played and says how many)",
     )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(handler=_cmd_simulate)
@@ -702,7 +774,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Each player's equity (expected share of the pot), high and low win and "
         "tie rates, scoops, quarters and three quarters. HAND is a hand (AsKs2d3d), a range "
         "(AA**, A2**:$ds, RRON) or * for any hand. Exact enumeration where it is quick, "
-        "Monte Carlo (with its standard error) otherwise.",
+        "Monte Carlo (with its standard error) otherwise. An --exact job that is not quick "
+        "says its size and its time (one deal timed here) before it starts; one estimated "
+        "over a minute runs only with --force. A progress bar shows on long work.",
     )
     eq.add_argument("hands", nargs="+", metavar="HAND")
     eq.add_argument("--board", default="", help="0, 3, 4 or 5 board cards")
@@ -710,6 +784,9 @@ def build_parser() -> argparse.ArgumentParser:
     eq.add_argument("--variant", default="o8", choices=VARIANT_IDS, help="game (default o8)")
     how = eq.add_mutually_exclusive_group()
     how.add_argument("--exact", action="store_true", help="enumerate every board")
+    eq.add_argument(
+        "--force", action="store_true", help="with --exact: run even a job of over a minute"
+    )
     how.add_argument("--samples", type=_sample_count, help="Monte Carlo with this many deals")
     eq.add_argument("--seed", type=int, help="Monte Carlo seed")
     eq.add_argument("--json", action="store_true", help="print one JSON object")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from splitpot.bots import Bot
 from splitpot.cards import Deck
@@ -20,7 +20,6 @@ class SimulationResult:
     chips_after: int  # every stack at the end, plus the rake taken
     results: dict[str, int]  # chips won (or lost) by each seat's player
     rake: int
-    kept: list[TableHand] = field(default_factory=list)
 
     @property
     def hands_per_second(self) -> float:
@@ -54,10 +53,12 @@ def simulate(
     *,
     buy_in: int | None = None,
     seed: int | None = None,
-    keep: bool = False,
+    played: Callable[[TableHand], None] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> SimulationResult:
-    """Bots play ``hands`` hands; a bot that goes broke buys in again (counted as chips in)."""
+    """Bots play ``hands`` hands; a bot that goes broke buys in again (counted as chips in).
+    ``played`` is given each hand as it ends (a history written as it goes keeps every
+    hand played when the run is stopped)."""
     table = Table(config)
     chips = buy_in or config.max_buy_in
     bought = {}
@@ -67,7 +68,6 @@ def simulate(
     by_seat = dict(enumerate(bots))
     shuffler = random.Random(seed)
     rake = 0
-    kept: list[TableHand] = []
     start = time.perf_counter()
     for number in range(hands):
         for seat, player in enumerate(table.seats):
@@ -79,12 +79,12 @@ def simulate(
             if seed is not None
             else (Deck(), Deck())
         )
-        played = play_hand(table, by_seat, deck, draw)
-        result = played.hand.result
+        dealt = play_hand(table, by_seat, deck, draw)
+        result = dealt.hand.result
         assert result is not None
         rake += result.rake
-        if keep:
-            kept.append(played)
+        if played is not None:
+            played(dealt)
         if progress is not None:
             progress(number + 1)
     seconds = time.perf_counter() - start
@@ -93,5 +93,5 @@ def simulate(
         for seat, player in enumerate(table.seats[: len(bots)])
     }
     return SimulationResult(
-        hands, seconds, sum(bought.values()), table.chips() + rake, results, rake, kept
+        hands, seconds, sum(bought.values()), table.chips() + rake, results, rake
     )

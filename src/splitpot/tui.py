@@ -128,6 +128,7 @@ class PokerApp(App[list[str]]):
         yield Static(id="cards")
         with Horizontal(id="actions"):
             yield Button("Sit", id="sit", variant="success", compact=True)
+            yield Button("Top up", id="top_up", variant="success", compact=True)
             yield Button("Fold", id="fold", variant="error", compact=True)
             yield Button("Check", id="check_call", variant="primary", compact=True)
             yield Button("Raise", id="raise_min", compact=True)
@@ -217,8 +218,8 @@ class PokerApp(App[list[str]]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.set_focus(None)  # the keys act at once again
-        if event.button.id == "sit":
-            self.action_act("sit")
+        if event.button.id in ("sit", "top_up"):
+            self.action_act(str(event.button.id).replace("_", " "))
         elif event.button.id == "fold":
             self.action_fold_muck()
         elif event.button.id == "allin":
@@ -252,6 +253,8 @@ class PokerApp(App[list[str]]):
         elif session.lobby() and not self._choosing:
             self._choosing = True
             self.push_screen(LobbyScreen(session.lobby()), self._chose)
+        elif self._choosing and not session.lobby() and isinstance(self.screen, LobbyScreen):
+            self.screen.dismiss(None)  # a seat kept from an earlier run: no table to choose
 
     def _next_hand(self) -> None:
         self._deal = None
@@ -289,8 +292,18 @@ class PokerApp(App[list[str]]):
         lines = client.result_lines() or [client.cards_line(), client.move_line()]
         self.query_one("#cards", Static).update(self._text(line for line in lines if line))
         self._refresh_buttons(client.legal)
-        # At the room, a watcher may sit down.
+        # At the room, a watcher may sit down, and a player add chips between their hands.
         self.query_one("#sit", Button).display = client.viewer is None and bool(client.summary)
+        self.query_one("#top_up", Button).display = self._may_top_up()
+
+    def _may_top_up(self) -> bool:
+        """At the room, a seated player short of the most a buy-in takes, not dealt in the
+        hand in play (the room's rule for a top-up)."""
+        client = self.session.client
+        me, hand = client.me(), client.hand
+        if me is None or self.session.paced or me.stack >= int(client.summary["max_buy_in"]):
+            return False
+        return hand is None or me.seat not in dict(hand.dealt)
 
     def _refresh_buttons(self, legal: LegalActions | None) -> None:
         """Label the buttons with their amounts and hide those not legal now."""

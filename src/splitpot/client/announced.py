@@ -12,16 +12,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_data_dir
-
+from splitpot.client.identity import client_folder
 from splitpot.verify import Check, Own, verify_hand
 
 KEPT = 50  # hands kept per table: the room's last hands (RULES.md 6) and more
 
 
 def default_folder() -> Path:
-    """Where the terminal client keeps what the room announced: the user's data folder."""
-    return Path(user_data_dir("splitpot")) / "announced"
+    """Where the terminal client keeps what the room announced: in its data folder."""
+    return client_folder() / "announced"
 
 
 @dataclass

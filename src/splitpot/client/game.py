@@ -43,9 +43,10 @@ class Game(ABC):
     """One person at one table, as the front ends drive it.
 
     ``start`` opens the game; while ``waiting`` is true the game waits for the person's
-    next line (``command``), else ``advance`` moves it on (the offline game deals the
-    next hand, the network game takes the room's next frame). Every reply may end the
-    session (``Reply.over``).
+    next line (``command``). Else the game moves on: a paced game (offline) when the
+    front end calls ``advance`` (the next hand is dealt), the network game by the room's
+    frames (``listen``, each given to ``take``), which come while a line is awaited too.
+    Every reply may end the session (``Reply.over``).
     """
 
     help_lines: tuple[str, ...] = HELP
@@ -68,9 +69,10 @@ class Game(ABC):
     def waiting(self) -> bool:
         """Whether the game waits for the person's next line."""
 
-    @abstractmethod
     def advance(self) -> Reply:
-        """Move the game on while it does not wait for the person."""
+        """Move a paced game on while it does not wait for the person (deal the next
+        hand); a game at the room is moved on by the room's frames alone."""
+        raise NotImplementedError(f"{type(self).__name__} is moved on by the room's frames")
 
     @abstractmethod
     def send(self, command: Command) -> list[str]:

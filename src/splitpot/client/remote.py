@@ -7,6 +7,7 @@ sends the whole table, and the turn when it is the player's).
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Iterator
@@ -23,19 +24,27 @@ from websockets.sync.client import ClientConnection, connect
 from splitpot.client.announced import Announcements, unrevealed, verdict
 from splitpot.client.entropy import Entropy
 from splitpot.client.game import HELP, Game, Reply, counted
+from splitpot.client.identity import Identities
 from splitpot.client.state import Command, Frame, TableClient
 
 RECONNECTED = "reconnected"  # the connection's own frame: it dropped and is open again
-AWAITED = ("act", "sit", "sit_out", "sit_in", "leave")  # commands whose answer is awaited
+AWAITED = ("act", "sit", "sit_out", "sit_in", "leave", "top_up")  # their answer is awaited
 SEATED_HELP = (
     "  sit [SEAT [BUYIN]]  sit down (the first free seat, the most chips, by default)",
     "  sit out, sit in     miss the next hands, or come back",
+    "  top up [N], rebuy   add chips between your hands (up to the most a buy-in takes)",
+    "  show losing on|off  show your losing hands at the showdown (off: mucked, the default)",
     "  verify, verify N    check the last hand's deal (or N back) against its announcement",
 )
 
 
 class RemoteError(ConnectionError):
     """The room could not be reached, or refused the client; the message says which."""
+
+
+class UnknownToken(RemoteError):
+    """The room does not know the token the client said hello with (a room started
+    afresh, or a session ended): a new guest is needed."""
 
 
 def socket_url(url: str) -> str:
@@ -48,6 +57,13 @@ def socket_url(url: str) -> str:
 
 
 NO_TABLE = ("forbidden", "unknown_table")  # why a watch can be refused
+EARLY = "commit-with-sit"  # the ref of the commitment sent right behind a sit
+
+# The WebSocket's own reports (a keepalive ping unanswered, with its traceback) are kept
+# off the screen: the client says in one line that the connection dropped, or is lost.
+SOCKET_LOG = logging.getLogger("splitpot.client.socket")
+SOCKET_LOG.addHandler(logging.NullHandler())
+SOCKET_LOG.propagate = False
 
 
 class Lobby:
@@ -138,17 +154,23 @@ class Connection:
     def open(self) -> Frame:
         """Connect and say hello; the room's ``welcome``."""
         try:
-            socket = self._sockets.enter_context(connect(self.url, open_timeout=10, max_size=2**22))
+            socket = self._sockets.enter_context(
+                connect(self.url, open_timeout=10, max_size=2**22, logger=SOCKET_LOG)
+            )
         except (OSError, TimeoutError, WebSocketException) as error:
             raise RemoteError(f"cannot reach the room at {self.url}: {error}") from error
         try:
             socket.send(json.dumps({"type": "hello", "token": self.token}))
             welcome: dict[str, Any] = json.loads(socket.recv(timeout=10))
             if welcome.get("type") != "welcome":
-                raise RemoteError(f"the room refused the hello: {welcome.get('message')}")
+                refused = UnknownToken if welcome.get("code") == "unauthorized" else RemoteError
+                raise refused(f"the room refused the hello: {welcome.get('message')}")
             self._learn(welcome.get("servers"))
             if self._watch is not None:
                 socket.send(json.dumps(self._watch))
+        except RemoteError:  # a ConnectionError, so an OSError: said as it is
+            socket.close()
+            raise
         except (OSError, TimeoutError, WebSocketException) as error:
             socket.close()
             raise RemoteError(f"the room at {self.url} did not answer: {error}") from error
@@ -210,9 +232,12 @@ class Connection:
             try:
                 self.open()
                 return
-            except RemoteError:
+            except RemoteError as error:
                 if self.closed or time.monotonic() + pause > give_up:
-                    raise
+                    raise RemoteError(
+                        f"the connection to the room dropped and did not come back in "
+                        f"{self.patience:g} s: {error}"
+                    ) from error
             tried += 1  # the same process once more, then round the others
             self.url = self.urls[tried % len(self.urls)]
             time.sleep(pause)
@@ -228,7 +253,7 @@ class RemoteGame(Game):
     ``table``, or at the one they pick from the lobby; for ``max_hands`` hands at most.
 
     The line game reads a line when the game waits for one: the table to watch, the seat
-    to take, each turn, and while the person sits out."""
+    to take, each turn, while the person sits out, and when they have no chips left."""
 
     help_lines = (*HELP[:-2], *SEATED_HELP, *HELP[-2:])
 
@@ -242,9 +267,13 @@ class RemoteGame(Game):
         max_hands: int | None = None,
         patience: float = 60.0,
         announced: Path | None = None,
+        identities: Identities | None = None,
+        new: bool = False,
     ) -> None:
         """``announced``: the folder where the hands' announcements are kept (FAIRNESS.md
-        "What the player's own client checks"); None keeps them in memory only."""
+        "What the player's own client checks"); None keeps them in memory only.
+        ``identities``: where the guest is kept from one run to the next (None: a new
+        guest, kept nowhere); ``new``: a new guest all the same, kept in the old one's place."""
         super().__init__(TableClient(table), name)
         self.url = url
         self.table_id = table
@@ -261,26 +290,60 @@ class RemoteGame(Game):
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="deal-checks")
         self._checks: list[Future[list[str]]] = []  # each finished hand's, in order
         self.leaving = False  # the person asked to leave: the game ends when they have
+        self.identities = identities
+        self.new = new
 
     # ------------------------------------------------------------ the game
 
     def start(self) -> Reply:
         """A guest identity, the WebSocket, then the table or the lobby."""
-        ws_url = socket_url(self.url)
+        socket_url(self.url)  # a bad address is refused before the room is asked
+        said = self._sign_in()
+        if self.table_id is not None:
+            return Reply((*said, *self._watch(self.table_id)))
+        tables = self.rooms.tables()
+        if not tables:
+            return Reply((*said, f"The room at {self.url} has no public table yet."), over=True)
+        self._tables = tables
+        lines = ["Tables:", *(f"  {line}" for line in self.lobby())]
+        return Reply((*said, *lines, "Pick a table: its number (enter: the first)."))
+
+    def _sign_in(self) -> list[str]:
+        """The guest kept for this name at this room, or a new one (then kept), and the
+        WebSocket open; what the person is told of it."""
+        kept = None
+        if self.identities is not None and not self.new:
+            kept = self.identities.token(self.url, self.name)
+        if kept is not None:
+            self.rooms.token = kept
+            try:
+                self._connect(kept)
+                return [f"You play as {self.name} again, the guest you were at this room "
+                        "(--new for a new one)."]  # fmt: skip
+            except UnknownToken:
+                pass  # the room has forgotten that guest: a new one
         self.rooms.guest(self.name)
         assert self.rooms.token is not None
-        self.connection = Connection(ws_url, self.rooms.token, self.patience)
+        self._connect(self.rooms.token)
+        return self._keep(self.rooms.token)
+
+    def _connect(self, token: str) -> None:
+        """The WebSocket, hello said with ``token``; the room's processes learnt."""
+        self.connection = Connection(socket_url(self.url), token, self.patience)
         self.connection.open()
         if self.connection.servers:
             self.rooms.servers = self.connection.servers
-        if self.table_id is not None:
-            return Reply(tuple(self._watch(self.table_id)))
-        tables = self.rooms.tables()
-        if not tables:
-            return Reply((f"The room at {self.url} has no public table yet.",), over=True)
-        self._tables = tables
-        lines = ["Tables:", *(f"  {line}" for line in self.lobby())]
-        return Reply((*lines, "Pick a table: its number (enter: the first)."))
+
+    def _keep(self, token: str) -> list[str]:
+        """Keep a new guest's token for the next runs; a line if it cannot be kept."""
+        if self.identities is None:
+            return []
+        try:
+            self.identities.keep(self.url, self.name, token)
+        except OSError as error:
+            return [f"Your guest could not be kept in {self.identities.path} ({error.strerror}): "
+                    "the next run is a new guest."]  # fmt: skip
+        return []
 
     def lobby(self) -> list[str]:
         return [f"{n}. {_table_words(table)}" for n, table in enumerate(self._tables or (), 1)]
@@ -294,18 +357,8 @@ class RemoteGame(Game):
             return False
         if self._asked is not None and self._asked == self._prompt():
             return False
-        me = self.client.me()
-        return me is None or self.client.turn is not None or me.status == "sitting_out"
-
-    def advance(self) -> Reply:
-        """The room's next frame (waiting at most a second for one)."""
-        assert self.connection is not None
-        frame = self.connection.receive(timeout=1.0)
-        if frame is None:
-            if self.connection.closed:
-                return Reply(("The connection to the room is closed.",), over=True)
-            return Reply(())
-        return self.take(frame)
+        me, client = self.client.me(), self.client
+        return me is None or client.turn is not None or me.status == "sitting_out" or client.broke()
 
     def listen(self) -> Iterator[Frame]:
         """The room's frames as they come, until the connection is closed; a connection
@@ -326,6 +379,9 @@ class RemoteGame(Game):
         if kind == RECONNECTED:
             self._asked = None
             return Reply(("The connection dropped; it is open again.",))
+        if kind == "error" and frame.get("ref") == EARLY:
+            self.entropy = Entropy()  # the seat was refused: the commitment with it too
+            return Reply(())
         if kind in ("error", "table"):
             self._asked = None  # the answer came: the game stands where the room says
         watching = self.client.viewer is None and not self.client.summary
@@ -335,7 +391,7 @@ class RemoteGame(Game):
         lines = list(reply.lines)
         if kind == "table" and watching and self.client.summary:
             lines += self._welcome()
-        lines += self._fair_deal(frame)
+        lines += self._fair_deal(frame) + self._broke(frame)
         if self.buy_in is None and self.client.me() is not None:
             me = self.client.me()
             assert me is not None
@@ -353,6 +409,14 @@ class RemoteGame(Game):
         if reply.over:  # the hands' checks before the session's summary
             return Reply((*self._checked(frame, wait=True), *lines), over=True)
         return Reply((*lines, *self._checked(frame)))
+
+    def _broke(self, frame: Frame) -> list[str]:
+        """At the end of the hand that took the person's last chip: how to play on."""
+        event = frame.get("event") if frame.get("type") == "event" else None
+        if event is None or event.get("kind") != "hand_ended" or not self.client.broke():
+            return []
+        low, high = self.client.summary["min_buy_in"], self.client.summary["max_buy_in"]
+        return [f"You have no chips left: 'top up' ({low} to {high}) to play on, or quit."]
 
     def _checked(self, frame: Frame, wait: bool = False) -> list[str]:
         """A hand's end starts its check (the record fetched on a thread of its own, so
@@ -449,6 +513,12 @@ class RemoteGame(Game):
             # stands) rather than read more lines that cannot be sent.
             self._asked, self.leaving = self._prompt(), False
             return ["Not sent: the connection dropped (it is being opened again)."]
+        if command["type"] == "sit" and not self.entropy.committed:
+            # The commitment right behind the seat (the room takes them in order): a hand
+            # dealt as the person sits down has their entropy too.
+            early = self.entropy.commit(str(command["table"])) | {"ref": EARLY}
+            if not self.connection.send(early):
+                self.entropy = Entropy()  # not sent: committed once the seat is seen
         return []
 
     def table_lines(self) -> list[str]:
@@ -483,9 +553,13 @@ class RemoteGame(Game):
         return self.send(watch)
 
     def _welcome(self) -> list[str]:
-        """What a watcher is told once the table arrives: the game and how to sit."""
-        summary, free = self.client.summary, self.client.free_seats()
+        """What a watcher is told once the table arrives: the game and how to sit (or,
+        back at a seat kept since an earlier run, where they sit)."""
+        summary, free, me = self.client.summary, self.client.free_seats(), self.client.me()
         where = f"{summary['name']}: {self.client.title()}"
+        if me is not None:
+            self._tables = None  # a seat is kept: no table to choose
+            return [f"You sit in seat {me.seat} at {where}, with {me.stack} chips."]
         if not free:
             return [f"You watch {where}. Every seat is taken: wait, or quit."]
         low, high = summary["min_buy_in"], summary["max_buy_in"]
@@ -496,9 +570,10 @@ class RemoteGame(Game):
         ]
 
     def _prompt(self) -> tuple[object, ...]:
-        """What the person's waiting depends on: the turn, the seat, sitting out."""
+        """What the person's waiting depends on: the turn, the seat, sitting out, chips."""
         me = self.client.me()
-        return (self.client.turn, self.client.viewer, None if me is None else me.status)
+        seat = None if me is None else (me.status, me.stack)
+        return (self.client.turn, self.client.viewer, seat)
 
 
 def _table_words(table: dict[str, Any]) -> str:
@@ -509,4 +584,4 @@ def _table_words(table: dict[str, Any]) -> str:
     return f"{table['name']} ({table['id']}): {game}, {stakes}, {players}"
 
 
-__all__ = ["Connection", "Lobby", "RemoteError", "RemoteGame", "socket_url"]
+__all__ = ["Connection", "Lobby", "RemoteError", "RemoteGame", "UnknownToken", "socket_url"]

@@ -471,8 +471,8 @@ class TableClient:
 
     def command(self, text: str) -> Outcome:
         """A person's words as a command for the room: an action (``call``, ``raise 12``),
-        ``say TEXT``, ``sit [SEAT [BUYIN]]``, ``sit out``, ``sit in``; or the lines that
-        say why not."""
+        ``say TEXT``, ``sit [SEAT [BUYIN]]``, ``sit out``, ``sit in``, ``top up [N]`` (or
+        ``rebuy [N]``); or the lines that say why not."""
         words = text.split()
         word = words[0].lower() if words else ""
         if word in ("say", "chat"):
@@ -482,6 +482,10 @@ class TableClient:
             return Outcome({"type": "chat", "table": self.table, "text": said})
         if word == "sit":
             return self._sit(words[1:])
+        if word in ("topup", "rebuy") or (word == "top" and text.lower().split()[1:2] == ["up"]):
+            return self._top_up(words[2:] if word == "top" else words[1:])
+        if word == "show" and [w.lower() for w in words[1:2]] == ["losing"]:
+            return self._show_losing(words[2:])
         turn = self.turn
         if turn is None:
             return Outcome(lines=("It is not your turn.",))
@@ -516,6 +520,40 @@ class TableClient:
         seat = int(words[0]) if words else free[0]
         buy_in = int(words[1]) if len(words) == 2 else int(self.summary["max_buy_in"])
         return Outcome({"type": "sit", "table": self.table, "seat": seat, "buy_in": buy_in})
+
+    def _show_losing(self, words: list[str]) -> Outcome:
+        """``show losing on|off``: at the showdown the room shows this player's losing
+        hands, or (the default) mucks them at once (docs/protocol.md ``preferences``)."""
+        if self.me() is None:
+            return Outcome(lines=("Sit down first: the choice is a seated player's.",))
+        choice = [w.lower() for w in words]
+        if choice not in (["on"], ["off"]):
+            return Outcome(lines=(f"show losing takes on or off, not {' '.join(words)!r}",))
+        muck = choice == ["off"]
+        said = "Your losing hands are mucked" if muck else "Your losing hands are shown"
+        command = {"type": "preferences", "table": self.table, "muck_losing": muck}
+        return Outcome(command, lines=(f"{said} at the showdown from now on.",))
+
+    def _top_up(self, words: list[str]) -> Outcome:
+        """``top up [N]``: chips from the balance between the player's hands, by default
+        up to the table's maximum buy-in, as the page offers (the room says when not)."""
+        me = self.me()
+        if me is None:
+            return Outcome(lines=("You have no seat to top up: sit down first.",))
+        most = int(self.summary["max_buy_in"])
+        if len(words) > 1 or (words and not (words[0].isdecimal() and int(words[0]) > 0)):
+            like = max(most - me.stack, 1)
+            return Outcome(lines=(f"top up takes a number of chips, like 'top up {like}', "
+                                  f"not {' '.join(words)!r}",))  # fmt: skip
+        if not words and me.stack >= most:
+            return Outcome(lines=(f"Your stack is at the table's maximum buy-in, {most}.",))
+        amount = int(words[0]) if words else most - me.stack
+        return Outcome({"type": "top_up", "table": self.table, "amount": amount})
+
+    def broke(self) -> bool:
+        """Whether the viewer sits with no chips and no hand in play: a top-up is due."""
+        me = self.me()
+        return me is not None and me.stack == 0 and me.status not in IN_HAND
 
 
 _FOLDS: dict[str, Callable[[TableClient, Frame], str | None]] = {

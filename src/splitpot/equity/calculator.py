@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -66,6 +67,42 @@ class EquityResult:
     players: tuple[PlayerEquity, ...]
 
 
+@dataclass(frozen=True)
+class ExactJob:
+    """The size of an exact enumeration, told before it starts: ``deals`` of the players'
+    hands (their ranges' combinations, those that share a card counted too), ``boards``
+    for each, and ``seconds``, its time here (one deal timed, times the deals; None for a
+    job of at most ``EXACT_LIMIT`` player-boards, quick and not timed)."""
+
+    deals: int
+    boards: int
+    players: int
+    seconds: float | None
+
+    @property
+    def total(self) -> int:
+        """The boards to enumerate, over every deal."""
+        return self.deals * self.boards
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """A calculation's hands, board and dead cards, read and checked."""
+
+    variant: Variant
+    names: list[str]
+    options: list[npt.NDArray[np.int64]]  # each player's possible hands
+    any_hand: npt.NDArray[np.bool_]  # the players who may hold any hand
+    known: npt.NDArray[np.int64]  # the board's cards
+    removed: set[int]  # the board's and the dead cards
+    dead: npt.NDArray[np.int64]  # the dead cards' codes
+    boards: int  # the board's completions for one deal
+
+    @property
+    def deals(self) -> int:
+        return math.prod(len(o) for o in self.options)
+
+
 def _player_hands(text: str, size: int) -> tuple[str, npt.NDArray[np.int64]]:
     """A player's possible hands: an exact hand, a range, or ``*``."""
     if is_exact_hand(text, size):
@@ -90,14 +127,56 @@ def calculate(
     """Each player's equity and hi/lo figures. ``hands`` are hand texts, range texts or
     ``"*"``; ``method`` is ``auto``, ``exact`` or ``monte-carlo``; ``progress`` is told
     (done, total) as the work goes on."""
-    variant = Variant.parse(variant)
-    size = variant.hole_cards
-    if not 2 <= len(hands) <= 10:
-        raise ValueError(f"equity needs 2 to 10 players, not {len(hands)}")
     if method not in ("auto", "exact", "monte-carlo"):
         raise ValueError(f"method is auto, exact or monte-carlo, not {method!r}")
     if samples is not None and samples <= 0:
         raise EquityError(f"samples must be a positive number of deals, not {samples}")
+    job = _setup(hands, board, dead, variant)
+    work = job.deals * job.boards * len(hands)
+    if method == "exact" or (method == "auto" and work <= EXACT_LIMIT):
+        return _exact(job.names, job.options, job.known, job.removed, job.variant, job.boards,
+                      progress)  # fmt: skip
+    return _monte_carlo(
+        job.names, job.options, job.any_hand, job.known, job.dead, job.variant, samples, seed,
+        progress,
+    )  # fmt: skip
+
+
+def exact_job(
+    hands: Sequence[str], board: str = "", dead: str = "", variant: Variant | str = "o8"
+) -> ExactJob:
+    """The size of ``calculate(..., method="exact")`` on these hands, and, unless it is
+    quick, its time here: one deal's boards enumerated and timed, times the deals."""
+    job = _setup(hands, board, dead, variant)
+    players = len(hands)
+    if job.deals * job.boards * players <= EXACT_LIMIT:
+        return ExactJob(job.deals, job.boards, players, None)
+    return ExactJob(job.deals, job.boards, players, job.deals * _seconds_per_deal(job))
+
+
+def _seconds_per_deal(job: _Setup) -> float:
+    """One deal's time here, which hangs on the counts of players and boards alone: a
+    hand each of cards not in play, enumerated twice (the first run loads the compiled
+    kernels), the quicker run."""
+    free = np.array(sorted(set(range(52)) - job.removed), dtype=np.int64)
+    size = job.variant.hole_cards
+    deal = [free[p * size : (p + 1) * size] for p in range(len(job.options))]
+    arguments = k.table_arguments(tables())
+    times = []
+    for _ in range(2):
+        start = time.perf_counter()
+        _deal_stats(deal, job.known, job.removed, LOW_MODES[job.variant], arguments)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def _setup(hands: Sequence[str], board: str, dead: str, variant: Variant | str) -> _Setup:
+    """The hands, board and dead cards read and checked: every hand possible for each
+    player, and the board's completions for one deal."""
+    variant = Variant.parse(variant)
+    size = variant.hole_cards
+    if not 2 <= len(hands) <= 10:
+        raise ValueError(f"equity needs 2 to 10 players, not {len(hands)}")
     board_cards = parse_cards(board)
     dead_cards = parse_cards(dead)
     if len(board_cards) not in (0, 3, 4, 5):
@@ -133,17 +212,10 @@ def calculate(
     free = 52 - len(removed)
     any_hand = np.array([len(o) == math.comb(free, size) for o in options], dtype=np.bool_)
     check_deal(names, options, any_hand)
-    missing = 5 - len(board_cards)
     unseen = 52 - len(removed) - size * len(hands)
-    boards = math.comb(unseen, missing)
-    deals = math.prod(len(o) for o in options)
-    work = deals * boards * len(hands)
-    if method == "exact" or (method == "auto" and work <= EXACT_LIMIT):
-        return _exact(names, options, known, removed, variant, boards, progress)
+    boards = math.comb(unseen, 5 - len(board_cards))
     dead_codes = np.array(sorted(c.code for c in dead_cards), dtype=np.int64)
-    return _monte_carlo(
-        names, options, any_hand, known, dead_codes, variant, samples, seed, progress
-    )
+    return _Setup(variant, names, options, any_hand, known, removed, dead_codes, boards)
 
 
 def _exact(
@@ -163,18 +235,34 @@ def _exact(
     for number, deal in enumerate(product(*options), start=1):
         if progress is not None and number % 64 == 0:
             progress(number, every)
-        cards = [int(c) for hand in deal for c in hand]
-        if len(set(cards)) != len(cards):
-            continue  # two range hands that share a card
-        holes = np.array(deal, dtype=np.int64)
-        rest = np.array(sorted(set(range(52)) - removed - set(cards)), dtype=np.int64)
-        completions = k.board_combinations(rest, 5 - len(known))
-        stats += k.enumerate_boards(holes, known, completions, LOW_MODES[variant], arguments)
-        deals += 1
+        dealt = _deal_stats(deal, known, removed, LOW_MODES[variant], arguments)
+        if dealt is not None:  # None: two range hands that share a card
+            stats += dealt
+            deals += 1
     if deals == 0:
         raise NoDealError(f"{players_text(names, range(players))} cannot be dealt together")
     total = deals * boards
     return EquityResult("exact", total, tuple(_figures(names, options, stats, total, exact=True)))
+
+
+def _deal_stats(
+    deal: Sequence[npt.NDArray[np.int64]],
+    known: npt.NDArray[np.int64],
+    removed: set[int],
+    low_mode: int,
+    arguments: tuple[npt.NDArray[np.int64], ...],
+) -> npt.NDArray[np.int64] | None:
+    """One deal's statistics over every board, or None when its hands share a card."""
+    cards = [int(c) for hand in deal for c in hand]
+    if len(set(cards)) != len(cards):
+        return None
+    holes = np.array(deal, dtype=np.int64)
+    rest = np.array(sorted(set(range(52)) - removed - set(cards)), dtype=np.int64)
+    completions = k.board_combinations(rest, 5 - len(known))
+    stats: npt.NDArray[np.int64] = k.enumerate_boards(
+        holes, known, completions, low_mode, arguments
+    )
+    return stats
 
 
 def _monte_carlo(
