@@ -19,6 +19,7 @@ from room_helpers import (
     is_event,
     ledger,
     one_hand,
+    passive,
     play,
     play_hands,
     running_room,
@@ -192,3 +193,86 @@ def test_a_dropped_connection_keeps_the_seat_and_a_reconnect_goes_on(room: RoomS
     }
     play_hands([again, bob], table, 1)
     assert again.events("hand_ended")[0]["hand"] == turn["hand"]
+
+
+def test_a_losing_hand_is_mucked_at_once_or_shown_as_the_player_chose(
+    room: RoomServer,
+) -> None:
+    """A hand that cannot win anything at the showdown is mucked at once by default (Ann)
+    and shown at once for a player who chose so (Bob, ``preferences``): no one is asked,
+    so no clock, no time-out, no sit-out and no time bank is spent on it; the hands that
+    must show still show in RULES.md 5's order (checked down: the first seat left of the
+    button first)."""
+    settings = {"seats": 2, "action_seconds": 4, "time_bank_seconds": 4}
+    table, (ann, bob) = seated_game(room, ("Ann", "Bob"), 100, name="Muck", **settings)
+    bob.send({"type": "preferences", "table": table, "muck_losing": False})
+    assert seated(bob.state(table), 2)["muck_losing"] is False
+    assert seated(ann.state(table), 1)["muck_losing"] is True
+    assert "muck_losing" not in seated(ann.state(table), 2), "the player's own, not others'"
+    ann_mucked = bob_showed_a_loser = 0
+    for _ in range(40):
+        started = one_hand(ann, [ann, bob], table, passive)
+        hand = started["hand"]
+        shown = [e for e in ann.events("shown") if e["hand"] == hand]
+        mucked = [e for e in ann.events("mucked") if e["hand"] == hand]
+        paid = {e["seat"] for e in ann.events("pot_awarded") if e["hand"] == hand}
+        assert shown[0]["seat"] != started["button"], "the big blind shows first"
+        assert not [e for e in mucked if e["seat"] == 2], "Bob shows his losing hands"
+        ann_mucked += bool([e for e in mucked if e["seat"] == 1])
+        bob_showed_a_loser += any(e["seat"] == 2 and 2 not in paid for e in shown[1:])
+        if ann_mucked and bob_showed_a_loser:
+            break
+    assert ann_mucked and bob_showed_a_loser
+    turns = [f for client in (ann, bob) for f in client.frames if f["type"] == "turn"]
+    asked = [t for t in turns if {"show", "muck"} & {e["action"] for e in t["legal"]}]
+    assert not asked, "no one is asked to show or muck"
+    assert not ann.events("sat_out"), "no time-out"
+    state = ann.state(table)
+    assert seated(state, 1)["time_bank"] == seated(state, 2)["time_bank"] == 4 * SCALE
+
+
+def test_a_player_away_keeps_the_seat_and_checks_or_folds_at_once(room: RoomServer) -> None:
+    """Bob steps away (``sit_out``) in the middle of a hand: every watcher sees him away at
+    once (the seat's ``away``, a ``sat_out`` event); his decisions in the hand are made at
+    once, check else fold, with no turn and no clock; he keeps the seat, and one
+    ``sit_in`` brings him back."""
+    settings = {"seats": 2, "action_seconds": 40, "time_bank_seconds": 40}  # 10 s each
+    table, (ann, bob) = seated_game(room, ("Ann", "Bob"), 100, name="Away", **settings)
+    watcher = Client(room, None)
+    assert seated(watcher.state(table), 2)["away"] is False
+    ann.send({"type": "host", "table": table, "action": "resume"})
+    hand = ann.wait(is_event("hand_started"))["event"]["hand"]
+    ann.send({"type": "host", "table": table, "action": "pause"})
+
+    def anns_turn() -> bool:
+        return any(f["type"] == "turn" and f["hand"] == hand for f in ann.frames)
+
+    play([ann, bob], table, anns_turn)  # Bob acts if he is first
+    turn = next(f for f in ann.frames if f["type"] == "turn" and f["hand"] == hand)
+    bob.send({"type": "sit_out", "table": table})
+    out = watcher.wait(is_event("sat_out"))["event"]
+    assert (out["seat"], out["timed_out"]) == (2, False)
+    during = seated(watcher.state(table), 2)
+    assert during["away"] is True and during["status"] in ("playing", "folded")
+    bob.skip()
+    began = time.monotonic()
+    ann.answered.add((table, turn["seq"]))
+    ann.send({"type": "act", "table": table, "hand": hand, **passive(ann, turn)})
+    play([ann], table, lambda: any(e["hand"] == hand for e in ann.events("hand_ended")))
+    assert time.monotonic() - began < 5, "no clock waited out"
+    assert not [f for f in bob.frames[bob.cursor :] if f["type"] == "turn"], "Bob is not asked"
+    after = [e for e in ann.events("acted") if e["hand"] == hand and e["seat"] == 2]
+    seqs = {id(f["event"]): f["seq"] for f in ann.frames if f["type"] == "event"}
+    at = next(f["seq"] for f in ann.frames if is_event("sat_out")(f))
+    assert {e["action"] for e in after if seqs[id(e)] > at} <= {"check", "fold"}
+    assert not ann.events("sat_out")[0]["timed_out"]
+    between = seated(watcher.state(table), 2)
+    assert (between["away"], between["status"], between["player"]) == (
+        True,
+        "sitting_out",
+        bob.welcome["player"]["id"],
+    )
+    bob.send({"type": "sit_in", "table": table})
+    watcher.wait(is_event("sat_in"))
+    assert seated(watcher.state(table), 2)["away"] is False
+    watcher.close()

@@ -66,17 +66,18 @@ class Connections:
         await actor.submit(Command(connection, "act", fields))
 
     async def passive(self, actor: TableActor) -> None:
-        """Check, else call, else show: the hand goes on to the showdown."""
+        """Check, else call: the hand goes on to the showdown, where the room shows or
+        mucks for each player (their preferences) and settles the hand."""
         seat = actor.table.seat_to_act
-        assert seat is not None
-        legal = actor.table.view(seat).legal
-        assert legal is not None
-        if legal.check:
+        legal = None if seat is None else actor.table.view(seat).legal
+        if legal is None or legal.muck:
+            await asyncio.sleep(0.01)
+        elif legal.check:
             await self.act(actor, Action.check())
         elif legal.call is not None:
             await self.act(actor, Action.call())
         else:
-            await self.act(actor, Action.show() if legal.show else Action.fold())
+            await self.act(actor, Action.fold())
 
 
 async def until(condition: object, what: str, timeout: float = 10.0) -> None:

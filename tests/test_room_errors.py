@@ -71,7 +71,8 @@ def test_bad_commands_change_nothing_and_other_tables_never_notice(
         {"type": "dance"},
         "bad_message",
         'unknown message type "dance"; types are: '
-        "hello, watch, sit, act, sit_out, sit_in, leave, top_up, chat, commit, reveal, host",
+        "hello, watch, sit, act, sit_out, sit_in, preferences, leave, top_up, chat, commit, "
+        "reveal, host",
     )
     refused(
         ann,

@@ -8,12 +8,14 @@ from __future__ import annotations
 import pytest
 from room_helpers import (
     Client,
+    Frame,
     RoomServer,
     big_blind,
     chips_kept,
     is_event,
     ledger,
     one_hand,
+    passive,
     paused_table,
     play,
     posts,
@@ -26,8 +28,6 @@ from splitpot.store import Store
 pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
 
 RANGE = {"min_buy_in": 50, "max_buy_in": 300}  # blinds 1/2
-
-
 
 
 def test_a_seat_and_a_buy_in_within_the_range(room: RoomServer, store: Store) -> None:
@@ -82,28 +82,31 @@ def test_a_new_player_waits_for_the_big_blind_or_posts_now(room: RoomServer) -> 
                 first.setdefault(seat, started)
     assert posts(ann, first[3]["hand"])[3] == {"big_blind": 2}, "Cy came in with the big blind"
     assert posts(ann, first[4]["hand"])[4] in ({"live": 2}, {"big_blind": 2})
-    assert first[4]["number"] < first[3]["number"], "Dee, posting, was dealt in before Cy"
+    assert first[4]["number"] <= first[3]["number"], "Dee, posting, was dealt in after Cy"
 
 
 def test_a_player_who_missed_the_blinds_posts_them_to_come_back(room: RoomServer) -> None:
     """RULES.md 6: Cy sits out while the big blind passes his seat; coming back at once
-    he posts the big blind live and the small blind dead (1/2: 2 live, 1 dead)."""
-    table, everyone = seated_game(room, ("Ann", "Bob", "Cy"), 100, name="Missed", **RANGE)
-    ann, _, cy = everyone
+    he posts the big blind live and the small blind dead (1/2: 2 live, 1 dead), once the
+    button has passed him if he sits between it and the big blind."""
+    names = ("Ann", "Bob", "Cy", "Dee")
+    table, everyone = seated_game(room, names, 100, name="Missed", seats=4, **RANGE)
+    ann, _, cy, _ = everyone
     one_hand(ann, everyone, table)
     cy.send({"type": "sit_out", "table": table})
     cy.wait(is_event("sat_out"))
     assert seated(cy.state(table), 3)["status"] == "sitting_out"
     big_blinds = [big_blind(ann, ann.events("hand_started")[-1]["hand"])]
-    while big_blinds[-2:] != [2, 1]:  # the big blind went from Bob to Ann, past Cy
+    while big_blinds[-2:] != [2, 4]:  # the big blind went from Bob to Dee, past Cy
         started = one_hand(ann, everyone, table)
-        assert [s["seat"] for s in started["seats"]] == [1, 2]
+        assert 3 not in [s["seat"] for s in started["seats"]]
         big_blinds.append(big_blind(ann, started["hand"]))
     cy.send({"type": "sit_in", "table": table, "post_now": True})
     cy.wait(is_event("sat_in"))
     stack = seated(cy.state(table), 3)["stack"]
     started = one_hand(ann, everyone, table)
-    assert 3 in [s["seat"] for s in started["seats"]]
+    while 3 not in [s["seat"] for s in started["seats"]]:
+        started = one_hand(ann, everyone, table)
     assert posts(ann, started["hand"])[3] == {"live": 2, "dead": 1}
     texts = [e["text"] for e in ann.events("posted") if e["hand"] == started["hand"]]
     assert any("Cy" in text for text in texts), texts
@@ -196,27 +199,32 @@ def test_leave_between_hands_and_during_one(room: RoomServer, store: Store) -> N
 
 
 def test_leaving_at_the_showdown_mucks_or_shows(room: RoomServer, store: Store) -> None:
-    """Bob asks to leave when his turn at the showdown comes: nothing is left to fold, so
-    his hand is mucked if it cannot win, else shown (docs/rules.md), and
-    he goes with what he has when the hand ends."""
-    ann_token, bob_token = room.guest("Ann")[1], room.guest("Bob")[1]
-    table = room.create_table(ann_token, name="Showdown", seats=2, **RANGE)["table"]["id"]
-    ann, bob = Client(room, ann_token), Client(room, bob_token)
-    ann.sit(table, 1, 100)
-    bob.sit(table, 2, 100)
+    """Bob is all in and asks to leave: nothing is left to fold, so at the showdown his
+    hand is mucked if it cannot win, else shown (docs/rules.md), and he goes with what
+    he has when the hand ends."""
+    tokens = [room.guest(name)[1] for name in ("Ann", "Bob", "Cy")]
+    table, ann = paused_table(
+        room, tokens[0], name="Showdown", seats=3, structure="no-limit", **RANGE
+    )
+    bob, cy = Client(room, tokens[1]), Client(room, tokens[2])
+    for seat, (client, buy_in) in enumerate(((ann, 300), (bob, 50), (cy, 300)), start=1):
+        client.sit(table, seat, buy_in)
 
-    def bob_at_the_showdown() -> bool:
-        turn = bob.frames[-1] if bob.frames else {}
-        return turn.get("type") == "turn" and "show" in [e["action"] for e in turn["legal"]]
+    def bob_shoves(client: Client, turn: Frame) -> Frame:
+        return {"action": "allin"} if client is bob else passive(client, turn)
 
-    play([ann, bob], table, bob_at_the_showdown)
-    hand = bob.frames[-1]["hand"]
+    def bob_all_in() -> list[str]:
+        return [e["hand"] for e in ann.events("acted") if e["seat"] == 2 and e["all_in"]]
+
+    ann.send({"type": "host", "table": table, "action": "resume"})
+    play([ann, bob, cy], table, lambda: bool(bob_all_in()), bob_shoves)
+    hand = bob_all_in()[0]
     bob.send({"type": "leave", "table": table})
-    play([ann], table, lambda: bool(ann.events("player_left")))
+    play([ann, cy], table, lambda: bool(ann.events("player_left")))
     shown = [e for e in ann.events("shown") if e["hand"] == hand and e["seat"] == 2]
     mucked = [e for e in ann.events("mucked") if e["hand"] == hand and e["seat"] == 2]
     assert len(shown) + len(mucked) == 1
     end = next(e for e in ann.events("hand_ended") if e["hand"] == hand)
     left = ann.events("player_left")[0]
     assert left["stack"] == next(s["stack"] for s in end["stacks"] if s["seat"] == 2)
-    assert ledger(room, bob_token)["balance"] == left["stack"] - 100
+    assert ledger(room, tokens[1])["balance"] == left["stack"] - 50

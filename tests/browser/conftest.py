@@ -83,21 +83,27 @@ Players = Callable[..., Player]
 
 @pytest.fixture
 def players(browser: Any, room: RoomServer) -> Iterator[Players]:
-    """``players(name, signed_in=True, size="desktop", same=None)``: a page in a context of
-    its own. Signed in, the player is a new guest of that name already (the identity in
-    the pages' localStorage), or the same guest as the Player ``same`` (a second device);
-    else the page starts as a stranger's. At the end every page must have met no error:
-    console, uncaught, failed request or HTTP error status."""
+    """``players(name, signed_in=True, size="desktop", same=None, forced_colors=False)``: a
+    page in a context of its own (high contrast with ``forced_colors``). Signed in, the
+    player is a new guest of that name already (the identity in the pages' localStorage),
+    or the same guest as the Player ``same`` (a second device); else the page starts as a
+    stranger's. At the end every page must have met no error: console, uncaught, failed
+    request or HTTP error status."""
     made: list[tuple[Any, Player]] = []
 
     def make(
-        name: str, *, signed_in: bool = True, size: str = "desktop", same: Player | None = None
+        name: str,
+        *,
+        signed_in: bool = True,
+        size: str = "desktop",
+        same: Player | None = None,
+        forced_colors: bool = False,
     ) -> Player:
         guest = room.guest(name) if signed_in and same is None else None
         if same is not None:
             assert same.player_id is not None and same.token is not None
             guest = (same.player_id, same.token)
-        context, player = open_player(browser, room.url, name, guest, size)
+        context, player = open_player(browser, room.url, name, guest, size, forced_colors)
         made.append((context, player))
         return player
 

@@ -184,13 +184,27 @@ class Player:
     def stack(self, seat: int) -> Locator:
         return self.seat(seat).locator(".stack")
 
+    def show_losing_hands(self) -> None:
+        """Tick "Show my losing hands" in the table page's settings (the room mucks them
+        by default)."""
+        self.page.get_by_role("button", name="Settings").click()
+        dialog = self.page.locator("dialog#settings")
+        dialog.locator("input[name=show_losing]").check()
+        dialog.get_by_role("button", name="Done").click()
+        expect(dialog).to_be_hidden()
+
 
 def open_player(
-    browser: Any, url: str, name: str, guest: tuple[str, str] | None, size: str = "desktop"
+    browser: Any,
+    url: str,
+    name: str,
+    guest: tuple[str, str] | None,
+    size: str = "desktop",
+    forced_colors: bool = False,
 ) -> tuple[Any, Player]:
-    """A new browser context (phone or desktop) and its page for the player ``name``;
-    with ``guest`` (id, token) the pages find that identity already stored. The context
-    is the caller's to close."""
+    """A new browser context (phone or desktop; with ``forced_colors``, high contrast) and
+    its page for the player ``name``; with ``guest`` (id, token) the pages find that
+    identity already stored. The context is the caller's to close."""
     state: dict[str, Any] = {"cookies": [], "origins": []}
     if guest is not None:
         stored = json.dumps({"player": {"id": guest[0], "name": name}, "token": guest[1]})
@@ -204,6 +218,7 @@ def open_player(
         has_touch=phone,
         storage_state=state,
         reduced_motion="reduce",
+        forced_colors="active" if forced_colors else "none",
     )
     player_id, token = guest if guest is not None else (None, None)
     return context, Player(context.new_page(), name, url, token, player_id)
@@ -230,11 +245,12 @@ def legal(turn: Frame) -> dict[str, Frame]:
     return {entry["action"]: entry for entry in turn["legal"]}
 
 
-ACTION_WORDS = {"check": "Check", "call": "Call", "show": "Show"}  # the action bar's
+ACTION_WORDS = {"check": "Check", "call": "Call"}  # the action bar's
 
 
 def passive(player: Player, turn: Frame) -> None:
-    """Check, else call (the button says what the call costs), and show at the showdown."""
+    """Check, else call (the button says what the call costs); at the showdown the room
+    shows or mucks for the player."""
     choices = legal(turn)
     if "call" in choices and "check" not in choices:
         amount = choices["call"]["amount"]

@@ -1,9 +1,10 @@
 """A full table of ten seats (nine players and an empty seat) on a phone (390x844,
 portrait) and a desktop (1366x768), the same player on both: on the player's turn and
-after nine hands are shown down, the action bar, the board, the player's cards and the
-seats (plates, cards, award labels) do not overlap and stay on the screen, the page is no
-wider than the screen, and the action buttons are touch targets of 44 px at least; with
-reduced motion preferred, nothing animates."""
+after nine hands are shown down (each player chose to show losing hands too), the action
+bar, the board, the player's cards and the seats (plates, cards, award labels) do not
+overlap and stay on the screen, the page is no wider than the screen, and the action
+buttons are touch targets of 44 px at least; with reduced motion preferred, nothing
+animates."""
 
 from __future__ import annotations
 
@@ -93,6 +94,18 @@ def misfits(me: Player) -> list[str]:
     return [f"at {size}: {problem}" for problem in found]
 
 
+# How much taller a seat is with its marks ("Away", "Disconnected") than without them.
+MARK_HEIGHT = """(seat) => {
+  const node = document.querySelector(`#felt .seat[data-seat="${seat}"]`);
+  const marks = node.querySelector(".marks");
+  const shown = node.getBoundingClientRect().height;
+  marks.style.display = "none";
+  const hidden = node.getBoundingClientRect().height;
+  marks.style.display = "";
+  return shown - hidden;
+}"""
+
+
 MOTION = """() => {
   const seconds = (text) => Math.max(...text.split(",").map((t) => parseFloat(t) || 0));
   let most = 0;
@@ -116,8 +129,10 @@ def test_a_full_table_fits_a_phone_and_a_desktop_without_overlaps(
     for seat, name in enumerate(NAMES, start=2):
         feed.add(seat, room.guest(name)[1])
     feed.host(1, "pause")
-    for seat in feed.clients:
+    for seat, client in feed.clients.items():
         feed.sit(seat, 100)
+        # every hand is shown down, the losing ones too (the room mucks them by default)
+        client.send({"type": "preferences", "table": table, "muck_losing": False})
     for me in (desktop, phone):
         me.open_table(table)
     found: list[str] = []
@@ -126,6 +141,8 @@ def test_a_full_table_fits_a_phone_and_a_desktop_without_overlaps(
     def on_gils_turn(turn: Frame) -> None:
         turns.append(turn)
         if len(turns) == 1:
+            # Ann steps away in the hand: her plate says so (Fold, Away) at the showdown
+            feed.clients[2].send({"type": "sit_out", "table": table})
             for me in (desktop, phone):
                 expect(me.button("Fold")).to_be_visible()
                 expect(me.page.locator("#my-cards .card")).to_have_count(4)
@@ -139,10 +156,13 @@ def test_a_full_table_fits_a_phone_and_a_desktop_without_overlaps(
     acts = {seat: command(c, table, showdown) for seat, c in feed.clients.items()}
     feed.play(hand, acts | {1: on_gils_turn})
     assert turns, "Gil had a turn"
-    assert sum(len(event["cards"]) for event in feed.events("shown", hand)) == 36
+    shown = sum(len(event["cards"]) for event in feed.events("shown", hand))
+    assert shown in (32, 36), "every hand shown down (Ann's too, if she had acted)"
     for me in (desktop, phone):
-        expect(me.page.locator("#felt .seat .card[data-card]:not(.back)")).to_have_count(36)
+        expect(me.page.locator("#felt .seat .card[data-card]:not(.back)")).to_have_count(shown)
         expect(me.page.locator("#felt .award").first).to_be_visible()
+        expect(me.seat(2).locator(".marks")).to_have_text("Away")
+        assert me.page.evaluate(MARK_HEIGHT, 2) == 0, "a mark makes a plate no taller"
         found.extend(f"at the showdown, {problem}" for problem in misfits(me))
     feed.close()
     assert not found, "\n".join(found)

@@ -1,9 +1,9 @@
 """Two players create a table, join it and play hands to the showdown entirely through the
 pages (clicks and typing), in each betting structure: the lobby's sign-in and "New table"
 form, the seat's buy-in, the action bar, the host's pause and resume (one hand at a time).
-Ann plays on a desktop, Bob on a phone. The pages' stacks, winners and shown cards are
-checked against the room's events and hand documents, and neither page received the
-other's hole cards before they were shown."""
+Ann plays on a desktop, Bob on a phone; both chose to show their losing hands. The pages'
+stacks, winners and shown cards are checked against the room's events and hand documents,
+and neither page received the other's hole cards before they were shown."""
 
 from __future__ import annotations
 
@@ -191,11 +191,13 @@ def test_two_players_create_join_and_play_to_the_showdown(
     pause(ann, feed)  # hands are dealt one at a time below
     with room.http() as http:
         summary = http.get(f"/api/tables/{table}").json()
+    ann.show_losing_hands()  # every hand is shown down: the room would muck the loser's
     ann.sit(1, summary["max_buy_in"])
 
     bob.open_lobby()
     bob.sign_in_as_guest()
     bob.open_from_lobby(table)
+    bob.show_losing_hands()
     bob.sit(2, summary["min_buy_in"])
     feed.add(2, bob.identity()["token"])
 

@@ -80,6 +80,16 @@ class SitIn:
 
 
 @dataclass(frozen=True, slots=True)
+class Preferences:
+    """The player's choices at the table: ``muck_losing``, whether a hand that cannot win
+    anything at the showdown is mucked at once (else it is shown)."""
+
+    table: str
+    muck_losing: bool
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
 class Leave:
     table: str
     ref: Ref = None
@@ -144,7 +154,9 @@ class Host:
     ref: Ref = None
 
 
-TableMessage = Watch | Sit | Act | SitOut | SitIn | Leave | TopUp | Chat | Commit | Reveal | Host
+TableMessage = (
+    Watch | Sit | Act | SitOut | SitIn | Preferences | Leave | TopUp | Chat | Commit | Reveal | Host
+)
 Command = Hello | TableMessage
 
 
@@ -244,8 +256,9 @@ class _Fields:
             raise self.refuse(field, f"a whole number from {least} to {most}")
         return value
 
-    def flag(self, field: str) -> bool:
-        value = self.message.get(field, False)
+    def flag(self, field: str, default: bool | None = False) -> bool:
+        """A bool; absent, ``default`` (None: the field is required)."""
+        value = self.message.get(field, default)
         if not isinstance(value, bool):
             raise self.refuse(field, "true or false")
         return value
@@ -311,6 +324,10 @@ def _sit_in(fields: _Fields) -> SitIn:
     return SitIn(fields.table(), fields.flag("post_now"), fields.ref)
 
 
+def _preferences(fields: _Fields) -> Preferences:
+    return Preferences(fields.table(), fields.flag("muck_losing", None), fields.ref)
+
+
 def _leave(fields: _Fields) -> Leave:
     return Leave(fields.table(), fields.ref)
 
@@ -370,6 +387,7 @@ _PARSERS: dict[str, Callable[[_Fields], Command]] = {
     "act": _act,
     "sit_out": _sit_out,
     "sit_in": _sit_in,
+    "preferences": _preferences,
     "leave": _leave,
     "top_up": _top_up,
     "chat": _chat,
@@ -393,6 +411,7 @@ __all__ = [
     "Host",
     "HostAction",
     "Leave",
+    "Preferences",
     "Reveal",
     "Sit",
     "SitIn",

@@ -82,7 +82,7 @@ class Occupant:
     leaving: bool = False  # cash out when the hand ends
     removed: bool = False  # the host removes the player at the end of the hand
     hands_out: int = 0  # hands dealt while sitting out
-    timed_out: bool = False  # out of time in this hand: its later decisions are made at once
+    muck_losing: bool = True  # a hand that cannot win is mucked at the showdown, else shown
 
 
 @dataclass
@@ -125,6 +125,7 @@ class TableActor:
         self.house = False  # the operator's table (serve --bots): never left to close
         self.seq = 0
         self.hand_id: str | None = None
+        self.hand_serial: int | None = None  # the room's number of the hand in play
         self.paused = False
         self.closed = False
         self.closing = False  # the host closes the table: at once, or when the hand ends
@@ -288,9 +289,13 @@ class TableActor:
         if seat is None:
             return
         occupant = self.occupants.get(seat)
-        if occupant is not None and (occupant.leaving or occupant.timed_out):
+        if occupant is not None and (
+            occupant.leaving or self.away(seat) or (occupant.bot is None and self._showdown())
+        ):
+            # decided at once: leave folds, a player away checks or folds, a player's
+            # show or muck follows their preference (no clock, never a time-out)
             self.turn = None
-            self._act_for_at = now  # decided at once: leave folds, a time-out checks or folds
+            self._act_for_at = now
         elif occupant is not None and occupant.bot is not None:
             self.turn = None
             self._act_for_at = now + self.room.options.bot_delay
@@ -450,9 +455,13 @@ class TableActor:
     async def _cmd_sit_in(self, command: Command) -> None:
         seat = self._own_seat(self._player(command))
         self.occupants[seat].hands_out = 0
-        self.occupants[seat].timed_out = False
         self._publish(self.table.sit_in(seat, post_now=bool(command.fields.get("post_now"))))
         await self._save_status(seat, SeatStatus.WAITING)
+
+    async def _cmd_preferences(self, command: Command) -> None:
+        """The player's choice at the showdown from now on: muck a losing hand, or show it."""
+        seat = self._own_seat(self._player(command))
+        self.occupants[seat].muck_losing = bool(command.fields["muck_losing"])
 
     async def _cmd_top_up(self, command: Command) -> None:
         seat = self._own_seat(self._player(command))
@@ -815,6 +824,7 @@ class TableActor:
         current = self.table.latest
         assert current is not None
         self.hand_id, self.deal_secret = stored.id, secret
+        self.hand_serial = stored.serial
         self.hand_started_at = stored.started_at
         self.hand_times.append(time.time())
         self.clock.hand_dealt(current.seats)
@@ -845,14 +855,15 @@ class TableActor:
         played = self.table.history[-1]
         hand = played.hand
         assert hand.result is not None and self.hand_id is not None
-        record = to_json(record_of(played, self.hand_id), hand)
+        assert self.hand_serial is not None
+        record = to_json(record_of(played, self.hand_id, self.hand_serial), hand)
         ids = [self.occupants[seat].player_id for seat in played.seats]
         record[PLAYER_IDS] = ids  # whose cards each viewer may see in the history
         if self.deal_secret is not None:
             record[DEAL_SECRET] = self.deal_secret  # hands.py reveals what a reader may see
         finished = StoredHand(
-            self.hand_id, self.id, played.number, HandStatus.FINISHED, self.hand_started_at,
-            None, record,
+            self.hand_id, self.id, played.number, self.hand_serial, HandStatus.FINISHED,
+            self.hand_started_at, None, record,
         )  # fmt: skip
         # the record as anyone sees it, replayed: off the event loop
         link = await asyncio.to_thread(chain_link, self.chain_head, finished)
@@ -873,7 +884,6 @@ class TableActor:
         its host closes closes now."""
         self.apply_stakes()
         for seat, occupant in list(self.occupants.items()):
-            occupant.timed_out = False
             if occupant.leaving or occupant.removed:
                 await self._leave(seat)
         if self.closing:
@@ -892,9 +902,10 @@ class TableActor:
                 await self._top_up(seat, self.table.config.max_buy_in)
 
     async def _act_for(self) -> None:
-        """The decisions the room makes for a seat: a bot's, a leaving player's, the rest
-        of the hand of a player out of time. One the table refuses (a bot's bug) is taken
-        as a time-out, so that the table never waits on it."""
+        """The decisions the room makes for a seat: a bot's, a leaving player's, a
+        player's show or muck, the hand of a player away (stepped away or out of time).
+        One the table refuses (a bot's bug) is taken as a time-out, so that the table
+        never waits on it."""
         seat = self.table.seat_to_act
         current = self.table.hand
         if seat is None or current is None:
@@ -902,11 +913,14 @@ class TableActor:
         occupant = self.occupants.get(seat)
         hand = current.hand
         assert hand.to_act is not None
-        if occupant is not None and occupant.timed_out:
+        legal = hand.legal_actions()
+        if occupant is not None and occupant.leaving:
+            action = legal.give_up()
+        elif occupant is not None and occupant.bot is None and legal.muck:
+            action = Action.show() if legal.show and not occupant.muck_losing else Action.muck()
+        elif self.away(seat):
             await self._time_out(seat)
             return
-        if occupant is not None and occupant.leaving:
-            action = hand.legal_actions().give_up()
         elif occupant is not None and occupant.bot is not None:
             action = occupant.bot.decide(hand.view(hand.to_act), self.table.config.variant)
         else:
@@ -918,8 +932,8 @@ class TableActor:
             await self._time_out(seat)
 
     async def _time_out(self, seat: int) -> None:
-        """RULES.md 6: check if possible, else fold; then the player sits out. The rest
-        of the hand's decisions of a player out of time are made at once, the same way,
+        """RULES.md 6: check if possible, else fold; then the player sits out (is away).
+        The rest of the hand's decisions of a player away are made at once, the same way,
         until they sit in (docs/rules.md)."""
         current = self.table.hand
         player = self.table.seats[seat]
@@ -931,11 +945,8 @@ class TableActor:
         if already_out:  # told once: the seat sits out already
             events = [e for e in events if not isinstance(e, SatOut)]
         await self._record(current.hand.actions, seat, events)
-        occupant = self.occupants.get(seat)
-        if occupant is not None:
-            occupant.timed_out = self._in_hand(seat)
-            if not already_out:
-                await self._save_status(seat, SeatStatus.SITTING_OUT)
+        if not already_out:
+            await self._save_status(seat, SeatStatus.SITTING_OUT)
 
     async def _top_up(self, seat: int, amount: int) -> None:
         try:
@@ -1078,6 +1089,18 @@ class TableActor:
         if occupant.bot is not None:
             return True
         return any(c.player_id == occupant.player_id and not c.closed for c in self.watchers)
+
+    def away(self, seat: int) -> bool:
+        """Whether the seat's player is away (sat out, or out of time): not dealt in, and
+        their decisions in a hand they are still in are made at once."""
+        player = self.table.seats[seat]
+        return player is not None and player.sitting_out
+
+    def _showdown(self) -> bool:
+        """Whether the decision in play is a show or a muck (only the showdown offers the
+        muck)."""
+        current = self.table.hand
+        return current is not None and current.hand.legal_actions().muck
 
     def _in_hand(self, seat: int) -> bool:
         current = self.table.hand

@@ -12,6 +12,7 @@ from splitpot.protocol import (
     Commit,
     Host,
     Leave,
+    Preferences,
     Reveal,
     Sit,
     SitIn,
@@ -35,6 +36,8 @@ def table_command(command: TableMessage) -> tuple[str, dict[str, Any]]:
             return "sit_out", {}
         case SitIn(post_now=post_now):
             return "sit_in", {"post_now": post_now}
+        case Preferences(muck_losing=muck_losing):
+            return "preferences", {"muck_losing": muck_losing}
         case Leave():
             return "leave", {}
         case TopUp(amount=amount):

@@ -58,8 +58,8 @@ def players(actor: TableActor) -> dict[int, str]:
 
 
 def table(actor: TableActor, view: TableView) -> str:
-    """The whole table as ``view``'s viewer may see it, with each seat's bot and
-    connection marks, and the turn's clock."""
+    """The whole table as ``view``'s viewer may see it, with each seat's bot, connection
+    and away marks (and the viewer's own showdown preference), and the turn's clock."""
     state = encode_state(view, info(actor), players(actor))
     for seat_json in state["seats"]:  # type: ignore[union-attr]
         assert isinstance(seat_json, dict)
@@ -68,7 +68,10 @@ def table(actor: TableActor, view: TableView) -> str:
         if occupant is not None:
             seat_json["bot"] = occupant.bot is not None
             seat_json["connected"] = actor.connected(seat)
+            seat_json["away"] = actor.away(seat)
             seat_json["time_bank"] = seconds(actor.clock.bank(seat))
+            if seat == view.viewer:
+                seat_json["muck_losing"] = occupant.muck_losing
     turn = actor.turn
     state["deadline"] = None if turn is None else utc_text(wall_time(turn.deadline))
     return frame(table_message(actor.id, actor.seq, state))

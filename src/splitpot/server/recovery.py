@@ -127,6 +127,7 @@ async def restore_table(room: Room, record: TableRecord) -> TableActor:
     actor.chain_head = await _chain_head(room, record.id)
     if unfinished is not None:
         actor.hand_id = unfinished.id
+        actor.hand_serial = unfinished.serial
         actor.deal_secret = unfinished.setup.get("fairness")
         actor.hand_started_at = unfinished.started_at
         if table.hand is None:  # the crash came between the last action and the result

@@ -17,6 +17,7 @@ const STRUCTURE_NAMES = { "pot-limit": "Pot Limit", "no-limit": "No Limit", limi
 const DOWNLOADS = [
   { format: "pokerstars", label: "PokerStars", extension: "txt", type: "text/plain", title: "PokerStars text, for trackers" },
   { format: "phh", label: "PHH", extension: "phh", type: "text/plain", title: "Poker Hand History (phh-std)" },
+  { format: "ohh", label: "OHH", extension: "ohh", type: "application/json", title: "Open Hand History JSON, for trackers" },
   { format: "json", label: "JSON", extension: "json", type: "application/json", title: "splitpot JSON" },
 ];
 // a post that is a bet in the round (the rest go straight into the pot)
@@ -270,7 +271,9 @@ export function replaySteps(doc) {
   gather();
   state.said = state.folded.map((folded) => (folded ? "folded" : ""));
   const won = wins(doc);
-  const winners = [...won].map(([index, labels]) => `${name(index)}: ${labels.join(" + ")}`);
+  const winners = doc.awards
+    ? awardSentences(doc.awards, (seat) => name(doc.players.findIndex((player) => player.seat === seat)))
+    : [...won].map(([index, labels]) => `${name(index)} ${labels.join(" + ")}`);
   state.stacks = [...doc.result.stacks];
   state.pot = 0;
   for (const [index, labels] of won) state.said[index] = labels.join(" + ");
@@ -281,9 +284,9 @@ export function replaySteps(doc) {
 }
 
 /**
- * What each player won, by player index: "HIGH 6", "LOW 4", "WINS 12" (a whole pot), from
- * the document's awards (the room's record of who won which half); "collects 12" from the
- * result where a document has no awards.
+ * What each player won, by player index, for the seats: "HIGH 6", "LOW 4", "WINS 12" (a
+ * whole pot), "SCOOPS 12" (both halves), from the document's awards (the room's record of
+ * who won which half); "collects 12" from the result where a document has no awards.
  */
 function wins(doc) {
   const won = new Map();
@@ -292,9 +295,9 @@ function wins(doc) {
     for (const award of doc.awards) {
       if (!award.amount) continue;
       const index = doc.players.findIndex((player) => player.seat === award.seat);
-      const share = award.share === "whole" ? "WINS" : award.share.toUpperCase();
-      const hand = award.share === "low" ? award.low : award.high;
-      add(index, `${share} ${chips.format(award.amount)}` + (hand ? ` (${hand.name})` : ""));
+      const whole = award.low ? "SCOOPS" : "WINS";
+      const share = award.share === "whole" ? whole : award.share.toUpperCase();
+      add(index, `${share} ${chips.format(award.amount)}`);
     }
   } else {
     doc.result.collected.forEach((amount, index) => {
@@ -302,6 +305,60 @@ function wins(doc) {
     });
   }
   return won;
+}
+
+/** Pot `index` of `count` as the dealer names it (dealer.pot_name): "the pot", "the main
+ * pot", "the side pot", "side pot 2". */
+function potName(index, count) {
+  if (count === 1) return "the pot";
+  if (index === 0) return "the main pot";
+  return count === 2 ? "the side pot" : `side pot ${index}`;
+}
+
+function listed(names) {
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/**
+ * The awards in the dealer's words (dealer.py, RULES.md 5 "Reporting"), one sentence per
+ * part of a pot, naming the pot and the half: "Yuv wins the high half of the main pot,
+ * 788, with two pair, Kings and Fives", "Ann scoops the pot, 12, with 8,6,4,2,A, and a
+ * flush, Ace high"; tied players split a part, the odd chips named.
+ */
+function awardSentences(awards, nameOf) {
+  const count = Math.max(0, ...awards.map((award) => award.pot + 1));
+  const parts = [];
+  for (const award of awards) {
+    const last = parts[parts.length - 1];
+    if (last && last[0].pot === award.pot && last[0].share === award.share) last.push(award);
+    else parts.push([award]);
+  }
+  return parts.map((part) => {
+    const [first] = part;
+    const where = potName(first.pot, count);
+    const what = first.share === "whole" ? where : `the ${first.share} half of ${where}`;
+    const both = first.share === "whole" && Boolean(first.low);
+    const hands = [first.low?.name, first.high?.name].filter(Boolean);
+    const withHand = hands.length ? `, with ${hands.join(", and ")}` : "";
+    const who = listed(part.map((award) => nameOf(award.seat)));
+    const amounts = part.map((award) => award.amount);
+    const [fewest, most] = [Math.min(...amounts), Math.max(...amounts)];
+    const total = chips.format(amounts.reduce((sum, amount) => sum + amount, 0));
+    if (part.length === 1) return `${who} ${both ? "scoops" : "wins"} ${what}, ${total}${withHand}`;
+    if (fewest === most) {
+      const verb = both ? "tie for high and low and split" : "split";
+      return `${who} ${verb} ${what}, ${chips.format(fewest)} each${withHand}`;
+    }
+    if (fewest === 0) { // fewer chips than tied players: only the odd chips are paid
+      const paid = part.filter((award) => award.amount).map((award) => nameOf(award.seat));
+      const detail = paid.length === 1 ? `${paid[0]} gets the odd chip` : `${listed(paid)} get the odd chips, 1 each`;
+      return `${who} ${both ? "tie for high and low in" : "tie for"} ${what}, ${total}${withHand}: ${detail}`;
+    }
+    const odd = amounts.filter((amount) => amount === fewest + 1).length === 1 ? "the odd chip" : "an odd chip";
+    const detail = part.map((award) => `${nameOf(award.seat)} ${chips.format(award.amount)}`
+      + (award.amount > fewest ? ` (${odd})` : "")).join(", ");
+    return `${who} ${both ? "tie for high and low and split" : "split"} ${what}, ${total}${withHand}: ${detail}`;
+  });
 }
 
 /** The pots at the end: "Total pot 120 · main 90 · side pot 30 · rake 2". */
@@ -323,6 +380,9 @@ function finalPots(result) {
 function cannotWrite(doc, format) {
   if (format === "pokerstars" && doc.game.variant === "o-hilo-noq") {
     return "PokerStars text has no name for Omaha Hi/Lo without a qualifier.";
+  }
+  if (format === "ohh" && doc.game.variant === "o-hilo-noq") {
+    return "OHH has no game type for Omaha Hi/Lo without a qualifier.";
   }
   if (format === "phh" && (doc.posts || []).some((post) => post.kind === "live post" || post.kind === "dead small blind")) {
     return "PHH has no field for this hand's live or dead post.";
@@ -893,7 +953,9 @@ export function mountHands(container, { tableId, invite = null, announced = null
 
   function renderSettle(settle, ledger) {
     const view = views.settle;
-    const note = element("p", "muted", "Who pays whom to settle the table, in the fewest payments (every hand played here).");
+    const fewest = settle.status !== "fulfilled" || settle.value.fewest !== false;
+    const how = fewest ? "in the fewest payments" : "greedily: too many players to find the fewest payments";
+    const note = element("p", "muted", `Who pays whom to settle the table, ${how} (every hand played here).`);
     let content;
     if (settle.status === "rejected") {
       content = element("p", "error", `The settle-up cannot be loaded. ${sentence(settle.reason.message)}`);
@@ -920,6 +982,20 @@ export function mountHands(container, { tableId, invite = null, announced = null
       download.addEventListener("click", () => save(ledger.value, `${tableId}-ledger.csv`, "text/csv"));
       view.append(download);
     }
+    const sessions = button("Sessions (CSV)", "small-button");
+    sessions.setAttribute("aria-label", "Download one row per sit-down, as PokerNow's ledger CSV");
+    const sessionsStatus = element("span", "muted");
+    sessionsStatus.setAttribute("role", "status");
+    sessions.addEventListener("click", async () => {
+      sessionsStatus.textContent = "";
+      try {
+        const csv = await request("GET", `/api/tables/${encodeURIComponent(tableId)}/sessions.csv`, undefined, { invite });
+        save(csv, `${tableId}-sessions.csv`, "text/csv");
+      } catch (problem) {
+        sessionsStatus.textContent = `Sessions: ${sentence(problem.message)}`;
+      }
+    });
+    view.append(sessions, sessionsStatus);
   }
 
   /* ----- loading ----- */

@@ -1,9 +1,19 @@
 // The action bar (fold, check/call, bet/raise with slider, number box and presets, all in)
-// and the pre-actions; each `turn` is answered once, by its `seq`.
+// and the pre-actions; each `turn` is answered once, by its `seq`. Our turn brings the
+// keyboard's focus to the bar, unless the player is typing.
 
 import { currentBet, inHand, legalEntry, mySeat, structure } from "./state.js";
 
 const FRACTIONS = { half: 0.5, "three-quarters": 0.75 };
+// Inputs that take no typing: focus may leave them for the action bar.
+const NOT_TYPED = ["checkbox", "radio", "range", "button", "submit", "reset"];
+
+// Whether the focus is where the player types (the chat box, an amount, a form).
+function typingIn(node) {
+  if (!(node instanceof HTMLElement)) return false;
+  if (node.isContentEditable || node.tagName === "TEXTAREA" || node.tagName === "SELECT") return true;
+  return node.tagName === "INPUT" && !NOT_TYPED.includes(node.type);
+}
 
 export function createActions({ send, onAnswered }) {
   const bar = document.querySelector("#actions");
@@ -145,39 +155,14 @@ export function createActions({ send, onAnswered }) {
     const allIn = legalEntry(model, "allin");
     allInButton.hidden = !allIn;
     if (allIn) allInButton.textContent = `All in ${allIn.amount}`;
-    const show = legalEntry(model, "show");
-    const muck = legalEntry(model, "muck");
-    bar.classList.toggle("showdown", Boolean(show || muck));
-    drawShowdownChoice(show, muck);
   }
 
-  // At the showdown the room may offer show and muck: two plain buttons.
-  function drawShowdownChoice(show, muck) {
-    let row = bar.querySelector(".showdown-buttons");
-    if (!show && !muck) {
-      row?.remove();
-      return;
-    }
-    if (!row) {
-      row = document.createElement("div");
-      row.className = "showdown-buttons action-buttons";
-      bar.prepend(row);
-    }
-    row.replaceChildren();
-    for (const [entry, label] of [[show, "Show"], [muck, "Muck"]]) {
-      if (!entry) continue;
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = label;
-      button.addEventListener("click", () => act(entry.action));
-      row.append(button);
-    }
-  }
-
-  // Pre-actions: offered while we are in the hand and it is not our turn.
+  // Pre-actions: offered while we are in the hand, someone else may still bet, and it is
+  // not our turn.
   function drawPre() {
     const me = mySeat(model);
-    const offer = inHand(model) && me.status === "playing" && model.turn == null;
+    const others = model.seats.some((seat) => seat && seat !== me && seat.status === "playing");
+    const offer = inHand(model) && me.status === "playing" && others && model.turn == null;
     dropStalePre();
     pre.hidden = !offer;
     const toCall = currentBet(model) - (me?.bet || 0);
@@ -227,19 +212,30 @@ export function createActions({ send, onAnswered }) {
     errorBox.textContent = text;
   }
 
-  // Our turn came: a ticked pre-action answers it at once; true when it did.
+  // Our turn came: a ticked pre-action answers it at once; true when it did. Else the
+  // turn is told (to screen readers too) and the focus comes to the bar.
   function onTurn() {
     if (!openTurn()) return false;
     showError("");
     const action = preAction();
     if (!action) {
-      const choices = bar.querySelectorAll(".action-buttons button:not([hidden])");
-      turnStatus.textContent = `Your turn: ${[...choices].map((button) => button.textContent).join(", ")}`;
+      const choices = [...bar.querySelectorAll(".action-buttons button:not([hidden])")];
+      turnStatus.textContent = `Your turn: ${choices.map((button) => button.textContent).join(", ")}`;
+      focusBar(choices);
       return false;
     }
     for (const box of preBoxes) if (box.dataset.pre !== "fold-any") box.checked = false;
     act(action);
     return true;
+  }
+
+  // The focus to the bar (check or call, else the first choice), never away from what the
+  // player is typing (the chat), a dialog, or the bar itself.
+  function focusBar(choices) {
+    const active = document.activeElement;
+    if (typingIn(active) || bar.contains(active) || document.querySelector("dialog[open]")) return;
+    const target = callButton.hidden ? choices[0] : callButton;
+    target?.focus();
   }
 
   // One pre-action at a time, like radio buttons that can all be off.

@@ -1,4 +1,5 @@
-// Seat controls (sit with a buy-in, post now or wait, sit out, top up, leave), the host's
+// Seat controls (sit with a buy-in, post now or wait, away and back, top up, leave: asked
+// once when it folds a hand), the host's
 // controls (pause/resume, stakes, remove or ban a player, pass the host role, end an audited
 // session, close the table), the invite link (and a new one, the old one locked out), and
 // the table's settings at a glance.
@@ -16,7 +17,8 @@ export function createControls({ send, signIn, invite: firstInvite }) {
   const topUp = byId("top-up");
   const topUpForm = topUp.querySelector("form");
   const seatControls = byId("seat-controls");
-  const sitOut = seatControls.querySelector("input[name=sit_out]");
+  const away = byId("away");
+  const confirmLeave = byId("confirm-leave");
   const postNow = byId("post-now");
   const watching = byId("watching");
   const hostControls = byId("host-controls");
@@ -85,12 +87,30 @@ export function createControls({ send, signIn, invite: firstInvite }) {
 
   // ------------------------------------------------------------ seated
 
-  sitOut.addEventListener("change", () => {
-    if (sitOut.checked) command("sit_out");
-    else command("sit_in", { post_now: false });
+  // Away: the room checks or folds for us at once, and deals us no hand; back: we play
+  // again (owing blinds, from the big blind, or at once with "Post the blinds now").
+  away.addEventListener("click", () => {
+    if (mySeat(model)?.away) command("sit_in", { post_now: false });
+    else command("sit_out");
   });
   postNow.addEventListener("click", () => command("sit_in", { post_now: true }));
-  byId("leave").addEventListener("click", () => command("leave"));
+
+  // Leaving folds a live hand (at our turn): asked once, as the terminal game asks.
+  byId("leave").addEventListener("click", () => {
+    const me = mySeat(model);
+    if (!(model.hand && me?.status === "playing")) {
+      command("leave");
+      return;
+    }
+    const chips = me.putIn;
+    const lost = chips ? `: the ${chips} chip${chips === 1 ? "" : "s"} you have put in ${chips === 1 ? "is" : "are"} lost` : "";
+    confirmLeave.querySelector(".confirm-leave-text").textContent = `Leaving now folds your hand${lost}.`;
+    confirmLeave.showModal();
+  });
+  confirmLeave.addEventListener("close", () => {
+    if (confirmLeave.returnValue === "leave") command("leave");
+    confirmLeave.returnValue = "";
+  });
 
   byId("top-up-open").addEventListener("click", () => {
     const me = mySeat(model);
@@ -235,7 +255,8 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     const me = mySeat(model);
     seatControls.hidden = !me;
     if (me) {
-      sitOut.checked = me.away || me.status === "sitting_out";
+      away.textContent = me.away ? "I'm back" : "Away";
+      away.classList.toggle("primary", me.away);
       postNow.hidden = !(me.status === "waiting" && !me.away && me.stack > 0);
       if (buyIn.open) buyIn.close();
     }
@@ -245,6 +266,8 @@ export function createControls({ send, signIn, invite: firstInvite }) {
         ? "You are watching. Pick an empty seat to play."
         : "You are watching. Pick a seat to sign in and play.";
       if (!model.seats.some((seat) => seat === null)) words = "You are watching. Every seat is taken.";
+    } else if (me.away) {
+      words = "You are away: the room checks or folds for you and deals you no hand.";
     } else if (me.stack === 0 && me.status !== "all_in") {
       words = `You have no chips left: top up (at least ${model.summary.min_buy_in}) to play on.`;
     } else if (me.status === "waiting" && !me.away && model.hand) {

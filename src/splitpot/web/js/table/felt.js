@@ -6,7 +6,7 @@ import { cardElement } from "../cards.js";
 import { mySeat, shownHand } from "./state.js";
 import { element } from "../dom.js";
 
-const STATUS_WORDS = { sitting_out: "Sitting out", waiting: "Waiting" };
+const STATUS_WORDS = { sitting_out: "Away", waiting: "Waiting" };
 
 const NO_HELP = { high: [], low: [] };
 
@@ -219,9 +219,10 @@ export function createFelt(root, { onSit }) {
     last.dataset.action = (seat.lastAction || "").split(" ")[0];
     const marks = node.querySelector(".marks");
     const words = [];
-    if (STATUS_WORDS[seat.status] && !(seat.status === "waiting" && model.hand == null)) {
+    if (seat.away) words.push("Away"); // in a hand too: the room checks or folds for them
+    else if (STATUS_WORDS[seat.status] && !(seat.status === "waiting" && model.hand == null)) {
       words.push(STATUS_WORDS[seat.status]);
-    } else if (seat.away) words.push("Sitting out next hand");
+    }
     if (!seat.connected) words.push("Disconnected");
     marks.textContent = words.join(" · ");
 
@@ -313,6 +314,35 @@ export function createFelt(root, { onSit }) {
     box.setAttribute("aria-label", `Equity ${pct(entry.equity)}: high ${pct(entry.high)}, low ${pct(entry.low)}, scoop ${pct(entry.scoop)}`);
   }
 
+  // An equity box sits toward the centre, but never over the board: one that would cover
+  // a card (a seat facing the board across a narrow gap) comes back toward its seat. Its
+  // place is worked out from the layout (a box read while it moves is where it was).
+  function clearOfBoard() {
+    const cards = [...board.children].map((card) => card.getBoundingClientRect());
+    if (!cards.length) return;
+    const margin = 4;
+    const covers = (box) => cards.some((card) => box.left < card.right + margin
+      && card.left - margin < box.right && box.top < card.bottom + margin && card.top - margin < box.bottom);
+    for (const node of seatNodes.values()) {
+      const equity = node.querySelector(".equity");
+      if (!equity || equity.hidden || node.classList.contains("me")) continue;
+      const seat = node.getBoundingClientRect();
+      const x = seat.left + seat.width / 2;
+      const y = seat.top + seat.height / 2;
+      const [halfWidth, halfHeight] = [equity.offsetWidth / 2, equity.offsetHeight / 2];
+      const dx = parseFloat(equity.style.getPropertyValue("--dx")) || 0;
+      const dy = parseFloat(equity.style.getPropertyValue("--dy")) || 0;
+      const at = (share) => ({
+        left: x + dx * share - halfWidth, right: x + dx * share + halfWidth,
+        top: y + dy * share - halfHeight, bottom: y + dy * share + halfHeight,
+      });
+      let share = 1;
+      while (share > 0 && covers(at(share))) share = Math.max(0, share - 0.05);
+      equity.style.setProperty("--dx", `${dx * share}px`);
+      equity.style.setProperty("--dy", `${dy * share}px`);
+    }
+  }
+
   function drawBoard(model) {
     const hand = shownHand(model);
     const cards = hand ? hand.board : [];
@@ -391,6 +421,7 @@ export function createFelt(root, { onSit }) {
       drawSeat(model, model.seats[number - 1], number, position, isMe, towardCentre(position, width, height, portrait));
     }
     drawBoard(model);
+    if (!portrait) clearOfBoard();
     drawPots(model);
     flyToPot();
     drawMessage(model);

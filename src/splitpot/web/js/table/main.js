@@ -21,6 +21,12 @@ import { emptyModel, isHost, mySeat, receive, shownHand } from "./state.js";
 const LINGER = { equity: 1300, shown: 650, face_up: 250 };
 
 const STRUCTURES = { "pot-limit": "Pot Limit", "no-limit": "No Limit", limit: "Limit", mixed: "Mixed" };
+// What the summary says of the stakes, the buy-in range with them: asked of the room anew
+// when they change (`stakes_changed`, or the host's new stakes).
+const STAKES_FIELDS = [
+  "structure", "stakes", "small_blind", "big_blind", "small_bet", "big_bet",
+  "limit", "pot_limit", "period", "min_buy_in", "max_buy_in",
+];
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 let invite = new URLSearchParams(location.search).get("invite"); // the host may make a new one
@@ -33,12 +39,15 @@ let drawScheduled = false;
 const inbox = []; // the room's messages not yet shown
 let pumping = false;
 let gone = false; // removed, banned, or the table closed: the page watches it no more
+let stakesLater = false; // the host's new stakes wait for the hand in play to end
+let justSat = false; // this page asked for a seat: the room learns our showdown choice
 
 const connectionBox = document.querySelector("#connection");
 const tableMessage = document.querySelector("#table-message");
 const reopenButton = document.querySelector("#reopen");
 
 function send(message) {
+  if (message.type === "sit") justSat = true; // the room's snapshot for the seat follows
   return connection.send(message);
 }
 
@@ -56,7 +65,10 @@ const controls = createControls({
     if (!(await askForName())) pendingSeat = null;
   },
 });
-const settings = createSettings({ onShortcut: (key) => actions.shortcut(key) });
+const settings = createSettings({
+  onShortcut: (key) => actions.shortcut(key),
+  onShowLosing: () => tellShowdown(),
+});
 const helper = createHelper({
   onResult(answer) {
     felt.setHelperText(answer?.text || "", { high: Boolean(answer?.high), low: Boolean(answer?.low) });
@@ -89,9 +101,10 @@ function drawNow() {
   chat.allowChat(Boolean(model.player));
 }
 
+// The game line: the hand in play's stakes, else the table's (the next hand's).
 function drawTitle() {
   const summary = model.summary;
-  const hand = shownHand(model);
+  const hand = model.hand;
   const structure = STRUCTURES[hand?.structure || summary.structure] || "";
   const stakes = hand?.stakes || summary.stakes;
   document.querySelector("#table-name").textContent = summary.name;
@@ -110,6 +123,40 @@ function askHelper() {
     return;
   }
   helper.update(hand.variant || model.summary.variant, mine.cards, hand.board);
+}
+
+// The room mucks a hand that cannot win at once, unless the player chose to show it
+// (Settings): the room keeps the choice for our seat. Sitting down, we tell it the page's;
+// seated, the page shows the room's (set from another tab or client too).
+function showdownChoice() {
+  const me = mySeat(model);
+  if (me?.muckLosing == null) return;
+  if (justSat) tellShowdown();
+  else settings.adoptShowLosing(!me.muckLosing);
+  justSat = false;
+}
+
+function tellShowdown() {
+  const me = mySeat(model);
+  const muck = !settings.showLosing();
+  if (!me || me.muckLosing === muck) return;
+  if (send({ type: "preferences", table: tableId, muck_losing: muck, ref: "preferences" })) me.muckLosing = muck;
+}
+
+// The stakes as the room has them now, with the buy-in range that follows them.
+async function refreshStakes() {
+  let fresh;
+  try {
+    fresh = await request("GET", `/api/tables/${encodeURIComponent(tableId)}`, undefined, { invite });
+  } catch {
+    return; // the next change asks again
+  }
+  if (!model.summary) return;
+  for (const key of STAKES_FIELDS) {
+    if (key in fresh) model.summary[key] = fresh[key];
+    else delete model.summary[key];
+  }
+  draw();
 }
 
 function showStatus(status) {
@@ -158,6 +205,7 @@ function handle(message) {
           controls.openBuyIn(pendingSeat);
         }
         pendingSeat = null;
+        showdownChoice();
         drawNow();
         document.body.dataset.ready = "1";
         break;
@@ -173,6 +221,15 @@ function handle(message) {
         break;
       case "hand_ended":
         if (handsDialog.open) hands?.refresh(); // else when it is opened again
+        if (stakesLater) refreshStakes();
+        stakesLater = false;
+        break;
+      case "stakes":
+        refreshStakes();
+        break;
+      case "host": // new stakes: at once between hands, else when the hand ends
+        if (note.action === "stakes" && model.hand) stakesLater = true;
+        else if (note.action === "stakes") refreshStakes();
         break;
       case "unwatched":
         leaveTable(note.text, note.reason === "closed");

@@ -1,9 +1,10 @@
-// The player's preferences (four-colour deck, sound, keyboard shortcuts), kept in
-// localStorage; the "your turn" beep (WebAudio) and the shortcut keys.
+// The player's preferences (four-colour deck, sound, keyboard shortcuts, showing losing
+// hands at the showdown), kept in localStorage; the "your turn" beep (WebAudio) and the
+// shortcut keys. The room keeps the showdown one (main.js tells it).
 
 const STORAGE_KEY = "splitpot.settings";
-const DEFAULTS = { fourColour: true, sound: true, shortcuts: false };
-const FIELDS = { four_colour: "fourColour", sound: "sound", shortcuts: "shortcuts" };
+const DEFAULTS = { fourColour: true, sound: true, shortcuts: false, showLosing: false };
+const FIELDS = { four_colour: "fourColour", sound: "sound", shortcuts: "shortcuts", show_losing: "showLosing" };
 
 function load() {
   try {
@@ -22,11 +23,15 @@ function typing(event) {
   return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
 }
 
-export function createSettings({ onShortcut }) {
+export function createSettings({ onShortcut, onShowLosing }) {
   const dialog = document.querySelector("#settings");
   const form = dialog.querySelector("form");
   const settings = load();
   let audio = null;
+
+  function save() {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(settings));
+  }
 
   function apply() {
     document.body.classList.toggle("four-colour", settings.fourColour);
@@ -37,9 +42,10 @@ export function createSettings({ onShortcut }) {
   for (const [name, key] of Object.entries(FIELDS)) {
     form.elements[name].addEventListener("change", (event) => {
       settings[key] = event.target.checked;
-      localStorage.setItem(STORAGE_KEY, JSON.stringify(settings));
+      save();
       apply();
       if (key === "sound" && settings.sound) beep();
+      if (key === "showLosing") onShowLosing(settings.showLosing);
     });
   }
   document.querySelector("#open-settings").addEventListener("click", () => dialog.showModal());
@@ -78,5 +84,16 @@ export function createSettings({ onShortcut }) {
   });
 
   apply();
-  return { beep };
+  return {
+    beep,
+    // Whether the player shows a hand that cannot win (else the room mucks it).
+    showLosing: () => settings.showLosing,
+    // The room's choice for our seat, shown here and kept for the next time we sit.
+    adoptShowLosing(value) {
+      if (settings.showLosing === value) return;
+      settings.showLosing = value;
+      save();
+      apply();
+    },
+  };
 }

@@ -2,6 +2,8 @@
 // a `table` snapshot replaces everything, each `event` is folded in. No DOM, no I/O.
 
 const IN_HAND = ["playing", "all_in"];
+// A summary's structure fields (docs/protocol.md): what `stakes_changed` tells anew.
+const STAKES = ["structure", "stakes", "small_blind", "big_blind", "small_bet", "big_bet"];
 
 // A fresh model for the table with this id.
 export function emptyModel(tableId) {
@@ -38,7 +40,7 @@ function seatAt(model, seat) {
 
 // Fold one message in; `now` is the time in ms (Date.now()). Returns what the page should
 // tell or do: [{kind: "snapshot"} | {kind: "log", text, event} | {kind: "chat", from, text} |
-//   {kind: "turn"} | {kind: "hand_ended"} | {kind: "host", action} |
+//   {kind: "turn"} | {kind: "hand_ended"} | {kind: "host", action} | {kind: "stakes"} |
 //   {kind: "unwatched", reason, text} | {kind: "invite", invite} |
 //   {kind: "error", code, message, ref}].
 export function receive(model, message, now) {
@@ -133,7 +135,9 @@ function seatFromSnapshot(seat) {
     bot: Boolean(seat.bot),
     connected: seat.connected !== false,
     timeBank: seat.time_bank ?? null,
-    away: seat.status === "sitting_out",
+    away: seat.away ?? seat.status === "sitting_out",
+    muckLosing: seat.muck_losing ?? null, // our own seat's showdown preference
+    putIn: null, // chips put in the hand in play (unknown from a snapshot)
     equity: null,
   };
 }
@@ -170,7 +174,7 @@ const FOLDS = {
     model.seats[event.seat - 1] = {
       seat: event.seat, player: event.player, name: event.name, stack: event.stack,
       bet: 0, status: "waiting", holeCards: 0, lastAction: null, cards: null,
-      bot: false, connected: true, equity: null, away: false,
+      bot: false, connected: true, equity: null, away: false, muckLosing: null, putIn: null,
       timeBank: model.summary?.time_bank_seconds ?? null,
     };
     if (model.summary) model.summary.players += 1;
@@ -204,11 +208,17 @@ const FOLDS = {
     seat.stack = event.stack;
     if (busted) seat.status = "ready";
   },
+  // The next hands' stakes: at once in the summary (a mixed table keeps its own, whose
+  // rounds take turns); the page asks the room for the rest (the buy-in range).
   stakes_changed(model, event) {
     if (!model.summary) return;
-    for (const key of ["structure", "stakes", "small_blind", "big_blind", "small_bet", "big_bet"]) {
-      if (key in event) model.summary[key] = event[key];
+    if (model.summary.structure !== "mixed") {
+      for (const key of STAKES) {
+        if (key in event) model.summary[key] = event[key];
+        else delete model.summary[key];
+      }
     }
+    return [{ kind: "stakes" }];
   },
   hand_started(model, event) {
     model.hand = {
@@ -228,10 +238,11 @@ const FOLDS = {
     const dealt = new Map(event.seats.map((entry) => [entry.seat, entry.stack]));
     for (const seat of model.seats) {
       if (!seat) continue;
-      Object.assign(seat, { bet: 0, cards: null, holeCards: 0, lastAction: null, equity: null });
+      Object.assign(seat, { bet: 0, cards: null, holeCards: 0, lastAction: null, equity: null, putIn: null });
       if (dealt.has(seat.seat)) {
         seat.stack = dealt.get(seat.seat);
         seat.status = "playing";
+        seat.putIn = 0;
         seat.away = false;
         if (seat.timeBank != null) seat.timeBank = Math.min(bankMax, seat.timeBank + 2);
       } else {
@@ -244,6 +255,7 @@ const FOLDS = {
     if (!seat) return;
     const inFront = event.post !== "dead" && event.post !== "ante";
     seat.stack -= event.amount;
+    if (seat.putIn != null) seat.putIn += event.amount;
     if (inFront) seat.bet += event.amount;
     if (event.all_in) seat.status = "all_in";
     addToPot(model, event.amount);
@@ -277,6 +289,7 @@ const FOLDS = {
     if (!seat) return;
     spendTimeBank(model, event.seat, now);
     seat.stack -= event.added;
+    if (seat.putIn != null) seat.putIn += event.added;
     seat.bet = event.to;
     if (event.action === "fold") {
       seat.status = "folded";
@@ -298,11 +311,20 @@ const FOLDS = {
     if (model.hand && event.pots) model.hand.pots = event.pots.map((pot) => ({ ...pot }));
     setClock(model, null);
   },
+  // The part of a bet nobody called comes back: the seat's label says the bet that
+  // stands ("raise 319 (all in)" becomes "raise 178"), and a seat with chips again is no
+  // longer all in.
   uncalled(model, event) {
     const seat = seatAt(model, event.seat);
     if (!seat) return;
     seat.stack += event.amount;
     seat.bet = Math.max(0, seat.bet - event.amount);
+    if (seat.putIn != null) seat.putIn -= event.amount;
+    if (seat.status === "all_in" && seat.stack > 0) seat.status = "playing";
+    const [action] = (seat.lastAction || "").split(" ");
+    if (action === "bet" || action === "raise") {
+      seat.lastAction = seat.bet ? actionWords(action, seat.bet, 0, seat.stack === 0) : null;
+    }
     addToPot(model, -event.amount);
   },
   shown(model, event) {
