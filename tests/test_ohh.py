@@ -377,4 +377,9 @@ def test_the_room_serves_each_reader_their_ohh(room: RoomServer) -> None:
     assert cards_of(documents["bob"], ann_id) == cards_of(documents["watcher"], ann_id) == []
     with room.http(ann_token) as http:
         refused = http.get(f"/api/hands/{hand_id}?format=ohhh")
+        whole = http.get(f"/api/tables/{table}/hands.txt", params={"format": "ohh"})
     assert refused.status_code == 400
+    assert whole.status_code == 200, whole.text
+    assert 'filename="' + table + '-hands.ohh"' in whole.headers["content-disposition"]
+    objects = [json.loads(part) for part in whole.text.split("\n\n")]  # the spec's file
+    assert objects[-1] == documents["ann"] and all("ohh" in o for o in objects)

@@ -278,7 +278,7 @@ async def table_hands_file(
     player: Caller,
     request: Request,
     invite: str | None = None,
-    format: Annotated[str, Query(pattern="^pokerstars$")] = "pokerstars",
+    format: Annotated[str, Query(pattern="^(pokerstars|ohh)$")] = "pokerstars",
     limit: Annotated[int, Query(ge=1, le=MAX_FILE_HANDS)] = MAX_HANDS,
     since: datetime | None = None,
     until: datetime | None = None,
@@ -286,7 +286,8 @@ async def table_hands_file(
 ) -> Response:
     """One file of the table's finished hands, oldest first, each as the caller may see
     it (as in the list of hands): the last ``limit`` of those started from ``since`` and
-    before ``until``; with ``mine``, only those the caller was dealt in (a session)."""
+    before ``until``; with ``mine``, only those the caller was dealt in (a session).
+    PokerStars text, or an OHH file (each hand's object on a line, a blank line between)."""
     room.hands_read(address(request), listed=True)
     table = await visible_table(room, table_id, invite, player, closed=True)
     dealt_in = needs(player).id if mine else None
@@ -300,8 +301,12 @@ async def table_hands_file(
             ErrorCode.BAD_MESSAGE,
             f"table {table.id}'s hands cannot be written as {format}: {error}",
         ) from error
-    download = {"Content-Disposition": f'attachment; filename="{table.id}-hands.txt"'}
-    return PlainTextResponse(b"".join(bodies), headers=download)
+    if format == "ohh":
+        name, text = f"{table.id}-hands.ohh", b"\n\n".join(bodies) + b"\n"
+    else:
+        name, text = f"{table.id}-hands.txt", b"".join(bodies)
+    download = {"Content-Disposition": f'attachment; filename="{name}"'}
+    return PlainTextResponse(text, headers=download)
 
 
 def _in_utc(moment: datetime | None) -> datetime | None:
