@@ -37,7 +37,7 @@ def splitpot_hands(count: int, config: GameConfig, seed: int) -> None:
     rng = random.Random(seed)
     posts = [Post(0, PostKind.SMALL_BLIND, 1), Post(1, PostKind.BIG_BLIND, 2)]
     for n in range(count):
-        hand = Hand(config, [200] * PLAYERS, PLAYERS - 1, posts, Deck(seed=seed + n).cards)
+        hand = Hand(config, [200] * PLAYERS, PLAYERS - 1, posts, Deck(seed + n).cards)
         while not hand.is_over:
             hand.apply(choose(hand.legal_actions(), rng))
 

@@ -19,7 +19,7 @@ def table_of(names: dict[int, str], config: TableConfig, chips: int = 100) -> Ta
 def deal(table: Table, seed: int = 0, draw: Sequence[Card] | None = None) -> None:
     """Deal a hand from a seeded deck; a draw for the button, when one is needed, uses
     cards of its own (RULES.md 4.1): ``draw``, or another seeded deck."""
-    table.deal(Deck(seed=seed).cards, draw=draw or Deck(seed=seed + 1000).cards)
+    table.deal(Deck(seed).cards, draw=draw or Deck(seed + 1000).cards)
 
 
 def posts(table: Table) -> list[tuple[str, str, int]]:

@@ -4,7 +4,6 @@ import random
 
 import pytest
 
-from splitpot import cards as cards_module
 from splitpot.cards import (
     Card,
     CardError,
@@ -81,28 +80,34 @@ def test_no_card_outside_the_deck() -> None:
 
 
 def test_a_seeded_deck_is_reproducible_and_complete() -> None:
-    first, second = Deck(seed=7), Deck(seed=7)
+    first, second = Deck(7), Deck(random.Random(7))
     assert first.cards == second.cards
     assert sorted(first.cards) == [Card.from_code(code) for code in range(52)]
-    assert Deck(seed=8).cards != first.cards
+    assert Deck(8).cards != first.cards
 
 
-def test_an_unseeded_deck_is_shuffled_by_the_system_random(monkeypatch: pytest.MonkeyPatch) -> None:
-    used = []
+class Recorder(random.Random):
+    """A shuffler that says how many cards it shuffled, and reverses them."""
 
-    class Recorder(random.Random):
-        def shuffle(self, x: list[Card]) -> None:  # type: ignore[override]
-            used.append(len(x))
-            x.reverse()
+    def __init__(self) -> None:
+        super().__init__()
+        self.shuffled: list[int] = []
 
-    monkeypatch.setattr(cards_module.secrets, "SystemRandom", Recorder)
-    deck = Deck()
-    assert used == [52]
+    def shuffle(self, x: list[Card]) -> None:  # type: ignore[override]
+        self.shuffled.append(len(x))
+        x.reverse()
+
+
+def test_a_deck_is_shuffled_by_the_shuffler_the_shell_gives() -> None:
+    shuffler = Recorder()
+    deck = Deck(shuffler)
+    assert shuffler.shuffled == [52]
     assert deck.cards[0] == Card.parse("As")
+    assert sorted(Deck(random.SystemRandom()).cards) == sorted(deck.cards)
 
 
 def test_dealing_takes_cards_from_the_top() -> None:
-    deck = Deck(seed=1)
+    deck = Deck(1)
     top = deck.cards[:4]
     assert deck.deal(4) == top
     assert len(deck) == 48

@@ -7,9 +7,7 @@ import json
 import shutil
 import subprocess
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -24,11 +22,10 @@ from splitpot.dealer import (
 )
 from splitpot.engine import Action, PotAwarded, arrange_deck
 from splitpot.history.report import award_lines
-from splitpot.history.splitpot_json import to_json
-from splitpot.history.table_log import record_of
-from splitpot.protocol import award_json
+from splitpot.protocol import JsonObject, TableInfo
+from splitpot.protocol.replay import finished_hand
 from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Variant
-from splitpot.table import InHand, Table, TableConfig, TableEvent, TableHand, seen_by
+from splitpot.table import InHand, Table, TableConfig, TableEvent, TableHand, TableView, seen_by
 
 O8_POT_LIMIT = TableConfig(Variant.O8, PotLimit(1, 2), seats=4, min_buy_in=1)
 DRAW_LOW = parse_cards("2c 2d 2h 3c 3d 3h 4c 4d 4h 5c")
@@ -230,13 +227,13 @@ def test_table_events_in_words() -> None:
     config = TableConfig(Variant.OMAHA, Mixed(FixedLimit(2, 4), PotLimit(1, 2), period=1))
     table = Table(config)
     events = table.sit(0, "Ann", 40) + table.sit(3, "Bob", 40, post_now=True)
-    events += table.deal(Deck(seed=1).cards, draw=parse_cards("As 2c"))
+    events += table.deal(Deck(1).cards, draw=parse_cards("As 2c"))
     events += table.time_out(seat_to_act(table))
     lines = said(events, {0: "Ann", 3: "Bob"}, viewer=None)
     events = table.sit_in(0) + table.sit_in(3, post_now=True)
     events += table.add_chips(3, 10) + table.leave(0) + table.sit(0, "Cy", 40)
     events += table.sit(1, "Dan", 40) + table.sit_out(1)
-    events += table.deal(Deck(seed=2).cards, draw=parse_cards("2c As"))
+    events += table.deal(Deck(2).cards, draw=parse_cards("2c As"))
     lines += said(events, {0: "Cy", 1: "Dan", 3: "Bob"}, viewer=None)
     assert lines[:6] == [
         "Ann sits down in seat 1 with 40",
@@ -270,10 +267,10 @@ def test_a_live_big_blind_to_come_in_is_told_as_the_big_blind() -> None:
     once: the dealer says he posts the big blind (a live post, not "the live post")."""
     config = TableConfig(Variant.O8, PotLimit(1, 2), seats=6, min_buy_in=1)
     table = seat_players(config, {0: ("Ann", 100), 2: ("Bob", 100), 4: ("Cy", 100)})
-    table.deal(Deck(seed=1).cards, draw=parse_cards("As 2c 2d"))  # button Ann
+    table.deal(Deck(1).cards, draw=parse_cards("As 2c 2d"))  # button Ann
     act(table, "fold", "fold")
     table.sit(1, "Dan", 100, post_now=True)
-    events = table.deal(Deck(seed=2).cards)  # button Bob, blinds Cy and Ann
+    events = table.deal(Deck(2).cards)  # button Bob, blinds Cy and Ann
     names = {0: "Ann", 1: "Dan", 2: "Bob", 4: "Cy"}
     assert said(events, names, viewer=None)[1:4] == [
         "Cy posts the small blind, 1",
@@ -309,57 +306,56 @@ HANDS_JS = Path(__file__).resolve().parent.parent / "src" / "splitpot" / "web" /
 LAST_LINE = f"""
 import {{ readFileSync }} from "node:fs";
 import {{ replaySteps }} from {json.dumps(HANDS_JS.as_uri())};
-const docs = JSON.parse(readFileSync(0, "utf8"));
-console.log(JSON.stringify(docs.map((doc) => replaySteps(doc).at(-1).text)));
+const answers = JSON.parse(readFileSync(0, "utf8"));
+console.log(JSON.stringify(answers.map((answer) => replaySteps(answer).at(-1).text)));
 """
 
 
-def window_document(played: TableHand) -> dict[str, Any]:
-    """The hand as the room's hand API gives it (server/hands.py): its splitpot JSON and
-    its awards by table seat."""
-    document = to_json(record_of(played), played.hand)
-    document["awards"] = [
-        award_json(replace(event, player=played.seats[event.player]))
-        for event in played.hand.events
-        if isinstance(event, PotAwarded)
-    ]
-    return document
+def window_events(
+    table: Table, start: TableView, events: list[TableEvent]
+) -> tuple[TableHand, JsonObject]:
+    """The table's last hand, and the hand as the room's hand API gives it to a watcher
+    as events (server/hands.py, ``format=events``), from the table as it stood before it."""
+    played = table.history[-1]
+    players = {seat: f"p{seat}" for seat, sitter in enumerate(table.seats) if sitter}
+    info = TableInfo("t1", "Window", table.config)
+    return played, finished_hand(start, played, events, info=info, players=players)
+
+
+def play_window(
+    table: Table, holes: Mapping[int, str], board: str, button: int, *actions: str
+) -> tuple[TableHand, JsonObject]:
+    start = table.view(None)
+    events = deal_cards(table, holes, board, button=button)
+    return window_events(table, start, events + act(table, *actions))
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="no node to run the page's JavaScript")
 def test_the_last_hands_window_names_the_pot_and_half_as_the_dealer_does() -> None:
-    """The window's last line (hands.js) tells each award as the dealer does (RULES.md 5,
+    """The window's last step (hands.js) tells each award as the dealer does (RULES.md 5,
     'Reporting'): the pot and the half, a scoop with both hands, ties and odd chips."""
-    played: list[TableHand] = []
+    played: list[tuple[TableHand, JsonObject]] = []
     table = seat_players(O8_POT_LIMIT, ANN_ALL_IN)  # a side pot; ties for low
-    deal_cards(table, ANN_ALL_IN_HOLES, "2c6d7hKcQd", button=2)
-    act(table, "call", "check", *["check"] * 6)
-    played.append(table.history[-1])
+    checks = ["call", "check", *["check"] * 6]
+    played.append(play_window(table, ANN_ALL_IN_HOLES, "2c6d7hKcQd", 2, *checks))
     table = seat_players(O8_POT_LIMIT, {0: ("Ann", 100), 1: ("Bob", 100)})  # a scoop
-    deal_cards(table, {0: "Ac2c9h9d", 1: "KhKcQhJh"}, "3d4h5sKsQs", button=0)
-    act(table, "call", "check", *["check"] * 6)
-    played.append(table.history[-1])
+    played.append(play_window(table, {0: "Ac2c9h9d", 1: "KhKcQhJh"}, "3d4h5sKsQs", 0, *checks))
     config = TableConfig(Variant.O8, NoLimit(1, 2), seats=4)  # a quartered low half
     table = seat_players(config, {seat: (name, 100) for seat, name in NAMES.items()})
     holes = dict(enumerate(["KsKh9c9d", "Ah3cJhJc", "Ad3dTsTc", "8c8d5h5s"]))
-    deal_cards(table, holes, "2c6d7hKcQd", button=0)
-    act(table, "call", "call", "call", "raise 8", "fold", "call", "call", *["check"] * 9)
-    played.append(table.history[-1])
+    actions = ["call", "call", "call", "raise 8", "fold", "call", "call", *["check"] * 9]
+    played.append(play_window(table, holes, "2c6d7hKcQd", 0, *actions))
     node = subprocess.run(
         [str(shutil.which("node")), "--input-type=module", "-e", LAST_LINE],
-        input=json.dumps([window_document(hand) for hand in played]),
+        input=json.dumps([answer for _, answer in played]),
         capture_output=True,
         text=True,
         timeout=30,
         check=True,
     )
     dealer_says = [
-        ". ".join(
-            line
-            for line in award_lines(hand.hand.result, hand.names)  # type: ignore[arg-type]
-            if not line.startswith("No low")
-        )
-        for hand in played
+        "\n".join(award_lines(hand.hand.result, hand.names))  # type: ignore[arg-type]
+        for hand, _ in played
     ]
     assert json.loads(node.stdout) == dealer_says
     assert dealer_says[1] == (

@@ -54,7 +54,7 @@ def hands(draw: st.DrawFn) -> tuple[Hand, random.Random]:
         posts += [Post(late, PostKind.LIVE, 2), Post(late, PostKind.DEAD, 1)]
     if draw(st.booleans()):
         posts += [Post(p, PostKind.ANTE, 1) for p in range(players)]
-    deck = Deck(seed=draw(st.integers(0, 2**32))).cards
+    deck = Deck(draw(st.integers(0, 2**32))).cards
     return Hand(config, stacks, button, posts, deck), random.Random(draw(st.integers(0, 2**32)))
 
 

@@ -434,8 +434,8 @@ def test_big_o_seats_at_most_8_players_so_the_deck_covers_every_card() -> None:
 
     config = GameConfig(Variant.BIGO, FixedLimit(2, 4))
     with pytest.raises(HandSetupError, match="9 players would need 53 cards of 52"):
-        Hand(config, [100] * 9, 0, [], Deck(seed=1).cards)
-    assert Hand(config, [100] * 8, 0, [], Deck(seed=1).cards).to_act == 1
+        Hand(config, [100] * 9, 0, [], Deck(1).cards)
+    assert Hand(config, [100] * 8, 0, [], Deck(1).cards).to_act == 1
 
 
 def test_a_duplicate_card_in_the_deck_is_rejected() -> None:

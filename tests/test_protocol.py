@@ -406,7 +406,7 @@ def test_table_events_fairness_uncalled_mucks_and_rake() -> None:
     events = deal_cards(table, {0: "QhJhTc8c", 1: "AcKc9h9d"}, "3d4h5sKsQs", button=0)
     events += act(table, "raise 4", "call", "bet 2", "call", *["check"] * 4)
     events += table.add_chips(1, 5) + table.sit_out(0) + table.sit_in(0, post_now=True)
-    events += table.deal(Deck(seed=4).cards)
+    events += table.deal(Deck(4).cards)
     events += table.time_out(seat_to_act(table))
     events += table.leave(0)
     before, _ = scenes(events, Scene(Variant.O8))
@@ -885,7 +885,7 @@ def play_room(
         room.run(table.sit(seat, f"P{seat}", config.max_buy_in))
     for _ in range(HANDS):
         between_hands(room, shuffle)
-        room.run(table.deal(Deck(seed=shuffle.getrandbits(32)).cards, draw=Deck(seed=seed).cards))
+        room.run(table.deal(Deck(shuffle.getrandbits(32)).cards, draw=Deck(seed).cards))
         while table.hand is not None:
             to_act = table.seat_to_act
             assert to_act is not None

@@ -21,7 +21,7 @@ def test_first_button_goes_to_the_highest_card_suits_breaking_ties() -> None:
     table = table_of({0: "Ann", 2: "Bob", 4: "Cy"})
     assert table.draw_for_button(parse_cards("Kd Ks 2c")) == 2
     assert table.draw_for_button(parse_cards("Ah Kd As")) == 4
-    table.deal(Deck(seed=1).cards, draw=parse_cards("Kd Ks 2c"))
+    table.deal(Deck(1).cards, draw=parse_cards("Kd Ks 2c"))
     assert table.button_seat == 2
     assert posts(table) == [("Cy", "small blind", 1), ("Ann", "big blind", 2)]
 
@@ -62,7 +62,7 @@ def test_buy_ins_limit_ten_small_bets_pot_limit_40_to_100_big_blinds() -> None:
 def start_with_button_on_first_seat(table: Table, seed: int = 0) -> None:
     """Deal the first hand with a draw that the first seated player wins with the ace of
     spades."""
-    table.deal(Deck(seed=seed).cards, draw=parse_cards("As 2c 2d 2h 3c 3d 3h 4c 4d 4h"))
+    table.deal(Deck(seed).cards, draw=parse_cards("As 2c 2d 2h 3c 3d 3h 4c 4d 4h"))
 
 
 def test_a_new_player_waits_for_the_big_blind() -> None:

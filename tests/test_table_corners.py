@@ -37,7 +37,7 @@ def test_a_heads_up_hand_over_before_anyone_acts_is_returned_and_settled() -> No
     table = Table(config)
     table.sit(0, "Ann", 5)
     table.sit(1, "Bob", 400)
-    table.deal(Deck(seed=3).cards, draw=ACE_FIRST)  # Ann has the button
+    table.deal(Deck(3).cards, draw=ACE_FIRST)  # Ann has the button
     started = table.latest
     assert started is not None and started.hand.is_over
     assert table.hand is None and table.history[-1] is started
@@ -67,7 +67,7 @@ def test_simulating_heads_up_runs_through_hands_over_at_once() -> None:
 def test_the_button_is_drawn_with_cards_of_its_own() -> None:
     """RULES.md 4.1: the draw's cards are not the first cards of the hand's deck."""
     table = table_of({0: "Ann", 1: "Bob", 2: "Cy"})
-    deck = Deck(seed=5).cards
+    deck = Deck(5).cards
     table.deal(deck, draw=parse_cards("2c Ah 3d"))
     assert table.button_seat == 1
     assert table.hand is not None
@@ -77,13 +77,13 @@ def test_the_button_is_drawn_with_cards_of_its_own() -> None:
 def test_a_game_that_starts_needs_cards_for_the_draw() -> None:
     table = table_of({0: "Ann", 1: "Bob"})
     with pytest.raises(TableError, match="the button is drawn with cards of its own"):
-        table.deal(Deck(seed=1).cards)
+        table.deal(Deck(1).cards)
     assert table.hand is None and table.button_seat is None
     with pytest.raises(TableError, match="the draw for the button needs 2 cards, not 1"):
-        table.deal(Deck(seed=1).cards, draw=parse_cards("As"))
+        table.deal(Deck(1).cards, draw=parse_cards("As"))
     deal(table)
     finish(table)
-    table.deal(Deck(seed=2).cards)  # the game goes on: no draw is needed
+    table.deal(Deck(2).cards)  # the game goes on: no draw is needed
     assert table.hand is not None
 
 
@@ -95,7 +95,7 @@ def test_a_player_who_misses_only_the_small_blind_owes_it_dead() -> None:
     blind, then sits out: the small blind passes her seat, and she owes it dead. Back on
     the button's seat, she waits until the button has passed (RULES.md 6, joining)."""
     table = table_of({0: "Ann", 1: "Bob", 2: "Cy", 3: "Dee"})
-    start = Deck(seed=0).cards
+    start = Deck(0).cards
     table.deal(start, draw=parse_cards("2c As 2d 2h"))  # button Bob: blinds Cy, Dee
     assert posts(table) == [("Cy", "small blind", 1), ("Dee", "big blind", 2)]
     finish(table)
@@ -119,7 +119,7 @@ def test_a_player_who_misses_only_the_small_blind_owes_it_dead() -> None:
 
 def test_a_player_who_waits_for_the_big_blind_owes_nothing_more() -> None:
     table = table_of({0: "Ann", 1: "Bob", 2: "Cy", 3: "Dee"})
-    table.deal(Deck(seed=0).cards, draw=parse_cards("2c As 2d 2h"))  # button Bob
+    table.deal(Deck(0).cards, draw=parse_cards("2c As 2d 2h"))  # button Bob
     finish(table)
     table.sit_out(3)
     deal(table, 1)

@@ -38,7 +38,7 @@ def play(hands: int, seed: int) -> tuple[Table, list[TableEvent], list[dict[obje
             player = table.seats[seat]
             if player is not None and player.stack == 0:
                 events += table.add_chips(seat, 200)
-        events += table.deal(Deck(seed=shuffle.getrandbits(32)).cards, draw=Deck(seed=1).cards)
+        events += table.deal(Deck(shuffle.getrandbits(32)).cards, draw=Deck(1).cards)
         while table.hand is not None:
             seat = table.seat_to_act
             assert seat is not None
@@ -115,7 +115,7 @@ def test_a_snapshot_and_the_same_deal_and_actions_rebuild_the_table_exactly() ->
     table, _, _ = play(7, seed=2)
     table.sit_out(4)
     snapshot = table.snapshot()
-    deck = Deck(seed=99).cards
+    deck = Deck(99).cards
     table.deal(deck)
     rebuilt = Table.restore(table.config, snapshot)
     rebuilt.deal(deck)
@@ -136,7 +136,7 @@ def test_a_snapshot_and_the_same_deal_and_actions_rebuild_the_table_exactly() ->
 
 def test_a_snapshot_is_refused_during_a_hand_and_a_bad_one_is_named() -> None:
     table, _, _ = play(1, seed=1)
-    table.deal(Deck(seed=4).cards)
+    table.deal(Deck(4).cards)
     with pytest.raises(TableError, match="a snapshot is taken between hands"):
         table.snapshot()
     with pytest.raises(TableError, match="not a table snapshot: 'seats'"):

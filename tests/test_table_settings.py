@@ -2,8 +2,8 @@
 
 import pytest
 
+from splitpot.room.settings import SettingsError, parse_settings
 from splitpot.rules import FixedLimit, Mixed
-from splitpot.server.settings import SettingsError, parse_settings
 
 
 def test_cap_heads_up_is_a_table_setting_of_limit_and_mixed_tables() -> None:

@@ -7,7 +7,6 @@ suits c, d, h, s as 0..3; the batch evaluator works on arrays of these codes.
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -146,14 +145,13 @@ def format_cards(cards: Iterable[Card], sep: str = "") -> str:
 
 
 class Deck:
-    """A 52-card deck in a shuffled order, dealt from the top.
+    """A 52-card deck shuffled by ``shuffler`` (a seed: ``random.Random(seed)``), dealt
+    from the top. The core draws no secret randomness (DESIGN.md): a shell that deals for
+    real passes ``random.SystemRandom()``, a test a seed."""
 
-    Shuffled with ``secrets.SystemRandom`` unless a seed is given, in which case the
-    order is reproducible.
-    """
-
-    def __init__(self, seed: int | None = None) -> None:
-        shuffler: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
+    def __init__(self, shuffler: random.Random | int) -> None:
+        if isinstance(shuffler, int):
+            shuffler = random.Random(shuffler)
         order = list(FULL_DECK)
         shuffler.shuffle(order)
         self.cards: tuple[Card, ...] = tuple(order)

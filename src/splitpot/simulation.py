@@ -46,6 +46,12 @@ def play_hand(table: Table, bots: dict[int, Bot], deck: Deck, draw: Deck) -> Tab
     return dealt
 
 
+def _shuffled(seeds: random.Random | None) -> Deck:
+    """A deck shuffled with secret randomness, or by the next seed of a seeded run (the
+    same deals every run)."""
+    return Deck(random.SystemRandom() if seeds is None else seeds.getrandbits(64))
+
+
 def simulate(
     config: TableConfig,
     bots: Sequence[Bot],
@@ -66,7 +72,7 @@ def simulate(
         table.sit(seat, bot.name, chips)
         bought[seat] = chips
     by_seat = dict(enumerate(bots))
-    shuffler = random.Random(seed)
+    seeds = None if seed is None else random.Random(seed)
     rake = 0
     start = time.perf_counter()
     for number in range(hands):
@@ -74,11 +80,7 @@ def simulate(
             if player is not None and player.stack == 0:
                 table.add_chips(seat, chips)
                 bought[seat] += chips
-        deck, draw = (
-            (Deck(seed=shuffler.getrandbits(64)), Deck(seed=shuffler.getrandbits(64)))
-            if seed is not None
-            else (Deck(), Deck())
-        )
+        deck, draw = (_shuffled(seeds) for _ in range(2))
         dealt = play_hand(table, by_seat, deck, draw)
         result = dealt.hand.result
         assert result is not None

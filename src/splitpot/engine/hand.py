@@ -22,7 +22,6 @@ from splitpot.engine.events import (
     Event,
     HandEnded,
     HoleCardsDealt,
-    Mucked,
     Posted,
     PostKind,
     PotAwarded,
@@ -34,8 +33,8 @@ from splitpot.engine.events import (
     UncalledBetReturned,
     view,
 )
-from splitpot.engine.pots import Award, Pot, Share, award_pot, side_pots, split_evenly
-from splitpot.evaluate import HighHand, LowHand, best_high, best_low
+from splitpot.engine.pots import Award, Pot, award_pots, side_pots
+from splitpot.engine.showdown import ShowdownRound
 from splitpot.rules import GameConfig
 
 MAX_PLAYERS = 10
@@ -204,17 +203,12 @@ class Hand:
         self._folded = [False] * players
         self._next_card = 0
         self._uncalled: list[tuple[int, int]] = []
-        self._all_face_up = False
-        self._showdown_order: list[int] = []
-        self._showdown_at = 0
         self._river_aggressor: int | None = None
-        self._best_shown: tuple[int, int] | None = None  # (high, low) strengths; low 0: none
-        self._awards: list[Award] = []
+        self._showdown: ShowdownRound | None = None  # once the last betting round is over
+        self._awards: tuple[Award, ...] = ()
         self._pots: list[Pot] = []
         self._rake = 0
-        self._highs: dict[int, HighHand] = {}
         self._legal: LegalActions | None = None  # of the state as it is now
-        self._lows: dict[int, LowHand | None] = {}
 
         self._post_forced_bets()
         self._deal_hole_cards()
@@ -296,8 +290,8 @@ class Hand:
         player = self.to_act
         if player is None:
             raise IllegalActionError("the hand is over: no one is to act")
-        if self.phase is Phase.SHOWDOWN:
-            return LegalActions(player, show=None not in self.holes[player], muck=True)
+        if self._showdown is not None:
+            return self._showdown.legal_actions()
         stack, bet, level = self._stacks[player], self._bets[player], self._round.level
         to_call = max(0, level - bet)
         all_in_to = bet + stack
@@ -322,15 +316,22 @@ class Hand:
             all_in=all_in,
         )
 
+    def check(self, action: Action) -> None:
+        """Raise the ``IllegalActionError`` that ``apply`` would, changing nothing (an
+        action is refused before anything of it is logged)."""
+        legal = self._legal_to_act()
+        if self._showdown is not None:
+            self._showdown.check(action)
+        else:
+            self._resolve_bet(legal.player, action, legal)
+
     def apply(self, action: Action) -> list[Event]:
         """Check and apply the action of the player to act; return the events it caused."""
-        if self.phase is Phase.OVER or self.to_act is None:
-            raise IllegalActionError("the hand is over: no more actions")
-        legal = self.legal_actions()
+        legal = self._legal_to_act()
         player = legal.player
         start = len(self.events)
-        if self.phase is Phase.SHOWDOWN:
-            self._apply_showdown(player, action, legal)
+        if self._showdown is not None:
+            self.events.extend(self._showdown.apply(action))
         else:
             self._apply_bet(player, action, legal)
         self.actions.append(action)
@@ -340,6 +341,11 @@ class Hand:
         return self.events[start:]
 
     # ------------------------------------------------------------ internals
+
+    def _legal_to_act(self) -> LegalActions:
+        if self.phase is Phase.OVER or self.to_act is None:
+            raise IllegalActionError("the hand is over: no more actions")
+        return self.legal_actions()
 
     def _emit(self, event: Event) -> None:
         self.events.append(event)
@@ -421,7 +427,11 @@ class Hand:
     def _may_raise(self, player: int) -> bool:
         return self._opponent_can_go_past(player) and self._round.reopened_for(player)
 
-    def _apply_bet(self, player: int, action: Action, legal: LegalActions) -> None:
+    def _resolve_bet(
+        self, player: int, action: Action, legal: LegalActions
+    ) -> tuple[ActionKind, int | None]:
+        """The action as the betting takes it (all in is a call, a bet or a raise), or the
+        ``IllegalActionError`` that says why it cannot be taken; nothing changes."""
         kind, to = action.kind, action.amount
         if kind is ActionKind.ALL_IN:
             if not legal.all_in:
@@ -431,18 +441,28 @@ class Hand:
                 kind = ActionKind.CALL
             else:
                 kind, to = legal.bet_or_raise or ActionKind.RAISE, legal.all_in_to
+        if kind is ActionKind.CHECK and not legal.check:
+            raise IllegalActionError(
+                f"cannot check: {self._round.level - self._bets[player]} to call"
+            )
+        if kind is ActionKind.CALL and legal.call is None:
+            raise IllegalActionError("nothing to call: check or bet")
+        if kind in (ActionKind.BET, ActionKind.RAISE):
+            assert to is not None
+            self._check_raise(player, kind, to, legal)
+        elif kind not in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL):
+            raise IllegalActionError(f"cannot {kind.value} while the betting goes on")
+        return kind, to
+
+    def _apply_bet(self, player: int, action: Action, legal: LegalActions) -> None:
+        kind, to = self._resolve_bet(player, action, legal)
         if kind is ActionKind.FOLD:
             self._folded[player] = True
             self._emit(Acted(player, ActionKind.FOLD, self._bets[player], 0))
         elif kind is ActionKind.CHECK:
-            if not legal.check:
-                raise IllegalActionError(
-                    f"cannot check: {self._round.level - self._bets[player]} to call"
-                )
             self._emit(Acted(player, ActionKind.CHECK, self._bets[player], 0))
         elif kind is ActionKind.CALL:
-            if legal.call is None:
-                raise IllegalActionError("nothing to call: check or bet")
+            assert legal.call is not None
             self._move(player, legal.call, True)
             self._emit(
                 Acted(
@@ -453,12 +473,9 @@ class Hand:
                     self._stacks[player] == 0,
                 )
             )
-        elif kind in (ActionKind.BET, ActionKind.RAISE):
-            assert to is not None
-            self._check_raise(player, kind, to, legal)
-            self._raise(player, kind, to)
         else:
-            raise IllegalActionError(f"cannot {kind.value} while the betting goes on")
+            assert to is not None
+            self._raise(player, kind, to)
         self._round.acted(player)
 
     def _why_not_all_in(self, legal: LegalActions) -> str:
@@ -510,10 +527,10 @@ class Hand:
     def _progress(self) -> None:
         """Move the hand on until someone must decide, or it is over."""
         while self.phase is not Phase.OVER:
-            if self.phase is Phase.SHOWDOWN:
-                if self._continue_showdown():
-                    return
-                self._finish()
+            if self._showdown is not None:
+                self.to_act = self._showdown.to_act
+                if self.to_act is None:
+                    self._finish()
                 return
             live = [p for p in range(self.players) if not self._folded[p]]
             if len(live) == 1:
@@ -527,8 +544,7 @@ class Hand:
             self._end_round()
             self.to_act = None
             if self.street is Street.RIVER or len(self._able()) <= 1:
-                self._run_out_board()
-                self._start_showdown()
+                self._start_showdown(face_up=self._run_out_board())
             else:
                 self.street = Street(self.street + 1)
                 self._deal_board(self.street)
@@ -556,14 +572,15 @@ class Hand:
         self.board.extend(cards)
         self._emit(BoardDealt(street, cards))
 
-    def _run_out_board(self) -> None:
-        """Deal the rest of the board when all-in betting ends before the river.
+    def _run_out_board(self) -> bool:
+        """Deal the rest of the board when all-in betting ends before the river; True when
+        every hand still in is face up.
 
         RULES.md 5: with a player all in and no more betting possible, every hand still
         in is turned face up.
         """
-        self._all_face_up = any(self.all_in(p) for p in range(self.players))
-        if self._all_face_up and self.street is not Street.RIVER:
+        face_up = any(self.all_in(p) for p in range(self.players))
+        if face_up and self.street is not Street.RIVER:
             first = (self.button + 1) % self.players
             for player in sorted(range(self.players), key=lambda p: (p - first) % self.players):
                 cards = self.holes[player]
@@ -572,48 +589,34 @@ class Hand:
         while self.street is not Street.RIVER:
             self.street = Street(self.street + 1)
             self._deal_board(self.street)
+        return face_up
 
-    def _start_showdown(self) -> None:
+    def _start_showdown(self, face_up: bool) -> None:
+        """Value the hands still in, award the pots, and show the hands that must be shown
+        first (RULES.md 5)."""
         self.phase = Phase.SHOWDOWN
-        live = [p for p in range(self.players) if not self._folded[p]]
-        board = self.board
-        known_board = None not in board
-        variant = self.config.variant
-        for p in live:
-            hole = self.holes[p]
-            if known_board and None not in hole:
-                cards = [c for c in hole if c is not None]
-                table = [c for c in board if c is not None]
-                self._highs[p] = best_high(cards, table)
-                self._lows[p] = (
-                    best_low(cards, table, variant.low_qualifier) if variant.has_low else None
-                )
-        self._settle_pots(showdown=True)
-        # RULES.md 5: the last bettor or raiser of the river shows first; else the first
-        # player still in left of the button; then clockwise.
-        first = self._river_aggressor
-        if first is None:
-            first = (self.button + 1) % self.players
-        self._showdown_order = sorted(live, key=lambda p: (p - first) % self.players)
-        self._showdown_at = 0
+        self._showdown = ShowdownRound(
+            self.config.variant,
+            self.holes,
+            [p for p in range(self.players) if not self._folded[p]],
+            self.board,
+            self._take_rake(),
+            self.button,
+            self._river_aggressor,
+            face_up,
+        )
+        self._awards = self._showdown.awards
+        self.events.extend(self._showdown.reveal())
 
-    def _settle_pots(self, showdown: bool) -> None:
-        """Take the rake, then work out every award (paid when the hand finishes)."""
+    def _take_rake(self) -> list[Pot]:
+        """The pots after the rake comes out of each (RULES.md 5); paid when the hand ends."""
         pots = self.current_pots()
         cuts = self._rake_cuts([pot.amount for pot in pots])
         self._rake = sum(cuts)
-        pots = [Pot(pot.amount - cut, pot.eligible) for pot, cut in zip(pots, cuts, strict=True)]
-        self._pots = pots
-        awards: list[Award] = []
-        lows = self._lows if self.config.variant.has_low else None
-        for index in reversed(range(len(pots))):  # side pots first, the main pot last
-            pot = pots[index]
-            if showdown and len(pot.eligible) > 1:
-                awards.extend(award_pot(index, pot, self._highs, lows, self.button, self.players))
-            else:  # uncontested
-                shares = split_evenly(pot.amount, pot.eligible, self.button, self.players)
-                awards.extend(Award(index, Share.WHOLE, p, chips) for p, chips in shares)
-        self._awards = awards
+        self._pots = [
+            Pot(pot.amount - cut, pot.eligible) for pot, cut in zip(pots, cuts, strict=True)
+        ]
+        return self._pots
 
     def _rake_cuts(self, pots: list[int]) -> list[int]:
         """The rake out of each pot before it is split (RULES.md 5).
@@ -640,61 +643,10 @@ class Hand:
             raise HandSetupError(f"the recorded rake is {rake} more than the pot")
         return cuts
 
-    def _continue_showdown(self) -> bool:
-        """Show the hands in order; stop at a hand that may muck. True while waiting."""
-        while self._showdown_at < len(self._showdown_order):
-            player = self._showdown_order[self._showdown_at]
-            known = player in self._highs  # the hole cards and the board are known
-            if known and (self._all_face_up or self._must_show(player)):
-                self._show(player)
-            elif not known and self._all_face_up:
-                self._emit(Mucked(player))
-            else:
-                self.to_act = player  # offered show or muck
-                return True
-            self._showdown_at += 1
-        self.to_act = None
-        return False
-
-    def _must_show(self, player: int) -> bool:
-        """RULES.md 5: the first to show shows; then each hand that beats or ties the best
-        shown so far, for high or for low, shows; and the muck is offered only to a hand
-        that cannot win any part of any pot, so a hand that wins something shows."""
-        best = self._best_shown
-        if best is None or any(a.player == player for a in self._awards):
-            return True
-        low = self._lows.get(player)
-        return self._highs[player].strength >= best[0] or (
-            low is not None and low.strength >= best[1]
-        )
-
-    def _show(self, player: int) -> None:
-        cards = tuple(c for c in self.holes[player] if c is not None)
-        high, low = self._highs.get(player), self._lows.get(player)
-        self._emit(Shown(player, cards, high, low))
-        if high is not None:  # a hand is shown with its high, or not at all
-            best = self._best_shown or (0, 0)
-            low_strength = 0 if low is None else low.strength
-            self._best_shown = (max(best[0], high.strength), max(best[1], low_strength))
-
-    def _apply_showdown(self, player: int, action: Action, legal: LegalActions) -> None:
-        if action.kind is ActionKind.SHOW and legal.show:
-            self._show(player)
-        elif action.kind is ActionKind.MUCK:
-            self._emit(Mucked(player))
-        elif action.kind is ActionKind.SHOW:
-            raise IllegalActionError("cannot show: the hole cards are not known")
-        else:
-            raise IllegalActionError(
-                f"at the showdown a player may show or muck, not {action.kind.value}"
-            )
-        self._showdown_at += 1
-        self.to_act = None
-
     def _finish(self) -> None:
-        showdown = self.phase is Phase.SHOWDOWN
-        if not showdown:
-            self._settle_pots(showdown=False)
+        showdown = self._showdown is not None
+        if not showdown:  # one player is left in every pot
+            self._awards = tuple(award_pots(self._take_rake(), {}, None, self.button, self.players))
         if self._rake:
             self._emit(RakeTaken(self._rake))
         for award in self._awards:
@@ -709,7 +661,7 @@ class Hand:
         self._emit(HandEnded(tuple(self._stacks)))
         self.result = HandResult(
             tuple(self._pots),
-            tuple(self._awards),
+            self._awards,
             self._rake,
             tuple(self._uncalled),
             tuple(self._stacks),

@@ -124,3 +124,23 @@ def award_pot(
             high, low = hands(player, share)
             awards.append(Award(index, share, player, chips, high, low))
     return awards
+
+
+def award_pots(
+    pots: Sequence[Pot],
+    highs: dict[int, HighHand],
+    lows: dict[int, LowHand | None] | None,
+    button: int,
+    seats: int,
+) -> list[Award]:
+    """Every pot, the side pots first and the main pot last: a pot with one player still
+    in is theirs whole; a contested one is split by the hands' values (``award_pot``)."""
+    awards: list[Award] = []
+    for index in reversed(range(len(pots))):
+        pot = pots[index]
+        if len(pot.eligible) > 1:
+            awards.extend(award_pot(index, pot, highs, lows, button, seats))
+        else:
+            shares = split_evenly(pot.amount, pot.eligible, button, seats)
+            awards.extend(Award(index, Share.WHOLE, p, chips) for p, chips in shares)
+    return awards

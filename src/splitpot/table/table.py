@@ -130,6 +130,12 @@ class Table:
 
         ``kept``: the chips are those a system of record kept for the player at this table
         (a room restarting), not a buy-in, so the buy-in range does not apply."""
+        self.check_sit(seat, name, buy_in, kept=kept)
+        self.seats[seat] = Seat(name, buy_in, post_now=post_now)
+        return [PlayerSat(seat, name, buy_in, post_now)]
+
+    def check_sit(self, seat: int, name: str, buy_in: int, *, kept: bool = False) -> None:
+        """Raise the ``TableError`` that ``sit`` would, changing nothing."""
         self._check_seat_number(seat)
         if not isinstance(name, str) or not name.strip():
             raise TableError(f"a player needs a name, not {name!r}")
@@ -141,8 +147,6 @@ class Table:
             whole_chips("chips kept", buy_in)
         else:
             self._check_buy_in(buy_in, 0)
-        self.seats[seat] = Seat(name, buy_in, post_now=post_now)
-        return [PlayerSat(seat, name, buy_in, post_now)]
 
     def leave(self, seat: int) -> list[TableEvent]:
         """Take the player out of the seat between hands, with their chips."""
@@ -154,12 +158,17 @@ class Table:
 
     def add_chips(self, seat: int, chips: int) -> list[TableEvent]:
         """A top-up between hands, up to the table's maximum buy-in."""
+        self.check_add_chips(seat, chips)
+        player = self._occupant(seat)
+        player.stack += chips
+        return [ChipsAdded(seat, player.name, chips, player.stack)]
+
+    def check_add_chips(self, seat: int, chips: int) -> None:
+        """Raise the ``TableError`` that ``add_chips`` would, changing nothing."""
         player = self._occupant(seat)
         if self._in_hand(seat):
             raise TableError("no chips may be added during a hand (RULES.md 3: table stakes)")
         self._check_buy_in(chips, player.stack)
-        player.stack += chips
-        return [ChipsAdded(seat, player.name, chips, player.stack)]
 
     def sit_out(self, seat: int) -> list[TableEvent]:
         player = self._occupant(seat)
@@ -278,26 +287,25 @@ class Table:
     def act(self, seat: int, action: Action) -> list[TableEvent]:
         """Apply the action of the player in ``seat``, who must be the one to act; return
         the events it caused. An illegal action raises and changes nothing."""
-        self._check_seat_number(seat)
-        current = self.hand
-        if current is None:
-            raise TableError("no hand is being played")
-        if self.seat_to_act != seat:
-            raise TableError(f"seat {seat + 1} is not to act")
+        current = self._hand_to_act(seat)
         events = by_seat(current.number, current.hand.apply(action), current.seats)
         self._settle_if_over()
         return events
 
+    def check_act(self, seat: int, action: Action) -> None:
+        """Raise what ``act`` would (a ``TableError``, an ``IllegalActionError``), changing
+        nothing: an action is refused before anything of it is logged."""
+        self._hand_to_act(seat).hand.check(action)
+
+    def time_out_action(self, seat: int) -> Action:
+        """RULES.md 6: what a player out of time does: check if possible, else fold (at
+        the showdown, muck)."""
+        legal = self._hand_to_act(seat, timed=True).hand.legal_actions()
+        return Action.check() if legal.check else legal.give_up()
+
     def time_out(self, seat: int) -> list[TableEvent]:
         """RULES.md 6: the time ran out: check if possible, else fold; then sit out."""
-        self._check_seat_number(seat)
-        current = self.hand
-        if current is None or self.seat_to_act is None:
-            raise TableError("no one is to act")
-        if self.seat_to_act != seat:
-            raise TableError(f"seat {seat + 1} is not to act")
-        legal = current.hand.legal_actions()
-        events = self.act(seat, Action.check() if legal.check else legal.give_up())
+        events = self.act(seat, self.time_out_action(seat))
         player = self._occupant(seat)
         player.sitting_out = True
         return [*events, SatOut(seat, player.name, timed_out=True)]
@@ -327,6 +335,19 @@ class Table:
         return outside + (self.hand.hand.chips_in_play() if self.hand is not None else 0)
 
     # ------------------------------------------------------------ internals
+
+    def _hand_to_act(self, seat: int, timed: bool = False) -> TableHand:
+        """The hand in play, where ``seat`` is to act (else a ``TableError``; ``timed``: a
+        time-out, for which no one to act is the fault)."""
+        self._check_seat_number(seat)
+        current = self.hand
+        if timed and (current is None or self.seat_to_act is None):
+            raise TableError("no one is to act")
+        if current is None:
+            raise TableError("no hand is being played")
+        if self.seat_to_act != seat:
+            raise TableError(f"seat {seat + 1} is not to act")
+        return current
 
     def _in_hand(self, seat: int) -> bool:
         return self.hand is not None and seat in self.hand.seats
