@@ -15,9 +15,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from splitpot.dealer import help_words
-from splitpot.engine import Action, ActionKind, LegalActions
+from splitpot.engine import Action, LegalActions
 from splitpot.evaluate import hand_help
-from splitpot.rules import Betting, FixedLimit, Mixed, NoLimit, PotLimit, Structure, Variant
+from splitpot.protocol import hand_betting_from_json, legal_from_json
+from splitpot.rules import Betting, Structure, Variant
 from splitpot.table.view import action_words
 
 Frame = Mapping[str, Any]  # one message of the room, decoded
@@ -30,45 +31,6 @@ NOT_NOW = ("illegal_action", "not_your_turn", "wrong_hand")  # refusals of an ac
 def game_title(variant: Variant, betting: Betting) -> str:
     """The game as a hand's first line names it: "Omaha Hi/Lo, Pot Limit 1/2"."""
     return f"{variant.short_name}, {betting.name} {betting.stakes}"
-
-
-def betting_from_json(fields: Frame) -> Betting | Mixed:
-    """A structure and its stakes from the protocol's structure fields (a summary, a hand,
-    ``hand_started``): the same values the table plays, so names and stakes read alike."""
-    structure = Structure(fields["structure"])
-    small, big = int(fields["small_blind"]), int(fields["big_blind"])
-    if structure is Structure.FIXED_LIMIT:
-        return FixedLimit(
-            int(fields["small_bet"]), int(fields["big_bet"]), small_blind=small, big_blind=big
-        )
-    if structure is Structure.POT_LIMIT:
-        return PotLimit(small, big)
-    if structure is Structure.NO_LIMIT:
-        return NoLimit(small, big)
-    limit, pot_limit = betting_from_json(fields["limit"]), betting_from_json(fields["pot_limit"])
-    assert isinstance(limit, FixedLimit) and isinstance(pot_limit, PotLimit)
-    return Mixed(limit, pot_limit, fields.get("period"))
-
-
-def legal_from_json(seat: int, legal: Iterable[Frame]) -> LegalActions:
-    """A ``turn``'s ``legal`` list as the engine's value, which words it ("fold, call 2,
-    raise 4") and sizes the buttons exactly as at the table."""
-    by_name = {str(entry["action"]): entry for entry in legal}
-    kind = next((k for k in (ActionKind.BET, ActionKind.RAISE) if k.value in by_name), None)
-    sized = by_name[kind.value] if kind is not None else {}
-    return LegalActions(
-        player=seat,
-        fold="fold" in by_name,
-        check="check" in by_name,
-        call=by_name["call"]["amount"] if "call" in by_name else None,
-        bet_or_raise=kind,
-        min_to=sized.get("min"),
-        max_to=sized.get("max"),
-        all_in_to=by_name["allin"]["amount"] if "allin" in by_name else None,
-        all_in="allin" in by_name,
-        show="show" in by_name,
-        muck="muck" in by_name,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +165,7 @@ class TableClient:
                 if s.status in (*IN_HAND, "folded")
             )
         board = tuple(hand["board"])
-        betting = _one_betting(hand)
+        betting = hand_betting_from_json(hand)
         return HandPicture(
             hand["id"], hand["number"], hand["street"], board, hand["total"], betting, dealt
         )
@@ -266,7 +228,7 @@ class TableClient:
         )
 
     def _on_hand_started(self, event: Frame) -> str:
-        betting = _one_betting(event)
+        betting = hand_betting_from_json(event)
         dealt = tuple((s["seat"], s["stack"]) for s in event["seats"])
         self.hand = HandPicture(event["hand"], event["number"], "preflop", (), 0, betting, dealt)
         self.last, self.result, self._awards, self.turn = None, (), [], None
@@ -403,7 +365,7 @@ class TableClient:
             return shown.betting
         if not self.summary:
             return None
-        return _one_betting(self.summary)
+        return hand_betting_from_json(self.summary)
 
     def title(self) -> str:
         """The game for a header: the structure being played and, in a mixed game, that
@@ -594,12 +556,6 @@ def _seat(seat: Frame) -> SeatPicture | None:
     )
 
 
-def _one_betting(fields: Frame) -> Betting:
-    """The structure of one hand: a mixed table's first round before any hand."""
-    betting = betting_from_json(fields)
-    return betting.betting_for(0) if isinstance(betting, Mixed) else betting
-
-
 __all__ = [
     "Command",
     "Frame",
@@ -608,7 +564,5 @@ __all__ = [
     "SeatPicture",
     "TableClient",
     "Turn",
-    "betting_from_json",
     "game_title",
-    "legal_from_json",
 ]

@@ -1,5 +1,6 @@
 """The room's protocol (PROTOCOL.md, docs/protocol.md): views and events as JSON
-messages, and client messages as typed commands. Pure: no I/O, no web framework."""
+messages and read back into the core's values, and client messages as typed commands.
+Pure: no I/O, no web framework."""
 
 from splitpot.protocol.commands import (
     MAX_CHAT,
@@ -27,6 +28,7 @@ from splitpot.protocol.commands import (
     parse_command,
     read_frame,
 )
+from splitpot.protocol.decode import betting_from_json, hand_betting_from_json, legal_from_json
 from splitpot.protocol.encode import (
     Json,
     JsonObject,
@@ -90,6 +92,7 @@ __all__ = [
     "TopUp",
     "Watch",
     "award_json",
+    "betting_from_json",
     "betting_json",
     "cards_json",
     "chat_message",
@@ -101,9 +104,11 @@ __all__ = [
     "error_message",
     "event_message",
     "frame",
+    "hand_betting_from_json",
     "hand_id",
     "http_error",
     "invite_message",
+    "legal_from_json",
     "parse_command",
     "read_frame",
     "refused",
