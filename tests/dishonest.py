@@ -1,6 +1,6 @@
 """A dishonest room, for the tests that must catch it (issue 19): a ``PendingDeal`` that
 cheats as an operator who controls the server could, and still publishes records that are
-consistent in themselves. ``cheating(monkeypatch, cheat)`` puts it in the room's actor;
+consistent in themselves. ``cheating(monkeypatch, cheat)`` puts it in the tables' host;
 the honest room is the same room without it.
 
 The cheats:
@@ -22,8 +22,8 @@ import pytest
 
 from splitpot import fair
 from splitpot.protocol import JsonObject
-from splitpot.server import actor
-from splitpot.server.dealing import PendingDeal
+from splitpot.room import host
+from splitpot.room.deal import PendingDeal
 
 CHEATS = ("regrind", "drop_entropy", "omit_commitment", "reorder", "cancel")
 
@@ -95,4 +95,4 @@ def _reordered(deal: fair.Deal, players: int, hole_cards: int) -> fair.Deal:
 def cheating(monkeypatch: pytest.MonkeyPatch, cheat: str) -> None:
     """The room's tables deal with ``cheat`` from now on (this test only)."""
     assert cheat in CHEATS, cheat
-    monkeypatch.setattr(actor, "PendingDeal", _dishonest(cheat))
+    monkeypatch.setattr(host, "PendingDeal", _dishonest(cheat))

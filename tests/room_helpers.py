@@ -17,10 +17,12 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from splitpot.room.recovery import replay_hand
 from splitpot.server.app import create_app
 from splitpot.server.main import listening_socket
 from splitpot.server.room import RoomOptions
-from splitpot.store import Store
+from splitpot.store import HandLog, Store
+from splitpot.table import Table, TableEvent
 
 FAST = RoomOptions(
     hand_pause=0.05,
@@ -354,3 +356,9 @@ def chips_kept(store: Store) -> None:
     and the three sum to zero (check_invariant raises if a transfer does not balance)."""
     totals = store.check_invariant()
     assert totals.balances + totals.on_tables + totals.house == 0, totals
+
+
+def replay(hand: HandLog) -> tuple[Table, list[TableEvent]]:
+    """The table after a stored hand's deal and logged actions (``room/recovery.py``)."""
+    actions = [(action.seat, action.kind, action.amount) for action in hand.actions]
+    return replay_hand(hand.setup, actions)

@@ -21,7 +21,7 @@ from splitpot.cards import Deck
 from splitpot.cli import main, play_lines
 from splitpot.client.local import LocalTable
 from splitpot.client.remote import RemoteError, RemoteGame, socket_url
-from splitpot.client.state import TableClient, legal_from_json
+from splitpot.client.state import TableClient
 from splitpot.dealer import Scene, scenes
 from splitpot.protocol import (
     TableInfo,
@@ -29,6 +29,7 @@ from splitpot.protocol import (
     encode_legal,
     encode_state,
     event_message,
+    legal_from_json,
     table_message,
     turn_message,
 )
@@ -104,7 +105,7 @@ class Dealer:
             elif self.shuffle.random() < 0.2:
                 away = self.shuffle.randrange(len(self.bots))
                 yield self.frames(self.table.sit_out(away))
-            deck, draw = (Deck(seed=self.shuffle.getrandbits(64)) for _ in range(2))
+            deck, draw = (Deck(self.shuffle.getrandbits(64)) for _ in range(2))
             yield self.frames(self.table.deal(deck.cards, draw=draw.cards))
             while (current := self.table.hand) is not None:
                 seat = self.table.seat_to_act
@@ -167,7 +168,7 @@ def test_a_turn_reads_back_as_the_engines_legal_actions() -> None:
 
 def test_words_become_the_rooms_commands() -> None:
     config = table_config("o8", "limit", None, 3)
-    local = LocalTable(config, "Hero", [make_bot("sensible", f"B{i}", i) for i in (1, 2)], 200, 3)
+    local = LocalTable(config, "Hero", [make_bot("sensible", f"B{i}", i) for i in (1, 2)], 200, 2)
     client = TableClient()
     client.receive(local.snapshot())
     assert client.command("call").lines == ("It is not your turn.",)
@@ -417,7 +418,7 @@ def test_the_offline_game_chats_and_helps_through_the_same_commands() -> None:
     assert session.command("say nice hand").lines == ("Hero: nice hand",)
     assert session.command("sit").lines == ("You sit in seat 1 already.",)
     assert session.command("sit out").lines == (
-        "Refused: the offline table takes act, chat and leave, not sit_out.",
+        "Refused: the offline table takes act, chat, leave and preferences, not sit_out.",
     )
     assert session.legal() is not None  # still the person's turn
     remote = RemoteGame("http://127.0.0.1:1", "Ann")

@@ -24,14 +24,13 @@ from cluster_process import (
     redis_or_skip,
     runs,
 )
-from room_helpers import Client, Frame, is_event, new_table, play, play_hands
+from room_helpers import Client, Frame, is_event, new_table, play, play_hands, replay
 from room_process import LEASE, WAIT, Serve, check_chips, check_hands_against_ledger
 from store_fixtures import fresh_postgres_database
 
 from splitpot.cli import main
 from splitpot.client.remote import Connection, socket_url
 from splitpot.server.cluster import Node, deal, least_loaded
-from splitpot.server.recovery import replay
 from splitpot.store import HandStatus, Store
 
 

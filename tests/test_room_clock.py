@@ -27,7 +27,7 @@ from room_helpers import (
     seated_game,
 )
 
-from splitpot.server.clock import ActionClock
+from splitpot.room.clock import ActionClock
 from splitpot.store import Store
 
 pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)

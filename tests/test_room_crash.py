@@ -20,7 +20,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from room_helpers import Client, Frame, is_event
+from room_helpers import Client, Frame, is_event, replay
 from room_process import (
     WAIT,
     Human,
@@ -34,11 +34,13 @@ from room_process import (
 from sqlalchemy import make_url
 
 from splitpot.engine import Action
-from splitpot.server.actor import Command, TableActor
+from splitpot.room.commands import Act, Person, Sit
+from splitpot.room.host import Steps
+from splitpot.room.settings import TableSettings
+from splitpot.server.actor import Request, TableActor
 from splitpot.server.connection import Connection
-from splitpot.server.recovery import replay, restore_table
+from splitpot.server.recovery import restore_table
 from splitpot.server.room import Room, RoomOptions
-from splitpot.server.settings import TableSettings
 from splitpot.store import HandStatus, LoggedAction, Player, SeatStatus, Store
 from splitpot.table import Table, TableView
 
@@ -55,21 +57,24 @@ class Connections:
     """The room's connections of the test's players, by player id."""
 
     def __init__(self, players: list[Player]) -> None:
+        self.players = {player.id: Person(player.id, player.name) for player in players}
         self.connections = {player.id: Connection(player) for player in players}
 
     async def act(self, actor: TableActor, action: Action) -> None:
         """The seat to act takes ``action``, through the actor like a client's ``act``."""
-        seat = actor.table.seat_to_act
-        assert seat is not None, "no one is to act"
-        connection = self.connections[actor.occupants[seat].player_id]
-        fields = {"hand": actor.hand_id, "action": action}
-        await actor.submit(Command(connection, "act", fields))
+        host = actor.host
+        seat = host.table.seat_to_act
+        assert seat is not None and host.playing is not None, "no one is to act"
+        player = host.occupants[seat].player_id
+        command = Act(self.players[player], action, host.playing.id)
+        await actor.submit(Request(self.connections[player], command))
 
     async def passive(self, actor: TableActor) -> None:
         """Check, else call: the hand goes on to the showdown, where the room shows or
         mucks for each player (their preferences) and settles the hand."""
-        seat = actor.table.seat_to_act
-        legal = None if seat is None else actor.table.view(seat).legal
+        table = actor.host.table
+        seat = table.seat_to_act
+        legal = None if seat is None else table.view(seat).legal
         if legal is None or legal.muck:
             await asyncio.sleep(0.01)
         elif legal.check:
@@ -102,11 +107,19 @@ async def room_on(store: Store) -> AsyncIterator[Room]:
         room._db.shutdown(wait=True)
 
 
-async def restarted(room: Room, table_id: str) -> TableActor:
+async def restarted(room: Room, table_id: str) -> tuple[TableActor, Steps | None]:
     """The table as a restarted room rebuilds it: its lease taken (the same process name:
-    at once), then restored from the store (not started)."""
+    at once), then restored from the store (not started), with the steps it begins with."""
     assert await room.db(room.store.claim_table, table_id, room.options.lease_seconds)
-    return await restore_table(room, room.store.table(table_id))
+    return await restore_table(room, room.store.table(table_id), room.options.host())
+
+
+def run(room: Room, actor: TableActor, first: Steps | None, *, hold: bool = False) -> None:
+    """Start the restored table in the room (``hold``: it deals no new hand)."""
+    room.tables[actor.id] = actor
+    if hold:
+        actor.hold()
+    actor.start(first)
 
 
 async def hand_in_play(room: Room, store: Store) -> tuple[TableActor, Connections]:
@@ -115,15 +128,17 @@ async def hand_in_play(room: Room, store: Store) -> tuple[TableActor, Connection
     identities = [store.create_guest(name) for name in NAMES]
     actor, _ = await room.create_here(TableSettings("Crash", seats=4), identities[0].player)
     players = Connections([identity.player for identity in identities])
-    for seat, connection in enumerate(players.connections.values()):
-        await actor.submit(Command(connection, "sit", {"seat": seat, "buy_in": BUY_IN}))
-    await until(lambda: actor.hand_id is not None, "the deal")
-    legal = actor.table.view(actor.table.seat_to_act).legal
+    for seat, (player, connection) in enumerate(players.connections.items()):
+        sit = Sit(players.players[player], seat, BUY_IN)
+        await actor.submit(Request(connection, sit))
+    await until(lambda: actor.host.playing is not None, "the deal")
+    table = actor.host.table
+    legal = table.view(table.seat_to_act).legal
     assert legal is not None and legal.min_to is not None
     await players.act(actor, Action.raise_to(legal.min_to))
     for _ in range(3):
         await players.passive(actor)
-    assert actor.table.hand is not None and len(actor.table.hand.hand.board) == 3
+    assert table.hand is not None and len(table.hand.hand.board) == 3
     return actor, players
 
 
@@ -141,36 +156,42 @@ def table_stacks(table: Table) -> dict[int, int]:
     return {seat: player.stack for seat, player in enumerate(table.seats) if player is not None}
 
 
+def hand_of(actor: TableActor) -> str | None:
+    playing = actor.host.playing
+    return None if playing is None else playing.id
+
+
 def test_a_hand_in_play_resumes_exactly_where_its_log_stops(store: Store) -> None:
     async def scenario() -> None:
         async with room_on(store) as room:
             actor, players = await hand_in_play(room, store)
-            hand_id, before, seats = actor.hand_id, views(actor.table), list(actor.table.seats)
-            board = actor.scene.board
+            before_table = actor.host.table
+            hand_id, before, seats = hand_of(actor), views(before_table), list(before_table.seats)
+            board = actor.host.scene.board
         assert hand_id is not None
         logged = store.hand_log(hand_id)
         assert logged.status is HandStatus.PLAYING and len(logged.actions) == 4
         async with room_on(store) as room:
-            resumed = await restarted(room, actor.id)
-            assert resumed.hand_id == hand_id
-            assert views(resumed.table) == before  # same seat to act, stacks, bets, board
-            assert len(board) == 3 and resumed.scene.board == board  # the dealer's words go on
-            assert resumed.table.seats == seats
-            assert {s: o.player_id for s, o in resumed.occupants.items()} == {
-                s: o.player_id for s, o in actor.occupants.items()
+            resumed, first = await restarted(room, actor.id)
+            host = resumed.host
+            assert hand_of(resumed) == hand_id and first is None
+            assert views(host.table) == before  # same seat to act, stacks, bets, board
+            assert len(board) == 3 and host.scene.board == board  # the dealer's words go on
+            assert host.table.seats == seats
+            assert {s: o.player_id for s, o in host.occupants.items()} == {
+                s: o.player_id for s, o in actor.host.occupants.items()
             }
-            resumed.paused = True  # no next hand: the stacks stay as this one leaves them
-            room.tables[resumed.id] = resumed
-            resumed.start()
-            turn = resumed.turn  # the player to act has a full action time again
-            assert turn is not None and turn.seat == resumed.table.seat_to_act
-            assert turn.deadline == turn.started + resumed.settings.action_seconds
-            while resumed.hand_id == hand_id:
+            run(room, resumed, first, hold=True)  # no next hand: the stacks stay as it ends
+            await until(lambda: host.turn is not None, "the turn")
+            turn = host.turn  # the player to act has a full action time again
+            assert turn is not None and turn.seat == host.table.seat_to_act
+            assert turn.deadline == turn.started + host.settings.action_seconds
+            while hand_of(resumed) == hand_id:
                 await players.passive(resumed)
-            await until(lambda: resumed.hand_id is None, "the result")
+            await until(lambda: hand_of(resumed) is None, "the result")
             assert store.hand(hand_id).status is HandStatus.FINISHED
             assert store.hand_log(hand_id).actions[:4] == logged.actions
-            assert ledger_stacks(store, actor.id) == table_stacks(resumed.table)
+            assert ledger_stacks(store, actor.id) == table_stacks(host.table)
         totals = store.check_invariant()
         assert totals.on_tables == 3 * BUY_IN and totals.balances == -3 * BUY_IN
 
@@ -183,26 +204,27 @@ def test_a_log_that_cannot_be_replayed_is_cancelled_with_every_bet_returned(
     async def scenario() -> None:
         async with room_on(store) as room:
             actor, players = await hand_in_play(room, store)
-            hand_id, seat = actor.hand_id, actor.table.seat_to_act
+            hand_id, seat = hand_of(actor), actor.host.table.seat_to_act
             snapshot = store.hand_log(str(hand_id)).setup["snapshot"]
         assert hand_id is not None and seat is not None
         store.append_action(hand_id, seat + 1, "raise", 10**9)  # more than anyone has
         with pytest.raises(ValueError, match="raise"):
             replay(store.hand_log(hand_id))
         async with room_on(store) as room:
-            restored = await restarted(room, actor.id)
+            restored, first = await restarted(room, actor.id)
+            table = restored.host.table
             assert store.hand(hand_id).status is HandStatus.CANCELLED
             assert hand_transfers(store, hand_id) == []
-            assert restored.table.hand is None and restored.hand_id is None
-            assert restored.table.snapshot() | {"hands_played": 0} == snapshot
+            assert table.hand is None and hand_of(restored) is None
+            assert table.snapshot() | {"hands_played": 0} == snapshot
             stacks = {seat: BUY_IN for seat in range(3)}
-            assert table_stacks(restored.table) == ledger_stacks(store, actor.id) == stacks
+            assert table_stacks(table) == ledger_stacks(store, actor.id) == stacks
             # The next hand is number 2 on the table and in the store: one id for both.
-            room.tables[restored.id] = restored
-            restored.start()
-            await until(lambda: restored.hand_id is not None, "the next deal")
-            assert restored.table.hand is not None and restored.table.hand.number == 2
-            assert restored.hand_id == f"{actor.id}-2"
+            run(room, restored, first)
+            await until(lambda: hand_of(restored) is not None, "the next deal")
+            assert restored.host.table.hand is not None
+            assert restored.host.table.hand.number == 2
+            assert hand_of(restored) == f"{actor.id}-2"
             assert len(players.connections) == 3
         assert store.check_invariant().house == 0
 
@@ -218,7 +240,7 @@ def test_a_hand_over_in_its_log_but_not_in_the_ledger_is_finished_on_restart(
     async def scenario() -> None:
         async with room_on(store) as room:
             actor, _ = await hand_in_play(room, store)
-            hand_id = actor.hand_id
+            hand_id = hand_of(actor)
         assert hand_id is not None
         table, _ = replay(store.hand_log(hand_id))
         while (seat := table.seat_to_act) is not None:
@@ -228,11 +250,15 @@ def test_a_hand_over_in_its_log_but_not_in_the_ledger_is_finished_on_restart(
         leaver = next(iter(store.seats(actor.id)))
         store.set_seat_status(actor.id, leaver.player_id, SeatStatus.LEAVING)
         async with room_on(store) as room:
-            restored = await restarted(room, actor.id)
+            restored, first = await restarted(room, actor.id)
+            assert first is not None  # the hand's result is written when the table starts
+            run(room, restored, first, hold=True)
+            await until(lambda: hand_of(restored) is None, "the result")
+            await until(lambda: restored.host.seat_of(leaver.player_id) is None, "the leaver gone")
         assert store.hand(hand_id).status is HandStatus.FINISHED
-        assert restored.hand_id is None and restored.table.hand is None
+        assert restored.host.table.hand is None
         stays = {seat: chips for seat, chips in finished.items() if seat != leaver.seat - 1}
-        assert table_stacks(restored.table) == ledger_stacks(store, actor.id) == stays
+        assert table_stacks(restored.host.table) == ledger_stacks(store, actor.id) == stays
         assert store.balance(leaver.player_id) == finished[leaver.seat - 1] - BUY_IN
         assert sum(finished.values()) == 3 * BUY_IN
         store.check_invariant()

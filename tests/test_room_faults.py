@@ -20,12 +20,19 @@ from typing import Any
 
 import httpx
 import pytest
-from room_helpers import Client, RoomServer, is_event, play_hands, running_room, seated_game
+from room_helpers import (
+    Client,
+    RoomServer,
+    is_event,
+    play_hands,
+    replay,
+    running_room,
+    seated_game,
+)
 from room_process import Serve, check_chips, check_hands_against_ledger
 from sqlalchemy import make_url
 from sqlalchemy.exc import OperationalError
 
-from splitpot.server.recovery import replay
 from splitpot.server.room import Room
 from splitpot.store import HandStatus, Store
 

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from room_helpers import Client, RoomServer, is_event, seated_game
+from room_helpers import Client, RoomServer, is_event, replay, seated_game
 from room_process import LEASE, WAIT, Serve, check_chips, check_hands_against_ledger
 from sqlalchemy import text
 
-from splitpot.server.recovery import replay
 from splitpot.store import HandStatus, Store
 
 

@@ -1,10 +1,12 @@
-"""The offline game's room: a table and its bots in process, speaking the room's protocol.
+"""The offline game's room: the room's own table host (``room/host.py``) in process, with
+its bots, speaking the room's protocol.
 
-``LocalTable`` answers the same commands as the room (``act``, ``chat``, ``leave``) with
-the same frames (``table``, ``event``, ``turn``, ``chat``, ``error``), made by the same
-protocol layer (``splitpot.protocol``) from the table's views and events, as the one
-person at the table may see them. No server, no clock: the bots act at once, and the
-game deals when the front end asks (``deal``).
+``LocalTable`` answers the same commands as the room (``act``, ``chat``, ``leave``,
+``preferences``) with the same frames (``table``, ``event``, ``turn``, ``chat``,
+``error``), made by the same code from the host's tells, as the one person at the table
+may see them. It is the room's rules, not a copy of them; only the clock differs: no
+turn ever runs out, the bots act at once, and the game deals when the front end asks
+(``deal``).
 """
 
 from __future__ import annotations
@@ -13,8 +15,6 @@ import random
 from collections.abc import Sequence
 
 from splitpot.bots import Bot
-from splitpot.cards import Deck
-from splitpot.dealer import Scene, scenes
 from splitpot.engine import IllegalActionError
 from splitpot.protocol import (
     Act,
@@ -23,22 +23,25 @@ from splitpot.protocol import (
     ErrorCode,
     JsonObject,
     Leave,
+    Preferences,
     ProtocolError,
-    TableInfo,
-    chat_message,
-    encode_event,
-    encode_state,
     event_message,
-    hand_id,
     parse_command,
     refused,
-    table_message,
-    turn_message,
+    to_act_event,
 )
-from splitpot.table import Table, TableConfig, TableError, TableEvent, seen_by
+from splitpot.room import commands as host_commands
+from splitpot.room import messages
+from splitpot.room.driver import MemoryKeeper, run
+from splitpot.room.effects import Announce, OfferTurn, Publish, SayChat, Tell, ToAct
+from splitpot.room.host import HostOptions, TableHost
+from splitpot.room.settings import TableSettings
+from splitpot.table import Table, TableConfig, TableError, seen_by
 
 TABLE_ID = "offline"
 PERSON = 0  # the person's table seat; the bots sit in the others
+# No pause and no clock of its own: the front end paces the game.
+AT_ONCE = HostOptions(hand_pause=0, street_pause=0, show_pause=0, reveal_wait=0, bot_delay=0)
 
 
 class LocalTable:
@@ -53,111 +56,101 @@ class LocalTable:
         buy_in: int,
         seed: int | None = None,
     ) -> None:
-        self.table = Table(config)
-        self.bots = dict(enumerate(bots, start=PERSON + 1))
-        self.buy_in = buy_in
-        self.table.sit(PERSON, name, buy_in)
-        for seat, bot in self.bots.items():
-            self.table.sit(seat, bot.name, buy_in)
-        self.names = {seat: player.name for seat, player in enumerate(self.table.seats) if player}
-        self.players = {seat: str(seat + 1) for seat in self.names}
-        self.info = TableInfo(TABLE_ID, "Offline", config)
-        self.seq = 0
-        self.leaving = False  # the person leaves when the hand is over, folding in turn
-        self._scene = Scene(config.variant)
-        self._shuffle = random.Random(seed)
-        self._seeded = seed is not None
+        self.person = host_commands.Person(PERSON + 1, name)
+        settings = TableSettings("Offline", seats=config.seats)
+        self.host = TableHost(TABLE_ID, settings, self.person.id, AT_ONCE, table=Table(config))
+        self.keeper = MemoryKeeper(
+            TABLE_ID, random.Random(seed) if seed is not None else random.SystemRandom()
+        )
+        self.host.seat(PERSON, self.person, buy_in)
+        for seat, bot in enumerate(bots, start=PERSON + 1):
+            self.host.seat(seat, host_commands.Person(seat + 1, bot.name), buy_in, bot)
+        self.now = 0.0  # the host's time: it moves only to a timer the game lets fire
+
+    @property
+    def table(self) -> Table:
+        return self.host.table
 
     def snapshot(self) -> JsonObject:
         """The ``table`` frame: the whole table as the person sees it."""
-        state = encode_state(self.table.view(PERSON), self.info, self.players)
-        return table_message(TABLE_ID, self.seq, state)
+        view = self.host.table.view(PERSON)
+        return messages.table(self.host, view, lambda _: True)
 
     def deal(self) -> list[JsonObject]:
-        """Bots that went broke buy in again; the next hand is dealt and the bots play it
-        to the person's turn (or to its end). A ``TableError`` says why no hand can be
-        dealt."""
-        events: list[TableEvent] = []
-        for seat, player in enumerate(self.table.seats):
-            if seat in self.bots and player is not None and player.stack == 0:
-                events += self.table.add_chips(seat, self.buy_in)
-        deck, draw = (self._deck() for _ in range(2))
-        events += self.table.deal(deck.cards, draw=draw.cards)
-        return self._frames(events) + self._play()
+        """The next hand is dealt and the bots play it to the person's turn (or to its
+        end). A ``TableError`` says why no hand can be dealt."""
+        frames = self._frames(run(self.host.schedule(self.now), self.keeper))
+        due = self.host.next_timer()
+        if self.host.table.hand is not None or due is None:
+            raise TableError("no hand can be dealt: two players with chips are needed")
+        self.now = max(self.now, due)
+        return frames + self._play(run(self.host.tick(self.now), self.keeper))
 
     def send(self, message: JsonObject) -> list[JsonObject]:
-        """One command, as the room takes it (``act``, ``chat``, ``leave``): the frames it
-        causes, or an ``error`` frame that says why it was refused (nothing changed)."""
+        """One command, as the room takes it (``act``, ``chat``, ``leave``,
+        ``preferences``): the frames it causes, or an ``error`` frame that says why it was
+        refused (nothing changed)."""
         try:
-            return self._take(parse_command(message), str(message["type"]))
+            command = self._command(parse_command(message), str(message["type"]))
+            return self._play(run(self.host.handle(command, self.now), self.keeper))
         except ProtocolError as error:
             return [refused(error)]
+        except (IllegalActionError, TableError) as error:  # as the room answers it
+            return [refused(ProtocolError(ErrorCode.ILLEGAL_ACTION, str(error)))]
 
-    def _take(self, command: Command, kind: str) -> list[JsonObject]:
-        try:
-            if isinstance(command, Act):
-                return self._act(command)
-            if isinstance(command, Chat):
-                name, player = self.names[PERSON], self.players[PERSON]
-                return [chat_message(TABLE_ID, player, name, PERSON, command.text)]
-            if isinstance(command, Leave):
-                self.leaving = True
-                return self._play()
-        except (IllegalActionError, TableError) as error:
-            raise ProtocolError(ErrorCode.ILLEGAL_ACTION, str(error), command.ref) from error
+    def _command(self, command: Command, kind: str) -> host_commands.Command:
+        who = self.person
+        match command:
+            case Act(action=action, hand=hand):
+                return host_commands.Act(who, action, hand)
+            case Chat(text=text):
+                return host_commands.Chat(who, text, watching=True)
+            case Leave():
+                return host_commands.Leave(who)
+            case Preferences(muck_losing=muck_losing):
+                return host_commands.Preferences(who, muck_losing)
         raise ProtocolError(
             ErrorCode.FORBIDDEN,
-            f"the offline table takes act, chat and leave, not {kind}",
+            f"the offline table takes act, chat, leave and preferences, not {kind}",
             command.ref,
         )
 
-    def _act(self, command: Act) -> list[JsonObject]:
-        current = self.table.hand
-        if current is None or hand_id(TABLE_ID, current.number) != command.hand:
-            raise ProtocolError(
-                ErrorCode.WRONG_HAND, f"hand {command.hand} is not the hand in play", command.ref
-            )
-        if self.table.seat_to_act != PERSON:
-            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "it is not your turn", command.ref)
-        return self._frames(self.table.act(PERSON, command.action)) + self._play()
-
-    def _play(self) -> list[JsonObject]:
-        """The bots act, and a person leaving folds (or mucks) in turn, until the person
-        is to act or the hand is over; a person leaving goes with their chips then. Ends
-        with the person's ``turn`` when it is theirs."""
-        frames: list[JsonObject] = []
-        table = self.table
-        while table.hand is not None and (seat := table.seat_to_act) is not None:
-            hand = table.hand.hand
-            assert hand.to_act is not None
-            if seat in self.bots:
-                action = self.bots[seat].decide(hand.view(hand.to_act), table.config.variant)
-            elif self.leaving:
-                action = hand.legal_actions().give_up()
-            else:
+    def _play(self, told: list[Tell]) -> list[JsonObject]:
+        """The frames of ``told``, then the decisions the host makes at once (the bots', a
+        person leaving or at the showdown) until the person is to act on the clock or the
+        hand is over; the person's clock never runs out here."""
+        told += run(self.host.schedule(self.now), self.keeper)
+        while self.host.table.hand is not None and self.host.turn is None:
+            due = self.host.next_timer()
+            if due is None:
                 break
-            frames += self._frames(table.act(seat, action))
-        if table.hand is None and self.leaving and table.seats[PERSON] is not None:
-            frames += self._frames(table.leave(PERSON))
-        seat_view = table.view(PERSON)
-        if table.hand is not None and seat_view.legal is not None:
-            hand_name = hand_id(TABLE_ID, table.hand.number)
-            frames.append(turn_message(TABLE_ID, hand_name, PERSON, seat_view.legal, None))
-        return frames
+            self.now = max(self.now, due)
+            told += run(self.host.tick(self.now), self.keeper)
+            told += run(self.host.schedule(self.now), self.keeper)
+        return self._frames(told)
 
-    def _frames(self, events: list[TableEvent]) -> list[JsonObject]:
-        """Each event as the person sees it, with the dealer's words (``text``)."""
-        before, self._scene = scenes(events, self._scene)
-        frames = []
-        for event, scene in zip(events, before, strict=True):
-            self.seq += 1
-            seen = seen_by(event, PERSON)
-            encoded = encode_event(seen, TABLE_ID, scene, self.names, players=self.players)
-            frames.append(event_message(TABLE_ID, self.seq, encoded))
+    def _frames(self, told: list[Tell]) -> list[JsonObject]:
+        """Each tell as the person sees it, with the dealer's words."""
+        frames: list[JsonObject] = []
+        for tell in told:
+            match tell:
+                case Publish(events=events, scenes=scenes, seq=seq, fairness=fairness):
+                    for offset, (event, scene) in enumerate(zip(events, scenes, strict=True)):
+                        seen = seen_by(event, PERSON)
+                        frames.append(
+                            messages.event(self.host, seen, scene, seq + offset, fairness)
+                        )
+                case Announce(event=event, seq=seq):
+                    frames.append(event_message(TABLE_ID, seq, event))
+                case ToAct(hand=hand, seat=seat, seq=seq):
+                    frames.append(
+                        event_message(TABLE_ID, seq, to_act_event(hand, seat, None, None))
+                    )
+                case OfferTurn():
+                    frames.append(messages.turn(TABLE_ID, tell, None))
+                case SayChat():
+                    frames.append(messages.chat(TABLE_ID, tell))
         return frames
-
-    def _deck(self) -> Deck:
-        return Deck(seed=self._shuffle.getrandbits(64)) if self._seeded else Deck()
 
 
 __all__ = ["PERSON", "TABLE_ID", "LocalTable"]

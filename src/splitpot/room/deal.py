@@ -5,7 +5,6 @@ see and a restarted room can finish the hand."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,20 +37,12 @@ class PendingDeal:
         commitments: dict[int, bytes],
         hole_cards: int,
         draw: tuple[Card, ...],
-        rng: random.Random | None = None,
+        pre_order: fair.PreOrder,
+        seed: bytes,
     ) -> PendingDeal:
-        """A new deal: a secret pre-order and server seed, and the commitments of the
-        players dealt in who sent one (``commitments`` by wire seat)."""
-        return cls(
-            hand_id,
-            started,
-            seats_dealt,
-            fair.PreOrder.draw(rng),
-            fair.random_bytes(fair.SEED_BYTES, rng),
-            commitments,
-            hole_cards,
-            draw,
-        )
+        """A new deal of the room's secret ``pre_order`` and server ``seed`` (drawn by the
+        shell), with the commitments of the players dealt in who sent one (by wire seat)."""
+        return cls(hand_id, started, seats_dealt, pre_order, seed, commitments, hole_cards, draw)
 
     def announcement(self) -> JsonObject:
         """The ``fairness`` of the ``hand_started`` event: ``D``, ``T`` and each ``u``."""

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from splitpot.protocol import TableInfo
 from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, RulesError, Variant
 from splitpot.table import MAX_SEATS, TableConfig, TableError
 
@@ -79,6 +80,21 @@ class TableSettings:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    def info(self, table_id: str, config: TableConfig, host_id: int, paused: bool) -> TableInfo:
+        """The protocol's facts of a table of these settings (``config``: the one in
+        force), for one run here or one known from the store."""
+        return TableInfo(
+            table_id,
+            self.name,
+            config,
+            str(host_id),
+            self.private,
+            paused,
+            self.action_seconds,
+            self.time_bank_seconds,
+            self.audit,
+        )
 
 
 _FIELDS: dict[str, tuple[type, int, int]] = {

@@ -1,10 +1,10 @@
 """One table of the room as an actor (DESIGN.md "The room"): one asyncio task owns the
-``Table``, its clock and its bots; commands reach it through a queue and nothing else
-touches it, so no lock is needed.
+table's host (``room/host.py``, the room's rules, pure) and the connections watching it;
+commands reach it through a queue and nothing else touches it, so no lock is needed.
 
-Order of work for every change: the pure table decides (an illegal command raises and
-changes nothing), the store records it (an action before its event goes out), then the
-events go to every connection as that connection's player may see them.
+The actor only queues, waits and does I/O: each command and each timer goes to the host,
+whose steps it carries out in order: the store's work first (the host changes nothing
+until it is done), then what to tell, cut for each connection as its player may see it.
 """
 
 from __future__ import annotations
@@ -13,159 +13,134 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
-from splitpot.bots import Bot, make_bot
-from splitpot.cards import Deck, parse_cards
-from splitpot.dealer import Scene, scenes
-from splitpot.engine import Action, IllegalActionError, Shown
-from splitpot.fair import GENESIS
-from splitpot.history.splitpot_json import to_json
-from splitpot.history.table_log import record_of
-from splitpot.protocol import (
-    ErrorCode,
-    HostAction,
-    JsonObject,
-    ProtocolError,
-    Ref,
-    equity_event,
-    error_message,
-    frame,
-    hand_id,
-    to_act_event,
+from splitpot.equity import EquityResult
+from splitpot.protocol import ErrorCode, ProtocolError, Ref, error_message, frame
+from splitpot.room.commands import Chat, Command
+from splitpot.room.effects import (
+    AddChips,
+    Announce,
+    BanPlayer,
+    CancelHand,
+    CashOut,
+    ChangeTable,
+    Closed,
+    CloseTable,
+    DealSecrets,
+    DrawDeal,
+    Effect,
+    EndSession,
+    FinishHand,
+    HandBegun,
+    LetGo,
+    LogAction,
+    MakeInvite,
+    OfferTurn,
+    Publish,
+    SaveStatus,
+    SayChat,
+    Seated,
+    SendInvite,
+    SessionEnded,
+    StartHand,
+    TakeSeat,
+    ToAct,
+    WorkOutEquity,
 )
+from splitpot.room.host import Steps, TableHost
+from splitpot.room.runout import equity
 from splitpot.server import frames
-from splitpot.server.clock import REFILL_PER_HAND, ActionClock, Turn
 from splitpot.server.connection import Connection
-from splitpot.server.dealing import PendingDeal
 from splitpot.server.errors import no_table, refusal
-from splitpot.server.frames import seconds, wall_time
-from splitpot.server.hands import CHAIN, DEAL_SECRET, PLAYER_IDS, chain_link
-from splitpot.server.lobby import facts
-from splitpot.server.runout import FaceUp, equity, runout_parts
-from splitpot.server.settings import TableSettings, parse_settings
-from splitpot.store import FencedOut, HandStatus, Player, SeatStatus
+from splitpot.server.hands import CHAIN, chain_link
+from splitpot.server.lobby import TableFacts, facts
+from splitpot.store import FencedOut, HandStatus, Player, SeatStatus, Store
 from splitpot.store import Hand as StoredHand
-from splitpot.table import (
-    HandFinished,
-    HandStarted,
-    InHand,
-    SatOut,
-    Table,
-    TableError,
-    TableEvent,
-    seen_by,
-)
-
-if TYPE_CHECKING:
-    from splitpot.server.room import Room
+from splitpot.table import seen_by
 
 log = logging.getLogger("splitpot.room")
+T = TypeVar("T")
 
-CHAT_RATE = (5, 10.0)  # at most 5 lines in 10 seconds per player
-# Commands that change the table wait while an announced hand waits for its players'
-# entropy: the hand is dealt to the table it was announced at.
-WAIT_FOR_THE_DEAL = frozenset({"sit", "sit_out", "sit_in", "top_up", "leave", "host"})
+
+class TableShell(Protocol):
+    """What a table's actor needs of its room: the store and its thread, the batched
+    action log, the deal's secrets, who may see a table, and to be let go when closed."""
+
+    store: Store
+
+    async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T: ...
+
+    async def log_action(
+        self, hand_id: str, seq: int, seat: int, kind: str, amount: int | None
+    ) -> None: ...
+
+    def deal_secrets(self) -> DealSecrets: ...
+
+    async def may_see(
+        self, table: TableFacts, invite: str | None, player: Player | None
+    ) -> bool: ...
+
+    def retire(self, actor: TableActor) -> None: ...
 
 
 @dataclass
-class Occupant:
-    """Who sits in a seat, as the room knows them (the table knows only the name)."""
-
-    player_id: int
-    name: str
-    bot: Bot | None = None
-    leaving: bool = False  # cash out when the hand ends
-    removed: bool = False  # the host removes the player at the end of the hand
-    hands_out: int = 0  # hands dealt while sitting out
-    muck_losing: bool = True  # a hand that cannot win is mucked at the showdown, else shown
-
-
-@dataclass
-class Command:
-    """A command for the table; ``done`` answers it (an error, or None). A command that
-    waits for the deal is answered at once and, if it then fails, refused to its
-    connection in an ``error`` frame with its ``ref``."""
+class Request:
+    """A connection's command for the table; ``done`` answers it (an error, or None). A
+    command that waits for the deal is answered at once and, if it then fails, refused to
+    its connection in an ``error`` frame with its ``ref``. ``watch`` and ``unwatch`` are
+    the actor's own; every other command is the host's."""
 
     connection: Connection | None
-    name: str
-    fields: dict[str, Any] = field(default_factory=dict)
+    command: Command | Watch | Unwatch | Hold
     ref: Ref = None
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
 
 
-class TableActor:
-    """The task behind one table: ``submit`` commands, it answers and publishes."""
+@dataclass(frozen=True, slots=True)
+class Watch:
+    invite: str | None = None
 
-    def __init__(
-        self,
-        room: Room,
-        table_id: str,
-        settings: TableSettings,
-        host_id: int,
-        table: Table | None = None,
-    ) -> None:
+
+@dataclass(frozen=True, slots=True)
+class Unwatch:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """The room stops: no more hands here (``TableHost.hold``)."""
+
+
+class TableActor:
+    """The task behind one table: ``submit`` requests, it answers and tells."""
+
+    def __init__(self, room: TableShell, host: TableHost, chain_head: bytes) -> None:
         self.room = room
-        self.id = table_id
-        self.settings = settings
-        self.host_id = host_id
-        self.table = table or Table(settings.config())
-        self.occupants: dict[int, Occupant] = {}
+        self.host = host
+        self.id = host.id
+        self.chain_head = chain_head  # the hash of the table's last hand record
         self.watchers: set[Connection] = set()
         # watchers let in (by the invite, as host or player): they may sit and chat without
         # showing the invite again, until the host makes a new one
         self.admitted: set[Connection] = set()
-        self.banned: frozenset[int] = frozenset()  # players the host keeps out
-        self.house = False  # the operator's table (serve --bots): never left to close
-        self.seq = 0
-        self.hand_id: str | None = None
-        self.hand_serial: int | None = None  # the room's number of the hand in play
-        self.paused = False
         self.closed = False
-        self.closing = False  # the host closes the table: at once, or when the hand ends
-        self.ending_session = False  # the host ends the session when the hand ends
-        self.idle = False  # a table of bots with no human for idle_pause: it deals no more
-        self._alone_since: float | None = None  # when its bots were last left alone
-        self.next_settings: TableSettings | None = None  # the host's stakes, from next hand
-        scale = room.options.clock_scale
-        self.clock = ActionClock(
-            settings.action_seconds * scale,
-            settings.time_bank_seconds * scale,
-            REFILL_PER_HAND * scale,
-        )
-        self.turn: Turn | None = None
-        self.turn_seq = 0  # the seq of the last event when the turn began: names the turn
-        self._queue: asyncio.Queue[Command] = asyncio.Queue()
-        self._deal_at: float | None = None
-        self._extra_pause = 0.0  # more time before the next deal: a run-out, hands shown
-        self._to_act_told: tuple[str, int] | None = None  # the decision last told to_act
-        self.commitments: dict[int, bytes] = {}  # player id -> u for their next hand
-        self.pending: PendingDeal | None = None  # a hand announced, its cards not dealt
-        self._deferred: list[Command] = []  # commands that wait for the pending deal
-        self.deal_secret: dict[str, Any] | None = None  # the fair deal of the hand in play
-        self.hand_started_at = datetime.now(UTC)  # when the hand in play was dealt
-        self.chain_head = GENESIS  # the hash of the table's last hand record
-        self._act_for_at: float | None = None
-        self._chat: dict[int, deque[float]] = {}
+        self._queue: asyncio.Queue[Request] = asyncio.Queue()
+        self._deferred: list[Request] = []  # requests that wait for the announced deal
         self._task: asyncio.Task[None] | None = None
-        self.scene = Scene(self.table.config.variant)
-        self.pots: deque[int] = deque(maxlen=50)  # the last hands' pots, for the lobby
-        self.hand_times: deque[float] = deque(maxlen=50)
 
     # ------------------------------------------------------------ the task
 
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name=f"table {self.id}")
-        self._schedule()  # the turn's clock runs from now
+    def start(self, first: Steps | None = None) -> None:
+        """Run the table; ``first``: steps the table begins with (a restored hand's result)."""
+        self._task = asyncio.create_task(self._run(first), name=f"table {self.id}")
 
     async def stop(self) -> None:
-        """Stop the table's task; commands still waiting are refused (the table is gone
+        """Stop the table's task; requests still waiting are refused (the table is gone
         from this process: stopped, or run by another now)."""
         self.closed = True
         if self._task is not None:
@@ -173,197 +148,279 @@ class TableActor:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         waiting = [*self._deferred, *(self._queue.get_nowait() for _ in range(self._queue.qsize()))]
-        for command in waiting:
-            self._refuse(command, self._gone())
+        for request in waiting:
+            _refuse(request, self._gone())
 
     def _gone(self) -> ProtocolError:
         message = f"table {self.id} is not open in this process"
         return ProtocolError(ErrorCode.UNKNOWN_TABLE, message)
 
-    async def submit(self, command: Command) -> None:
-        """Queue a command and wait for its answer (raises ``ProtocolError``)."""
+    async def submit(self, request: Request) -> None:
+        """Queue a request and wait for its answer (raises ``ProtocolError``)."""
         if self.closed:
             raise self._gone()
-        self._queue.put_nowait(command)
-        await command.done
+        self._queue.put_nowait(request)
+        await request.done
 
-    def submit_nowait(self, command: Command) -> None:
-        """Queue a command whose answer nobody waits for (a connection going away)."""
-        self._queue.put_nowait(command)
+    def hold(self) -> None:
+        """No more hands at this table (the room is stopping), through the queue."""
+        self.submit_nowait(Request(None, Hold()))
 
-    async def _run(self) -> None:
-        try:
-            await self._rebuy_bots()  # a table restored with a broke bot
-        except Exception:
-            log.exception("table %s: a bot could not buy in", self.id)
-        self._schedule()  # after a bot's buy-in, a deal may be due
+    def submit_nowait(self, request: Request) -> None:
+        """Queue a request whose answer nobody waits for (a connection going away)."""
+        self._queue.put_nowait(request)
+
+    async def _run(self, first: Steps | None) -> None:
+        if first is not None:
+            await self._steps_logged(first, "a restored hand could not be finished")
+        await self._steps_logged(self.host.schedule(time.monotonic()), "a bot could not buy in")
         while not self.closed:
-            wait = self._next_timer()
+            wait = self._wait()
             try:
-                # Commands already waiting go first: a move sent in time is not timed out
+                # Requests already waiting go first: a move sent in time is not timed out
                 # because the table was busy when its deadline passed.
                 if self._queue.empty():
-                    command = await asyncio.wait_for(self._queue.get(), wait)
+                    request = await asyncio.wait_for(self._queue.get(), wait)
                 else:
-                    command = self._queue.get_nowait()
+                    request = self._queue.get_nowait()
             except TimeoutError:
-                await self._on_timer()
+                await self._steps_logged(self.host.tick(time.monotonic()), "timer failed")
+                await self._after()
                 continue
-            if self.pending is not None and command.name in WAIT_FOR_THE_DEAL:
+            command = request.command
+            if not isinstance(command, Watch | Unwatch | Hold) and self.host.must_wait(command):
                 # done once the cards are dealt; answered now, so that the client's next
                 # command (its reveal for this very deal) does not wait behind it
-                self._deferred.append(command)
-                if not command.done.done():
-                    command.done.set_result(None)
+                self._deferred.append(request)
+                if not request.done.done():
+                    request.done.set_result(None)
                 continue
-            await self._answer(command)
-            self._schedule()
+            await self._answer(request)
+            await self._after()
 
-    async def _answer(self, command: Command) -> None:
+    def _wait(self) -> float | None:
+        moment = self.host.next_timer()
+        return None if moment is None else max(0.0, moment - time.monotonic())
+
+    async def _after(self) -> None:
+        """After every change: who acts next and when the next hand is dealt; once an
+        announced hand is dealt, the requests that waited for it."""
+        host = self.host
+        host.watchers(any(not c.closed for c in self.watchers), time.monotonic())
+        await self._steps_logged(host.schedule(time.monotonic()), "scheduling failed")
+        while host.pending is None and self._deferred and not self.closed:
+            request = self._deferred.pop(0)
+            await self._answer(request)
+            await self._steps_logged(host.schedule(time.monotonic()), "scheduling failed")
+
+    async def _answer(self, request: Request) -> None:
         try:
-            await self._handle(command)
+            await self._take(request)
         except Exception as error:  # a refusal, or a bug: answer, keep the table alive
             failure = refusal(error)
             if failure.code is ErrorCode.SERVER_ERROR:
-                log.exception("table %s: %s failed", self.id, command.name)
-            self._refuse(command, failure)
+                log.exception("table %s: %s failed", self.id, type(request.command).__name__)
+            _refuse(request, failure)
         else:
-            if not command.done.done():
-                command.done.set_result(None)
+            if not request.done.done():
+                request.done.set_result(None)
 
-    @staticmethod
-    def _refuse(command: Command, failure: ProtocolError) -> None:
-        """Answer a command with its refusal: to the waiting sender, or, when it was
-        answered before it ran (it waited for the deal), to its connection."""
-        if not command.done.done():
-            command.done.set_exception(failure)
-        elif command.connection is not None:
-            error = error_message(failure.code, failure.message, command.ref)
-            command.connection.send(frame(error))
+    async def _take(self, request: Request) -> None:
+        connection, command = request.connection, request.command
+        if isinstance(command, Hold):
+            self.host.hold()
+            return
+        if isinstance(command, Unwatch):
+            if connection is not None:
+                self.watchers.discard(connection)
+                self.admitted.discard(connection)
+            return
+        if connection is None:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "a command needs a connection")
+        await self._check_visible(
+            connection, command.invite if isinstance(command, Watch) else None
+        )
+        if isinstance(command, Watch):
+            self._watch(connection)
+            connection.send(self._snapshot(connection))
+            await self._steps(self.host.offer_turn(), only=connection)
+            return
+        if isinstance(command, Chat):
+            command = Chat(command.person, command.text, connection in self.watchers)
+        await self._steps(self.host.handle(command, time.monotonic()), connection)
 
-    # ------------------------------------------------------------ timers
-
-    def _next_timer(self) -> float | None:
-        moments = [m for m in (self._deal_at, self._act_for_at, self._idle_at()) if m is not None]
-        if self.turn is not None:
-            moments.append(self.turn.expires)
-        if not moments:
-            return None
-        return max(0.0, min(moments) - time.monotonic())
-
-    async def _on_timer(self) -> None:
-        now = time.monotonic()
+    async def _steps_logged(self, steps: Steps, what: str) -> None:
+        """Steps the room itself began (a timer, a restored hand): a failure is logged,
+        and the table goes on."""
         try:
-            if self._deal_at is not None and now >= self._deal_at:
-                self._deal_at = None
-                await (self._deal() if self.pending is None else self._deal_cards())
-            elif self._act_for_at is not None and now >= self._act_for_at:
-                self._act_for_at = None
-                await self._act_for()
-            elif self.turn is not None and now >= self.turn.expires:
-                await self._time_out(self.turn.seat)
-            elif (idle_at := self._idle_at()) is not None and now >= idle_at:
-                await self._left_alone()
+            await self._steps(steps)
         except FencedOut:
             pass  # another process runs the table now: the room has let it go
         except Exception:
-            log.exception("table %s: timer failed", self.id)
-        self._schedule()
+            log.exception("table %s: %s", self.id, what)
 
-    def _schedule(self) -> None:
-        """After every change: who acts next, and when the next hand is dealt."""
-        now = time.monotonic()
-        self._mind_humans(now)
-        self._act_for_at = None
-        if self.pending is not None:
-            return  # the deal waits for the players' entropy until _deal_at
-        current = self.table.hand
-        if current is None:
-            self.turn = None
-            if self._deal_at is None and self._can_deal():
-                self._deal_at = now + self.room.options.hand_pause + self._extra_pause
-            elif not self._can_deal():
-                self._deal_at = None
-            return
-        seat = self.table.seat_to_act
-        if seat is None:
-            return
-        occupant = self.occupants.get(seat)
-        if occupant is not None and (
-            occupant.leaving or self.away(seat) or (occupant.bot is None and self._showdown())
-        ):
-            # decided at once: leave folds, a player away checks or folds, a player's
-            # show or muck follows their preference (no clock, never a time-out)
-            self.turn = None
-            self._act_for_at = now
-        elif occupant is not None and occupant.bot is not None:
-            self.turn = None
-            self._act_for_at = now + self.room.options.bot_delay
-        elif self.turn is None or self.turn.seat != seat:
-            self.turn = self.clock.start(seat, now)
-            self._tell_to_act(seat)
-            self.turn_seq = self.seq  # the turn follows the event that says it
-            self._send_turn()
-        self._tell_to_act(seat)
+    async def _steps(
+        self, steps: Steps, connection: Connection | None = None, *, only: Connection | None = None
+    ) -> None:
+        """Carry out the host's steps: each piece of work done (its answer sent back, its
+        error thrown back), each tell sent. A table fenced out stops at once."""
+        answer: Any = None
+        failure: BaseException | None = None
+        while True:
+            try:
+                effect = steps.send(answer) if failure is None else steps.throw(failure)
+            except StopIteration:
+                return
+            answer, failure = None, None
+            try:
+                answer = await self._do(effect, connection, only)
+            except FencedOut:
+                steps.close()
+                raise
+            except Exception as error:
+                failure = error
 
-    def _can_deal(self) -> bool:
-        if self.paused or self.closed or self.closing or self.idle:
-            return False
-        ready = [s for s, p in enumerate(self.table.seats) if p is not None and not p.absent]
-        return len(ready) >= 2
+    # ------------------------------------------------------------ the work
 
-    def _mind_humans(self, now: float) -> None:
-        """A table of bots alone (no human sits there or watches it) is left to itself from
-        now: it pauses after ``idle_pause`` and closes after ``idle_close`` (the house's
-        table never). A human coming sets it going again."""
-        bots_only = bool(self.occupants) and all(o.bot is not None for o in self.occupants.values())
-        watched = any(not connection.closed for connection in self.watchers)
-        if self.house or not bots_only or watched:
-            self._alone_since, self.idle = None, False
-        elif self._alone_since is None:
-            self._alone_since = now
-
-    def _idle_at(self) -> float | None:
-        """When a table of bots alone pauses, or, paused so and between hands, closes."""
-        if self._alone_since is None:
-            return None
-        options = self.room.options
-        if not self.idle:
-            return self._alone_since + options.idle_pause
-        if self.table.hand is None and self.pending is None:
-            return self._alone_since + options.idle_close
+    async def _do(
+        self, effect: Effect, connection: Connection | None, only: Connection | None
+    ) -> Any:
+        """One step: the store's work (its answer), or a tell."""
+        store, table = self.room.store, self.id
+        match effect:
+            case TakeSeat(seat=seat, player_id=player, buy_in=buy_in):
+                return await self.room.db(store.sit, table, seat + 1, player, buy_in)
+            case AddChips(player_id=player, amount=amount):
+                return await self.room.db(store.top_up, table, player, amount)
+            case CashOut(player_id=player):
+                return await self.room.db(store.leave, table, player)
+            case SaveStatus(player_id=player, status=status):
+                seat_status = SeatStatus(status.value)
+                return await self.room.db(store.set_seat_status, table, player, seat_status)
+            case LogAction():
+                e = effect
+                return await self.room.log_action(e.hand, e.seq, e.seat, e.kind, e.amount)
+            case StartHand(setup=setup):
+                stored = await self.room.db(store.start_hand, table, setup)
+                return HandBegun(stored.id, stored.serial, stored.started_at)
+            case CancelHand(hand=hand):
+                return await self.room.db(store.cancel_hand, hand)
+            case FinishHand():
+                return await self._finish_hand(effect)
+            case ChangeTable(changes=changes, host_id=host_id):
+                return await self.room.db(store.change_table, table, changes, host_id)
+            case BanPlayer(player_id=player):
+                return await self.room.db(store.ban, table, player)
+            case MakeInvite():
+                invite: str = await self.room.db(store.new_invite, table)
+                self.admitted = {c for c in self.admitted if self._keeps_seeing(c)}
+                return invite
+            case CloseTable():
+                return await self.room.db(store.close_table, table)
+            case EndSession():
+                audit = await self.room.db(store.end_session, table)
+                return (
+                    None
+                    if audit is None
+                    else SessionEnded(audit.number, audit.first_hand, audit.last_hand)
+                )
+            case DrawDeal():
+                return self.room.deal_secrets()
+            case WorkOutEquity():
+                return await self._equity(effect)
+        self._tell(effect, connection, only)
         return None
 
-    async def _left_alone(self) -> None:
-        """No human came for ``idle_pause`` seconds: no more hands; for ``idle_close``: the
-        table closes (its host may reopen it)."""
-        if not self.idle:
-            self.idle = True
-            log.info("table %s: bots alone for a while: no more hands", self.id)
-        else:
-            log.info("table %s: bots alone for long: the table closes", self.id)
-            await self._close()
+    async def _finish_hand(self, finished: FinishHand) -> None:
+        """The hand's result, its record linked into the table's chain (FAIRNESS.md) over
+        its document as anyone sees it: built off the event loop."""
+        record = finished.record
+        stored = StoredHand(
+            finished.hand, self.id, finished.number, finished.serial, HandStatus.FINISHED,
+            finished.started_at, None, record,
+        )  # fmt: skip
+        link = await asyncio.to_thread(chain_link, self.chain_head, stored)
+        record[CHAIN] = link
+        await self.room.db(
+            self.room.store.finish_hand, finished.hand, record, finished.results, finished.rake
+        )
+        self.chain_head = bytes.fromhex(link["hash"])
 
-    # ------------------------------------------------------------ commands
+    async def _equity(self, wanted: WorkOutEquity) -> EquityResult | None:
+        try:
+            return await asyncio.to_thread(equity, wanted.variant, wanted.face_up, wanted.board)
+        except Exception:  # the felt's figures are a courtesy: the hand goes on without
+            log.exception("table %s: no equity", self.id)
+            return None
 
-    async def _handle(self, command: Command) -> None:
-        handler: Callable[[Command], Any] = getattr(self, f"_cmd_{command.name}")
-        if command.connection is not None and command.name not in ("watch", "unwatch"):
-            await self._check_visible(command.connection, None)  # watch brings the invite
-        await handler(command)
+    # ------------------------------------------------------------ telling
 
-    async def _cmd_watch(self, command: Command) -> None:
-        connection = command.connection
-        assert connection is not None
-        await self._check_visible(connection, command.fields.get("invite"))
-        self._watch(connection)
-        connection.send(self._snapshot_frame(connection))
-        self._send_turn(only=connection)
+    def _tell(self, told: Effect, connection: Connection | None, only: Connection | None) -> None:
+        match told:
+            case Publish():
+                self._publish(told)
+            case Announce(event=event, seq=seq):
+                self._to_all(frames.room_event(self.id, event, seq))
+            case ToAct():
+                self._to_all(frames.to_act(self.id, told))
+            case OfferTurn(player_id=player):
+                offer = frames.turn(self.id, told)
+                for watcher in [only] if only is not None else list(self.watchers):
+                    if watcher.player_id == player:
+                        watcher.send(offer)
+            case SayChat():
+                self._to_all(frames.chat(self.id, told))
+            case Seated():
+                if connection is not None:
+                    self._watch(connection)
+                    connection.send(self._snapshot(connection))
+            case LetGo(player_id=player, reason=reason, text=text):
+                for watcher in list(self.watchers):
+                    if watcher.player_id == player:
+                        self._end_watch(watcher, reason, text)
+            case SendInvite(invite=invite):
+                sent = frames.invite(self.id, invite)
+                hosts = {c for c in self.watchers if c.player_id == self.host.host_id}
+                for host in hosts | ({connection} if connection is not None else set()):
+                    host.send(sent)
+            case Closed(text=text):
+                for watcher in list(self.watchers):
+                    self._end_watch(watcher, "closed", text)
+                self.room.retire(self)
 
-    async def _cmd_unwatch(self, command: Command) -> None:
-        if command.connection is not None:
-            self.watchers.discard(command.connection)
-            self.admitted.discard(command.connection)
+    def _publish(self, published: Publish) -> None:
+        """Each event to each connection, as its player may see it; a frame is serialised
+        once for all the connections that see it alike."""
+        host = self.host
+        for offset, (event, scene) in enumerate(
+            zip(published.events, published.scenes, strict=True)
+        ):
+            seq = published.seq + offset
+            public = seen_by(event, None)
+            shared: str | None = None
+            for connection in list(self.watchers):
+                if connection.closed:
+                    self.watchers.discard(connection)
+                    self.admitted.discard(connection)
+                    continue
+                seen = seen_by(event, host.seat_of(connection.player_id))
+                if seen == public:
+                    if shared is None:
+                        shared = frames.event(host, public, scene, seq, published.fairness)
+                    connection.send(shared)
+                else:
+                    connection.send(frames.event(host, seen, scene, seq, published.fairness))
+
+    def _to_all(self, sent: str) -> None:
+        for connection in list(self.watchers):
+            connection.send(sent)
+
+    def _snapshot(self, connection: Connection) -> str:
+        host = self.host
+        view = host.table.view(host.seat_of(connection.player_id))
+        return frames.table(host, view, self.connected)
+
+    # ------------------------------------------------------------ watching
 
     def _watch(self, connection: Connection) -> None:
         """The connection, let see the table, receives its frames from now on."""
@@ -384,7 +441,7 @@ class TableActor:
         refused as at a table that does not exist: a stranger cannot tell it is there."""
         if connection in self.admitted:
             return
-        if await self.room.may_see(facts(self), invite, connection.player):
+        if await self.room.may_see(facts(self.host), invite, connection.player):
             return
         if connection in self.watchers:  # let in by the invite that the host replaced
             raise ProtocolError(
@@ -392,747 +449,24 @@ class TableActor:
             )
         raise no_table(self.id)
 
-    async def _cmd_sit(self, command: Command) -> None:
-        player = self._player(command)
-        seat, buy_in = command.fields["seat"], command.fields["buy_in"]
-        config = self.table.config
-        where = self.seat_of(player.id)
-        if where is not None:
-            raise ProtocolError(
-                ErrorCode.ALREADY_SEATED, f"{player.name} already sits in seat {where + 1}"
-            )
-        if not 0 <= seat < config.seats:
-            raise ProtocolError(
-                ErrorCode.BAD_MESSAGE, f"there is no seat {seat + 1}: the table has {config.seats}"
-            )
-        if self.table.seats[seat] is not None:
-            raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat + 1} is taken")
-        if any(o.name == player.name for o in self.occupants.values()):
-            raise ProtocolError(
-                ErrorCode.NAME_TAKEN, f"a player named {player.name} sits at this table"
-            )
-        low, high = config.min_buy_in, config.max_buy_in
-        if not low <= buy_in <= high:
-            raise ProtocolError(ErrorCode.BUY_IN, f"the buy-in is {low} to {high}, not {buy_in}")
-        events = self.table.sit(
-            seat, player.name, buy_in, post_now=bool(command.fields.get("post_now"))
-        )
-        try:
-            await self.room.db(self.room.store.sit, self.id, seat + 1, player.id, buy_in)
-        except Exception:
-            self.table.leave(seat)  # the store refused: the seat is free again
-            raise
-        self.occupants[seat] = Occupant(player.id, player.name)
-        self.clock.forget(seat)
-        self._publish(events)
-        if command.connection is not None:
-            self._watch(command.connection)
-            command.connection.send(self._snapshot_frame(command.connection))
+    def connected(self, player_id: int) -> bool:
+        """Whether a connection of the player watches the table now."""
+        return any(c.player_id == player_id and not c.closed for c in self.watchers)
 
-    async def _cmd_act(self, command: Command) -> None:
-        seat = self._own_seat(self._player(command))
-        named = command.fields.get("seat")
-        if named is not None and named != seat:
-            raise ProtocolError(
-                ErrorCode.FORBIDDEN, f"seat {named + 1} is not yours: you sit in seat {seat + 1}"
-            )
-        hand = command.fields.get("hand")
-        if self.table.hand is None or self.hand_id is None:
-            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "no hand is being played")
-        if hand is not None and hand != self.hand_id:
-            raise ProtocolError(
-                ErrorCode.WRONG_HAND, f"hand {hand} is not the hand in play ({self.hand_id})"
-            )
-        if self.table.seat_to_act != seat:
-            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"seat {seat + 1} is not to act")
-        await self._apply(seat, command.fields["action"])
+    def _keeps_seeing(self, connection: Connection) -> bool:
+        """A connection a new invite leaves in: its host's, or a seated player's."""
+        player = connection.player_id
+        return player == self.host.host_id or self.host.seat_of(player) is not None
 
-    async def _cmd_sit_out(self, command: Command) -> None:
-        seat = self._own_seat(self._player(command))
-        self._publish(self.table.sit_out(seat))
-        await self._save_status(seat, SeatStatus.SITTING_OUT)
 
-    async def _cmd_sit_in(self, command: Command) -> None:
-        seat = self._own_seat(self._player(command))
-        self.occupants[seat].hands_out = 0
-        self._publish(self.table.sit_in(seat, post_now=bool(command.fields.get("post_now"))))
-        await self._save_status(seat, SeatStatus.WAITING)
+def _refuse(request: Request, failure: ProtocolError) -> None:
+    """Answer a request with its refusal: to the waiting sender, or, when it was
+    answered before it ran (it waited for the deal), to its connection."""
+    if not request.done.done():
+        request.done.set_exception(failure)
+    elif request.connection is not None:
+        error = error_message(failure.code, failure.message, request.ref)
+        request.connection.send(frame(error))
 
-    async def _cmd_preferences(self, command: Command) -> None:
-        """The player's choice at the showdown from now on: muck a losing hand, or show it."""
-        seat = self._own_seat(self._player(command))
-        self.occupants[seat].muck_losing = bool(command.fields["muck_losing"])
 
-    async def _cmd_top_up(self, command: Command) -> None:
-        seat = self._own_seat(self._player(command))
-        if self._in_hand(seat):
-            raise ProtocolError(
-                ErrorCode.NOT_NOW, f"seat {seat + 1} is in the hand: top up between hands"
-            )
-        await self._top_up(seat, command.fields["amount"])
-
-    async def _cmd_leave(self, command: Command) -> None:
-        seat = self._own_seat(self._player(command))
-        await self._leave(seat)
-
-    async def _cmd_commit(self, command: Command) -> None:
-        """FAIRNESS.md 3: a player's commitment for the next hand they are dealt into."""
-        player = self._player(command)
-        self._own_seat(player)
-        self.commitments[player.id] = bytes.fromhex(command.fields["commitment"])
-
-    async def _cmd_reveal(self, command: Command) -> None:
-        """FAIRNESS.md 3: the entropy behind a commitment the hand's start listed; the
-        cards are dealt as soon as every player of the deal has revealed."""
-        player = self._player(command)
-        seat = self._own_seat(player) + 1
-        pending, hand = self.pending, command.fields["hand"]
-        if pending is None:
-            raise ProtocolError(ErrorCode.NOT_NOW, f"no hand is waiting for entropy, not {hand}")
-        if hand != pending.hand_id:
-            raise ProtocolError(
-                ErrorCode.WRONG_HAND, f"hand {pending.hand_id} is being dealt, not {hand}"
-            )
-        if pending.reveal(seat, bytes.fromhex(command.fields["entropy"])):
-            await self._deal_cards()
-
-    async def _cmd_chat(self, command: Command) -> None:
-        player = self._player(command)
-        if command.connection not in self.watchers:
-            self._own_seat(player)  # a player chats where they watch or sit
-        text = str(command.fields["text"])  # checked by the protocol: one line, trimmed
-        now = time.monotonic()
-        sent = self._chat.setdefault(player.id, deque())
-        count, window = CHAT_RATE
-        while sent and now - sent[0] > window:
-            sent.popleft()
-        if len(sent) >= count:
-            raise ProtocolError(
-                ErrorCode.RATE_LIMITED, f"at most {count} chat lines in {window:g} seconds"
-            )
-        sent.append(now)
-        frame = frames.chat(self, player, text)
-        for connection in list(self.watchers):
-            connection.send(frame)
-
-    async def _cmd_host(self, command: Command) -> None:
-        """A host's command (docs/protocol.md "Host commands"); each is told in the
-        table's chat."""
-        player = self._player(command)
-        if player.id != self.host_id:
-            raise ProtocolError(
-                ErrorCode.FORBIDDEN, f"only the host of table {self.id} may do that"
-            )
-        action: HostAction = command.fields["action"]
-        fields: JsonObject = {"action": action.value, "by": str(player.id)}
-        if action is HostAction.PAUSE:
-            self.paused = True
-            text = "The host pauses the game" + (" after this hand" if self.table.hand else "")
-        elif action is HostAction.RESUME:
-            self.paused = False
-            text = "The host resumes the game"
-        elif action is HostAction.STAKES:
-            text = self._new_stakes(command.fields["small_blind"], command.fields["big_blind"])
-        elif action is HostAction.INVITE:
-            assert command.connection is not None
-            text = await self._new_invite(command.connection)
-        elif action is HostAction.CLOSE:
-            self.closing = True
-            later = " at the end of the hand" if self.table.hand else ""
-            text = f"The host closes the table{later}"
-        elif action is HostAction.END_SESSION:
-            if not self.settings.audit:
-                raise ProtocolError(
-                    ErrorCode.BAD_MESSAGE,
-                    f"table {self.id} was made without the audit: its sessions publish no salts",
-                )
-            self.ending_session = True
-            later = " at the end of the hand" if self.table.hand else ""
-            text = f"The host ends the session{later}: every salt of its hands is published"
-        else:
-            seat: int = command.fields["seat"]
-            occupant = self.occupants.get(seat)
-            if occupant is None:
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {seat + 1} is empty")
-            if action is HostAction.HOST:
-                if occupant.bot is not None:
-                    raise ProtocolError(
-                        ErrorCode.BAD_MESSAGE, f"seat {seat + 1} is a bot: a bot cannot host"
-                    )
-                self.host_id = occupant.player_id
-                text = f"{occupant.name} is now the host"
-            else:
-                text = await self._remove(seat, occupant, ban=action is HostAction.BAN)
-            fields |= {"seat": seat + 1, "player": str(occupant.player_id)}
-        await self._keep(action)
-        if action is HostAction.HOST:
-            fields |= {"host": str(self.host_id)}
-        self._announce(text, fields)
-        if action in (HostAction.REMOVE, HostAction.BAN):
-            if not self._in_hand(command.fields["seat"]):
-                await self._leave(command.fields["seat"])
-        elif action is HostAction.STAKES and self.table.hand is None:
-            self.apply_stakes()
-        elif action is HostAction.CLOSE and self.table.hand is None:
-            await self._close()
-        elif action is HostAction.END_SESSION and self.table.hand is None:
-            await self._end_session()
-
-    async def _remove(self, seat: int, occupant: Occupant, *, ban: bool) -> str:
-        """The host removes the player in ``seat``, and with ``ban`` keeps them out for
-        good (stored first): they go with their chips when the hand ends, and their
-        connections stop watching the table."""
-        if ban:
-            if occupant.bot is not None:
-                raise ProtocolError(
-                    ErrorCode.BAD_MESSAGE, f"seat {seat + 1} is a bot: remove it, not ban it"
-                )
-            if occupant.player_id == self.host_id:
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, "the host cannot ban themselves")
-            await self.room.db(self.room.store.ban, self.id, occupant.player_id)
-            self.banned |= {occupant.player_id}
-        occupant.removed = True
-        later = " at the end of the hand" if self._in_hand(seat) else ""
-        return f"The host {'bans' if ban else 'removes'} {occupant.name}{later}"
-
-    async def _new_invite(self, connection: Connection) -> str:
-        """A private table's new invite (stored first), given to the host's connections
-        only. From now on the old one lets no one in, and a watcher it let in must watch
-        again with the new one to sit or chat."""
-        if not self.settings.private:
-            raise ProtocolError(
-                ErrorCode.BAD_MESSAGE, f"table {self.id} is public: it has no invite"
-            )
-        invite = await self.room.db(self.room.store.new_invite, self.id)
-        self.admitted = {
-            c for c in self.admitted
-            if c.player_id == self.host_id or self.seat_of(c.player_id) is not None
-        }  # fmt: skip
-        frame = frames.invite(self.id, invite)
-        for host in {connection, *(c for c in self.watchers if c.player_id == self.host_id)}:
-            host.send(frame)
-        return "The host makes a new invite: the old one lets no one in any more"
-
-    async def _close(self) -> None:
-        """Close the table between hands: every player cashed out in one transaction (a
-        ``cash_out`` each, as at ``leave``), every watcher let go, and the table stopped
-        until its host reopens it. A table that announced the audit publishes it first."""
-        await self._end_session()
-        await self.room.db(self.room.store.close_table, self.id)
-        events = [event for seat in sorted(self.occupants) for event in self.table.leave(seat)]
-        self.occupants.clear()
-        self._publish(events)
-        for connection in list(self.watchers):
-            self._end_watch(connection, "closed", f"The table {self.settings.name} is closed")
-        self.room.retire(self)
-
-    async def _end_session(self) -> None:
-        """FAIRNESS.md "The end-of-session audit": at a table that announced it, the hands
-        dealt since the last audit are one session, and every salt of their deals is
-        published from now on (``GET /api/tables/{id}/audit``), told to the table."""
-        self.ending_session = False
-        if not self.settings.audit:
-            return
-        audit = await self.room.db(self.room.store.end_session, self.id)
-        if audit is None:
-            return
-        first, last = audit.first_hand, audit.last_hand
-        hands = f"hand #{first}" if first == last else f"hands #{first} to #{last}"
-        self._room_event(
-            {
-                "kind": "audit",
-                "session": audit.number,
-                "first_hand": hand_id(self.id, first),
-                "last_hand": hand_id(self.id, last),
-                "text": f"Session {audit.number} ends: every salt of {hands} is published",
-            }
-        )
-
-    async def _keep(self, action: HostAction) -> None:
-        """The host's change in the store, so that it outlives a restart."""
-        store = self.room.store
-        if action in (HostAction.PAUSE, HostAction.RESUME):
-            await self.room.db(store.change_table, self.id, {"paused": self.paused})
-        elif action is HostAction.HOST:
-            await self.room.db(store.change_table, self.id, {}, self.host_id)
-        elif action is HostAction.STAKES and self.next_settings is not None:
-            stakes = self.next_settings
-            blinds = {"small_blind": stakes.small_blind, "big_blind": stakes.big_blind}
-            await self.room.db(store.change_table, self.id, blinds)
-
-    def _new_stakes(self, small_blind: int, big_blind: int) -> str:
-        """Check the host's new blinds (a ``SettingsError`` names what does not fit) and
-        keep them for the next hand."""
-        blinds = {"small_blind": small_blind, "big_blind": big_blind}
-        settings = parse_settings(self.settings.to_json() | blinds)
-        self.next_settings = settings
-        later = " from the next hand" if self.table.hand is not None else ""
-        return f"The host sets the stakes to {settings.config().betting.stakes}{later}"
-
-    def apply_stakes(self) -> None:
-        """The host's new stakes take effect (between hands)."""
-        if self.next_settings is not None:
-            self.settings, self.next_settings = self.next_settings, None
-            self.table.config = self.settings.config()
-
-    # ------------------------------------------------------------ the game
-
-    async def _apply(self, seat: int, action: Action) -> None:
-        """Apply an action of the seat to act: decide, record, then tell everyone."""
-        current = self.table.hand
-        assert current is not None and self.hand_id is not None
-        events = self.table.act(seat, action)
-        if self.turn is not None and self.turn.seat == seat:
-            self.clock.stop(self.turn, time.monotonic())
-            self.turn = None
-        await self._record(current.hand.actions, seat, events)
-
-    async def _record(self, actions: list[Action], seat: int, events: list[TableEvent]) -> None:
-        """Log the action the table has just taken (the last of the hand's ``actions``, and
-        numbered so in the log), then tell it. If the store refuses it, the table goes back
-        to what the log holds: nothing unlogged is ever told."""
-        assert self.hand_id is not None
-        action = actions[-1]
-        try:
-            await self.room.log_action(
-                self.hand_id, len(actions), seat + 1, action.kind.value, action.amount
-            )
-        except FencedOut:
-            raise  # another process runs the table now: nothing of it is told from here
-        except Exception:
-            log.exception("table %s: the log refused an action; back to the log", self.id)
-            await self._reload()
-            raise ProtocolError(
-                ErrorCode.SERVER_ERROR, "the room could not record that action: send it again"
-            ) from None
-        await self._tell(events)
-
-    async def _reload(self) -> None:
-        """The hand in play as its log holds it (the table's state before the refused
-        change), told to everyone afresh."""
-        from splitpot.server.recovery import replay  # recovery builds actors: import late
-
-        assert self.hand_id is not None
-        self.table, _ = replay(await self.room.db(self.room.store.hand_log, self.hand_id))
-        self.turn = None
-        for connection in list(self.watchers):
-            connection.send(self._snapshot_frame(connection))
-
-    async def _tell(self, events: list[TableEvent]) -> None:
-        """Publish events already logged; a hand they end has its result written first,
-        and after it the players who asked to go leave. An all-in run-out is told with
-        the hands' equity after they are turned up and after each street."""
-        hand_id, finished = self.hand_id, self.table.hand is None
-        if finished:
-            await self._finish_hand()
-        told = 0
-        for part, face_up in runout_parts(events):
-            self._publish(part)
-            if face_up and hand_id is not None:
-                await self._tell_equity(hand_id, face_up)
-                told += 1
-        shown = sum(isinstance(e, InHand) and isinstance(e.event, Shown) for e in events)
-        options = self.room.options
-        self._extra_pause = max(0, told - 1) * options.street_pause + shown * options.show_pause
-        if finished:
-            await self._after_hand()
-
-    async def _tell_equity(self, hand_id: str, face_up: FaceUp) -> None:
-        board = [card for card in self.scene.board if card is not None]
-        try:
-            result = await asyncio.to_thread(equity, self.table.config.variant, face_up, board)
-        except Exception:  # the felt's figures are a courtesy: the hand goes on without
-            log.exception("table %s: no equity for hand %s", self.id, hand_id)
-            return
-        self._room_event(equity_event(hand_id, sorted(face_up), board, result))
-
-    async def _deal(self) -> None:
-        """Announce the next hand with its deal's commitments (FAIRNESS.md steps 1 to 3);
-        its cards are dealt once the players who committed reveal their entropy, or when
-        their time is up (``reveal_wait``)."""
-        if self.hand_id is not None:  # the last hand's result is not written yet: first that
-            await self._finish_hand()
-        await self._between_hands()
-        if not self._can_deal():
-            return
-        draw = Deck(self.room.seed())
-        upcoming = self.table.next_hand(draw.cards)
-        seats_dealt = [seat + 1 for seat in upcoming.seats_dealt]
-        commitments = {
-            seat + 1: self.commitments.pop(occupant.player_id)
-            for seat, occupant in self.occupants.items()
-            if occupant.player_id in self.commitments and seat + 1 in seats_dealt
-        }
-        self.pending = PendingDeal.announce(
-            hand_id(self.id, upcoming.started.number),
-            upcoming.started,
-            seats_dealt,
-            commitments,
-            self.table.config.variant.hole_cards,
-            draw.cards,
-            self.room.rng(),
-        )
-        self._publish(upcoming.events, fairness=self.pending.announcement())
-        if self.pending.players:
-            self._deal_at = time.monotonic() + self.room.options.reveal_wait
-        else:
-            await self._deal_cards()
-
-    async def _deal_cards(self) -> None:
-        """Deal the announced hand from the deck its commitments and the entropy revealed
-        make (FAIRNESS.md steps 4 to 6), the deal's secret kept with it; then the commands
-        that waited for the deal."""
-        pending = self.pending
-        assert pending is not None
-        self._deal_at = None
-        try:
-            events = await self._deal_announced(pending)
-            await self._tell(events)
-        finally:
-            self.pending = None
-            deferred, self._deferred = self._deferred, []
-            for command in deferred:
-                await self._answer(command)
-
-    async def _deal_announced(self, pending: PendingDeal) -> list[TableEvent]:
-        """Record and deal the hand; its events after the start already told. A hand that
-        cannot be made, recorded or dealt is called off: nothing of it was dealt."""
-        try:
-            deal, secret = pending.deal(self.id), pending.secret()
-            setup = {
-                "snapshot": self.table.snapshot(),
-                "settings": self.settings.to_json(),
-                "deck": deal.deck,
-                "draw": [str(card) for card in pending.draw],
-                "fairness": secret,
-            }
-            stored = await self.room.db(self.room.store.start_hand, self.id, setup)  # first
-            try:
-                if stored.id != pending.hand_id:
-                    raise TableError(f"the store numbers it {stored.id}, not {pending.hand_id}")
-                events = self.table.deal(parse_cards(" ".join(deal.deck)), draw=pending.draw)
-            except TableError:
-                await self.room.db(self.room.store.cancel_hand, stored.id)
-                raise
-        except Exception:
-            text = f"Hand #{pending.started.number} is called off"
-            self._room_event({"kind": "hand_cancelled", "hand": pending.hand_id, "text": text})
-            raise
-        start = next(i for i, event in enumerate(events) if isinstance(event, HandStarted))
-        if events[start] != pending.started:  # a bug: next_hand foretells the deal
-            log.error("table %s: hand %s is not the hand announced", self.id, stored.id)
-        current = self.table.latest
-        assert current is not None
-        self.hand_id, self.deal_secret = stored.id, secret
-        self.hand_serial = stored.serial
-        self.hand_started_at = stored.started_at
-        self.hand_times.append(time.time())
-        self.clock.hand_dealt(current.seats)
-        for seat, occupant in self.occupants.items():
-            player = self.table.seats[seat]
-            if player is not None and player.sitting_out:
-                occupant.hands_out += 1
-        return events[start + 1 :]  # its start was told with its commitments
-
-    async def _between_hands(self) -> None:
-        """Before a deal: players sitting out too long lose their seat (``sit_out_hands``)."""
-        for seat, occupant in list(self.occupants.items()):
-            player = self.table.seats[seat]
-            if (
-                player is not None
-                and player.sitting_out
-                and (occupant.hands_out >= self.settings.sit_out_hands)
-            ):
-                self._announce(
-                    f"{occupant.name} has sat out {occupant.hands_out} hands and leaves",
-                    {"seat": seat + 1},
-                    kind="removed",
-                )
-                await self._leave(seat)
-
-    async def _finish_hand(self) -> None:
-        """Record the result of the hand just settled (the ledger's hand result)."""
-        played = self.table.history[-1]
-        hand = played.hand
-        assert hand.result is not None and self.hand_id is not None
-        assert self.hand_serial is not None
-        record = to_json(record_of(played, self.hand_id, self.hand_serial), hand)
-        ids = [self.occupants[seat].player_id for seat in played.seats]
-        record[PLAYER_IDS] = ids  # whose cards each viewer may see in the history
-        if self.deal_secret is not None:
-            record[DEAL_SECRET] = self.deal_secret  # hands.py reveals what a reader may see
-        finished = StoredHand(
-            self.hand_id, self.id, played.number, self.hand_serial, HandStatus.FINISHED,
-            self.hand_started_at, None, record,
-        )  # fmt: skip
-        # the record as anyone sees it, replayed: off the event loop
-        link = await asyncio.to_thread(chain_link, self.chain_head, finished)
-        record[CHAIN] = link
-        results: dict[int, int] = {}
-        for index, player_id in enumerate(ids):
-            results[player_id] = hand.result.stacks[index] - hand.starting_stacks[index]
-        await self.room.db(
-            self.room.store.finish_hand, self.hand_id, record, results, hand.result.rake
-        )
-        self.chain_head = bytes.fromhex(link["hash"])
-        self.pots.append(sum(pot.amount for pot in hand.result.pots) + hand.result.rake)
-        self.hand_id = None
-
-    async def _after_hand(self) -> None:
-        """The host's new stakes take effect; players who asked to leave, or whom the
-        host removed, go with their chips; bots that went broke buy in again; a table
-        its host closes closes now."""
-        self.apply_stakes()
-        for seat, occupant in list(self.occupants.items()):
-            if occupant.leaving or occupant.removed:
-                await self._leave(seat)
-        if self.closing:
-            await self._close()
-            return
-        if self.ending_session:
-            await self._end_session()
-        await self._rebuy_bots()
-
-    async def _rebuy_bots(self) -> None:
-        """A broke bot buys in again at once: left broke, it would not be dealt in, and a
-        table of bots would stop."""
-        for seat, occupant in list(self.occupants.items()):
-            player = self.table.seats[seat]
-            if occupant.bot is not None and player is not None and player.stack == 0:
-                await self._top_up(seat, self.table.config.max_buy_in)
-
-    async def _act_for(self) -> None:
-        """The decisions the room makes for a seat: a bot's, a leaving player's, a
-        player's show or muck, the hand of a player away (stepped away or out of time).
-        One the table refuses (a bot's bug) is taken as a time-out, so that the table
-        never waits on it."""
-        seat = self.table.seat_to_act
-        current = self.table.hand
-        if seat is None or current is None:
-            return
-        occupant = self.occupants.get(seat)
-        hand = current.hand
-        assert hand.to_act is not None
-        legal = hand.legal_actions()
-        if occupant is not None and occupant.leaving:
-            action = legal.give_up()
-        elif occupant is not None and occupant.bot is None and legal.muck:
-            action = Action.show() if legal.show and not occupant.muck_losing else Action.muck()
-        elif self.away(seat):
-            await self._time_out(seat)
-            return
-        elif occupant is not None and occupant.bot is not None:
-            action = occupant.bot.decide(hand.view(hand.to_act), self.table.config.variant)
-        else:
-            return
-        try:
-            await self._apply(seat, action)
-        except (IllegalActionError, TableError):
-            log.exception("table %s: seat %d cannot %s", self.id, seat + 1, action)
-            await self._time_out(seat)
-
-    async def _time_out(self, seat: int) -> None:
-        """RULES.md 6: check if possible, else fold; then the player sits out (is away).
-        The rest of the hand's decisions of a player away are made at once, the same way,
-        until they sit in (docs/rules.md)."""
-        current = self.table.hand
-        player = self.table.seats[seat]
-        if current is None or player is None or self.table.seat_to_act != seat:
-            return
-        self.turn = None
-        already_out = player.sitting_out
-        events = self.table.time_out(seat)
-        if already_out:  # told once: the seat sits out already
-            events = [e for e in events if not isinstance(e, SatOut)]
-        await self._record(current.hand.actions, seat, events)
-        if not already_out:
-            await self._save_status(seat, SeatStatus.SITTING_OUT)
-
-    async def _top_up(self, seat: int, amount: int) -> None:
-        try:
-            events = self.table.add_chips(seat, amount)  # refused here changes nothing
-        except TableError as error:
-            raise ProtocolError(ErrorCode.BUY_IN, str(error)) from error
-        try:
-            await self.room.db(
-                self.room.store.top_up, self.id, self.occupants[seat].player_id, amount
-            )
-        except Exception:
-            player = self.table.seats[seat]
-            assert player is not None
-            player.stack -= amount  # the store refused: take the chips back off the table
-            raise
-        self._publish(events)
-
-    async def _leave(self, seat: int) -> None:
-        """Leave now between hands (cash out), or when the hand ends (folding in turn)."""
-        occupant = self.occupants[seat]
-        if self._in_hand(seat):
-            if not occupant.leaving:
-                occupant.leaving = True
-                await self._save_status(seat, SeatStatus.LEAVING)
-            return
-        events = self.table.leave(seat)
-        await self.room.db(self.room.store.leave, self.id, occupant.player_id)
-        del self.occupants[seat]
-        self._publish(events)
-        if occupant.removed:
-            self._shut_out(occupant.player_id)
-
-    def _shut_out(self, player_id: int) -> None:
-        """Every connection of a player the host removed (or banned) stops watching."""
-        reason = "banned" if player_id in self.banned else "removed"
-        text = f"The host {reason} you from the table {self.settings.name}"
-        for connection in list(self.watchers):
-            if connection.player_id == player_id:
-                self._end_watch(connection, reason, text)
-
-    async def _save_status(self, seat: int, status: SeatStatus) -> None:
-        occupant = self.occupants.get(seat)
-        if occupant is not None:
-            await self.room.db(self.room.store.set_seat_status, self.id, occupant.player_id, status)
-
-    # ------------------------------------------------------------ publishing
-
-    def _publish(self, events: list[TableEvent], fairness: JsonObject | None = None) -> None:
-        """Each event to each connection, as its player may see it; a frame is serialised
-        once for all the connections that see it alike. ``fairness``: the commitments of a
-        hand's start."""
-        before, self.scene = scenes(events, self.scene)
-        for event, scene in zip(events, before, strict=True):
-            self.seq += 1
-            public = seen_by(event, None)
-            shared: str | None = None
-            for connection in list(self.watchers):
-                if connection.closed:
-                    self.watchers.discard(connection)
-                    self.admitted.discard(connection)
-                    continue
-                seen = seen_by(event, self.seat_of(connection.player_id))
-                if seen == public:
-                    if shared is None:
-                        shared = frames.event(self, public, scene, self.seq, fairness)
-                    connection.send(shared)
-                else:
-                    connection.send(frames.event(self, seen, scene, self.seq, fairness))
-            if isinstance(event, HandFinished):
-                self.turn = None
-
-    def _announce(self, text: str, fields: JsonObject, kind: str = "host") -> None:
-        """A line in the table's chat from the room itself (host actions are logged)."""
-        self._room_event({"kind": kind, "hand": None, **fields, "text": text})
-
-    def _room_event(self, event: JsonObject) -> None:
-        """An event of the room's own, the same for every watcher, numbered in turn."""
-        self.seq += 1
-        frame = frames.room_event(self, event, self.seq)
-        for connection in list(self.watchers):
-            connection.send(frame)
-
-    def _tell_to_act(self, seat: int) -> None:
-        """Everyone learns whose decision it is, once per decision, with the clock of a
-        player's turn (a bot or a player away decides with none)."""
-        current = self.table.hand
-        assert current is not None and self.hand_id is not None
-        decision = (self.hand_id, len(current.hand.actions))
-        if decision == self._to_act_told:
-            return
-        self._to_act_told = decision
-        turn = self.turn if self.turn is not None and self.turn.seat == seat else None
-        deadline = None if turn is None else wall_time(turn.deadline)
-        bank = None if turn is None else seconds(turn.expires - turn.deadline)
-        self._room_event(to_act_event(self.hand_id, seat, deadline, bank))
-
-    def _send_turn(self, only: Connection | None = None) -> None:
-        seat = self.table.seat_to_act
-        if self.turn is None or seat is None or self.hand_id is None:
-            return
-        occupant = self.occupants.get(seat)
-        if occupant is None:
-            return
-        assert self.table.hand is not None
-        legal = self.table.hand.hand.legal_actions()
-        frame = frames.turn(self, self.hand_id, seat, legal, self.turn)
-        for connection in [only] if only is not None else list(self.watchers):
-            if connection.player_id == occupant.player_id:
-                connection.send(frame)
-
-    def _snapshot_frame(self, connection: Connection) -> str:
-        return frames.table(self, self.table.view(self.seat_of(connection.player_id)))
-
-    def names(self) -> dict[int, str]:
-        """Player names by seat: those seated, and those of the last hand (who may have
-        left since)."""
-        names: dict[int, str] = {}
-        if self.table.history:
-            last = self.table.history[-1]
-            names = dict(zip(last.seats, last.names, strict=True))
-        current = self.table.hand
-        if current is not None:
-            names |= dict(zip(current.seats, current.names, strict=True))
-        return names | {seat: o.name for seat, o in self.occupants.items()}
-
-    # ------------------------------------------------------------ lookups
-
-    def seat_of(self, player_id: int | None) -> int | None:
-        if player_id is None:
-            return None
-        for seat, occupant in self.occupants.items():
-            if occupant.player_id == player_id:
-                return seat
-        return None
-
-    def connected(self, seat: int) -> bool:
-        occupant = self.occupants.get(seat)
-        if occupant is None:
-            return False
-        if occupant.bot is not None:
-            return True
-        return any(c.player_id == occupant.player_id and not c.closed for c in self.watchers)
-
-    def away(self, seat: int) -> bool:
-        """Whether the seat's player is away (sat out, or out of time): not dealt in, and
-        their decisions in a hand they are still in are made at once."""
-        player = self.table.seats[seat]
-        return player is not None and player.sitting_out
-
-    def _showdown(self) -> bool:
-        """Whether the decision in play is a show or a muck (only the showdown offers the
-        muck)."""
-        current = self.table.hand
-        return current is not None and current.hand.legal_actions().muck
-
-    def _in_hand(self, seat: int) -> bool:
-        current = self.table.hand
-        return current is not None and seat in current.seats
-
-    def _player(self, command: Command) -> Player:
-        connection = command.connection
-        if connection is None or connection.player is None:
-            raise ProtocolError(
-                ErrorCode.FORBIDDEN, "say hello with a token first: watchers only watch"
-            )
-        return connection.player
-
-    def _own_seat(self, player: Player) -> int:
-        seat = self.seat_of(player.id)
-        if seat is None:
-            raise ProtocolError(
-                ErrorCode.NOT_SEATED, f"{player.name} does not sit at table {self.id}"
-            )
-        return seat
-
-    def add_bot(self, seat: int, player: Player, seed: int | None = None) -> None:
-        """A seat played by the sensible bot (labelled as a bot to everyone)."""
-        self.occupants[seat] = Occupant(
-            player.id, player.name, make_bot("sensible", player.name, seed)
-        )
-
-    def add_player(self, seat: int, player_id: int, name: str) -> None:
-        """A player the store has in this seat (when a table is restored)."""
-        self.occupants[seat] = Occupant(player_id, name)
-
-    async def finish_recovered_hand(self) -> None:
-        """A restored hand that the log shows over: record its result now."""
-        await self._finish_hand()
-        await self._after_hand()
+__all__ = ["Hold", "Request", "TableActor", "TableShell", "Unwatch", "Watch"]

@@ -15,11 +15,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from splitpot import __version__
 from splitpot.protocol import ErrorCode, ProtocolError
+from splitpot.room.settings import TableSettings
 from splitpot.server import http, pages, ws
 from splitpot.server.cluster import Cluster
 from splitpot.server.errors import refusal
 from splitpot.server.room import Room, RoomOptions
-from splitpot.server.settings import TableSettings
 from splitpot.store import LoginFailed, NameTaken, Store, StoreError
 
 log = logging.getLogger("splitpot.room")

@@ -7,26 +7,22 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from splitpot.protocol import table_summary
-from splitpot.server.frames import info, table_info
-from splitpot.server.settings import settings_of
+from splitpot.room.host import TableHost
+from splitpot.room.settings import settings_of
 from splitpot.store import Seat
 from splitpot.store import Table as TableRecord
 
-if TYPE_CHECKING:
-    from splitpot.server.actor import TableActor
 
-
-def summary(actor: TableActor) -> dict[str, Any]:
-    seated = [p for p in actor.table.seats if p is not None]
-    hour_ago = time.time() - 3600
-    return table_summary(info(actor), len(seated)) | {
+def summary(host: TableHost) -> dict[str, Any]:
+    seated = [p for p in host.table.seats if p is not None]
+    return table_summary(host.info(), len(seated)) | {
         "waiting": sum(1 for p in seated if p.owes_blinds or p.sitting_out),
-        "bots": sum(1 for o in actor.occupants.values() if o.bot is not None),
-        "average_pot": sum(actor.pots) // len(actor.pots) if actor.pots else 0,
-        "hands_per_hour": sum(1 for t in actor.hand_times if t >= hour_ago),
+        "bots": sum(1 for o in host.occupants.values() if o.bot is not None),
+        "average_pot": sum(host.pots) // len(host.pots) if host.pots else 0,
+        "hands_per_hour": host.hands_per_hour(time.monotonic()),
     }
 
 
@@ -44,18 +40,12 @@ class TableFacts:
     banned: frozenset[int] = frozenset()  # the players its host banned
 
 
-def facts(actor: TableActor) -> TableFacts:
+def facts(host: TableHost) -> TableFacts:
     """A table run by this process, as it is now."""
-    players = frozenset(occupant.player_id for occupant in actor.occupants.values())
-    settings = actor.settings
+    players = frozenset(occupant.player_id for occupant in host.occupants.values())
+    settings = host.settings
     return TableFacts(
-        actor.id,
-        settings.private,
-        actor.host_id,
-        players,
-        settings.seats,
-        summary(actor),
-        actor.banned,
+        host.id, settings.private, host.host_id, players, settings.seats, summary(host), host.banned
     )
 
 
@@ -70,7 +60,7 @@ def stored_facts(
     settings = settings_of(record.settings)
     if listed is None:
         paused = bool(record.settings.get("paused", False))
-        table = table_info(record.id, settings, settings.config(), record.host_id, paused)
+        table = settings.info(record.id, settings.config(), record.host_id, paused)
         listed = table_summary(table, len(seats))
     players = frozenset(seat.player_id for seat in seats)
     return TableFacts(

@@ -32,17 +32,22 @@ from urllib.parse import urlsplit
 from redis.exceptions import RedisError
 from sqlalchemy.exc import OperationalError
 
+from splitpot.bots import make_bot
+from splitpot.cards import Deck
+from splitpot.fair import GENESIS, SEED_BYTES, PreOrder, random_bytes
 from splitpot.protocol import ErrorCode, Hello, ProtocolError, Sit, TableMessage, Watch, read_frame
-from splitpot.server.actor import Command as TableCommand
+from splitpot.room.commands import Person
+from splitpot.room.effects import DealSecrets
+from splitpot.room.host import HostOptions, Steps, TableHost
+from splitpot.room.settings import TableSettings, parse_settings
 from splitpot.server.actor import TableActor
 from splitpot.server.cluster import Cluster, NoOwner, Unreachable, deal, least_loaded
-from splitpot.server.commands import table_command
+from splitpot.server.commands import request, unwatch
 from splitpot.server.connection import POLICY, Connection, RemoteConnection
 from splitpot.server.errors import no_table, refusal
 from splitpot.server.hand_cache import HandDocuments
 from splitpot.server.lobby import TableFacts, facts, stored_facts, summary
 from splitpot.server.recovery import restore_table
-from splitpot.server.settings import TableSettings, parse_settings
 from splitpot.store import ActionEntry, FencedOut, NotFound, Player, Store, token_hash
 from splitpot.store import Table as TableRecord
 from splitpot.store.players import name_key
@@ -82,6 +87,19 @@ class RoomOptions:
     seed: int | None = None  # tests only: the decks' shuffles from this seed (None: secret)
     clock_scale: float = 1.0  # tests only: every table's clock runs this much faster
     url: str | None = None  # where clients reach this process (http://host:port)
+
+    def host(self) -> HostOptions:
+        """The tables' pace (``room/host.py``)."""
+        return HostOptions(
+            self.hand_pause,
+            self.street_pause,
+            self.show_pause,
+            self.reveal_wait,
+            self.bot_delay,
+            self.idle_pause,
+            self.idle_close,
+            self.clock_scale,
+        )
 
 
 class Room:
@@ -130,6 +148,13 @@ class Room:
             except FencedOut as error:  # another process runs the table now: let it go
                 self._let_go(error.table_id)
                 raise
+
+    def deal_secrets(self) -> DealSecrets:
+        """A deal's secrets (FAIRNESS.md 1 and 2) and a draw's cards: the operating
+        system's randomness, or, in tests, the options' seed."""
+        rng = self.rng()
+        draw = Deck(self.rng() or random.SystemRandom()).cards
+        return DealSecrets(PreOrder.draw(rng), random_bytes(SEED_BYTES, rng), tuple(draw))
 
     def seed(self) -> int | None:
         """A seed for a deck's shuffle or a bot: None (secret randomness), unless the
@@ -194,18 +219,19 @@ class Room:
         if not await self.db(self.store.claim_table, record.id, self.options.lease_seconds):
             return False  # another process runs it
         try:
-            actor = await restore_table(self, record)
+            actor, first = await restore_table(self, record, self.options.host())
         except Exception:  # one table that cannot come back must not keep the room shut
             log.exception("table %s could not be restored; it stays closed", record.id)
             return False
-        await self._run(actor)
+        await self._run(actor, first)
         return True
 
-    async def _run(self, actor: TableActor) -> None:
-        """Start a table's task; its commands from other processes come here from now on,
-        and the processes whose clients watch it ask it for the table again."""
+    async def _run(self, actor: TableActor, first: Steps | None = None) -> None:
+        """Start a table's task (``first``: the steps it begins with); its commands from
+        other processes come here from now on, and the processes whose clients watch it
+        ask it for the table again."""
         self.tables[actor.id] = actor
-        actor.start()
+        actor.start(first)
         if self.cluster is not None:
             await self.cluster.own(actor.id)
             self.cluster.moved(actor.id, self.holder.fences.get(actor.id, 0))
@@ -259,7 +285,7 @@ class Room:
         cluster = self.cluster
         if cluster is None or not cluster.connected:
             return
-        entries = {table_id: {"summary": summary(a)} for table_id, a in self.tables.items()}
+        entries = {table_id: {"summary": summary(a.host)} for table_id, a in self.tables.items()}
         try:
             await cluster.beat(entries, len(self.connections))
         except (RedisError, OSError) as error:
@@ -316,7 +342,7 @@ class Room:
                 except (Unreachable, TimeoutError, RedisError, OSError) as error:
                     log.warning("process %s did not open the table (%s): here", target, error)
             actor, invite = await self.create_here(settings, host, house=house)
-            return summary(actor), invite
+            return summary(actor.host), invite
 
     async def _within_limits(self, host: Player, bots: int) -> None:
         """A player hosts at most TABLES_PER_HOST open tables, and the whole room seats at
@@ -358,8 +384,8 @@ class Room:
             self.store.create_table, settings.name, document, host.id, private=settings.private
         )
         await self.db(self.store.claim_table, record.id, self.options.lease_seconds)
-        actor = TableActor(self, record.id, settings, host.id)
-        actor.house = house
+        table = TableHost(record.id, settings, host.id, self.options.host(), house=house)
+        actor = TableActor(self, table, GENESIS)
         await self._sit_bots(actor, bots)
         await self._run(actor)
         return actor, invite
@@ -367,11 +393,12 @@ class Room:
     async def _sit_bots(self, actor: TableActor, bots: list[Player]) -> None:
         """The bots of a table not yet running sit in seats 2, 3, ... with the maximum
         buy-in (the store first)."""
-        buy_in = actor.table.config.max_buy_in
+        host = actor.host
+        buy_in = host.table.config.max_buy_in
         for seat, bot in enumerate(bots, start=1):
             await self.db(self.store.sit, actor.id, seat + 1, bot.id, buy_in)
-            actor.table.sit(seat, bot.name, buy_in)
-            actor.add_bot(seat, bot, self.seed())
+            playing = make_bot("sensible", bot.name, self.seed())
+            host.seat(seat, Person(bot.id, bot.name), buy_in, playing)
 
     async def reopen(self, table_id: str, player: Player) -> dict[str, Any]:
         """Its host opens a closed table again, here, with its hands and ledger: its bots
@@ -384,10 +411,10 @@ class Room:
             record = await self.db(self.store.reopen_table, table_id)
             if not await self.db(self.store.claim_table, table_id, self.options.lease_seconds):
                 return (await self.facts(table_id)).summary  # another process took it at once
-            actor = await restore_table(self, record)
+            actor, first = await restore_table(self, record, self.options.host())
             await self._sit_bots(actor, [await self.db(self.store.player, i) for i in bot_ids])
-            await self._run(actor)
-            return summary(actor)
+            await self._run(actor, first)
+            return summary(actor.host)
 
     async def _closed_table(self, table_id: str, player: Player) -> TableRecord:
         """The closed table ``player`` hosts, or the refusal that says why not (to anyone
@@ -412,7 +439,7 @@ class Room:
         ``closed`` (its history is read, nothing is done at it)."""
         actor = self.tables.get(table_id)
         if actor is not None:
-            return facts(actor)
+            return facts(actor.host)
         if not TABLE_ID.fullmatch(table_id):  # not one the store makes: not worth a query
             raise no_table(table_id)
         try:
@@ -429,7 +456,7 @@ class Room:
     async def lobby(self) -> list[dict[str, Any]]:
         """The public tables of every process: this one's as they are, the others' as
         their owners last told (through Redis)."""
-        listed = [summary(a) for a in self.tables.values() if not a.settings.private]
+        listed = [summary(a.host) for a in self.tables.values() if not a.host.settings.private]
         others = await self._directory()
         for table_id in sorted(others):
             entry = others[table_id]["summary"]
@@ -485,8 +512,7 @@ class Room:
         for pause in OWNER_WAITS:  # a table between owners has one again within moments
             actor = self.tables.get(command.table)
             if actor is not None:  # run here (perhaps since the last try)
-                named = table_command(command)
-                await actor.submit(TableCommand(connection, *named, ref=command.ref))
+                await actor.submit(request(connection, command))
                 return
             if self.cluster is None:
                 raise no_table(command.table)
@@ -536,7 +562,7 @@ class Room:
             self._streams.pop((connection.id, table_id), None)
             actor = self.tables.get(table_id)
             if actor is not None:
-                actor.submit_nowait(TableCommand(connection, "unwatch"))
+                actor.submit_nowait(unwatch(connection))
             elif self.cluster is not None:
                 self.cluster.unwatch(table_id, connection.id)
 
@@ -551,7 +577,7 @@ class Room:
         cluster = self.cluster
         if actor is None or actor.closed or cluster is None:
             return
-        node, request = message["from"], message["id"]
+        node, asked = message["from"], message["id"]
         here = self.connections.get(message["conn"]) if node == cluster.id else None
         if node == cluster.id and here is None:
             return  # a client of this process that has gone since
@@ -560,16 +586,16 @@ class Room:
             command = read_frame(message["text"])
             if isinstance(command, Hello):
                 raise ProtocolError(ErrorCode.BAD_MESSAGE, "hello comes once, first")
-            await actor.submit(TableCommand(stub, *table_command(command), ref=command.ref))
+            await actor.submit(request(stub, command))
         except Exception as error:
             failure = refusal(error)
             if actor.closed:
                 return
             if failure.code is ErrorCode.SERVER_ERROR:
                 log.exception("table %s: a command from %s failed", table_id, node)
-            cluster.answer(node, request, {"code": failure.code.value, "message": failure.message})
+            cluster.answer(node, asked, {"code": failure.code.value, "message": failure.message})
         else:
-            cluster.answer(node, request, {})
+            cluster.answer(node, asked, {})
 
     def _remote(
         self, actor: TableActor, node: str, connection: int, player: dict[str, Any] | None
@@ -594,7 +620,7 @@ class Room:
         stub.close()
         actor = self.tables.get(key[0])
         if actor is not None:
-            actor.submit_nowait(TableCommand(stub, "unwatch"))
+            actor.submit_nowait(unwatch(stub))
 
     def on_frame(
         self, owner: str, table_id: str, fence: int, connections: list[int], frame: str
@@ -650,7 +676,7 @@ class Room:
             host = player_of(body["host"])
             assert host is not None
             actor, invite = await self.create_here(settings, host, house=bool(body.get("house")))
-            return {"summary": summary(actor), "invite": invite}
+            return {"summary": summary(actor.host), "invite": invite}
         if kind == "take":
             if self.closing:
                 return {"took": False}
@@ -695,11 +721,11 @@ class Room:
         its log in the process that takes it next."""
         self.closing = True
         for actor in self.tables.values():
-            actor.paused = True
+            actor.hold()
         deadline = time.monotonic() + self.options.closing_wait
         while self.tables and time.monotonic() < deadline:
             for actor in list(self.tables.values()):
-                if actor.table.hand is None and actor.hand_id is None and actor.pending is None:
+                if actor.host.between_hands():
                     await self._hand_over(actor)
             await asyncio.sleep(0.05)
         for task in (self._keeper, self._looker):

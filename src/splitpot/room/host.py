@@ -1,0 +1,976 @@
+"""A table's host: the room's own rules around the pure table (DESIGN.md "The room").
+
+``TableHost`` seats and unseats players, runs the clock and the time bank, sits out the
+absent, takes the host's commands, announces each hand with its fair deal's commitments
+and waits for the players' entropy, plays the bots, and records every hand. It is pure,
+like h11's ``Connection``: ``handle(command, now)`` and ``tick(now)`` are generators of
+``effects`` (work for the store, which the shell does and answers, and what to tell the
+people at the table); ``next_timer()`` says when ``tick`` is due. The room's actor
+(``server/actor.py``) and the offline game (``client/local.py``) drive the same host.
+
+Seats are the table's (from 0) inside; the protocol's wire seats (from 1) appear only
+where the fair deal and the store number them so.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Generator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from splitpot.bots import Bot
+from splitpot.cards import parse_cards
+from splitpot.dealer import Scene, scenes
+from splitpot.engine import Action, IllegalActionError, Shown
+from splitpot.history.splitpot_json import to_json
+from splitpot.history.table_log import record_of
+from splitpot.protocol import (
+    ErrorCode,
+    HostAction,
+    JsonObject,
+    ProtocolError,
+    TableInfo,
+    equity_event,
+    hand_id,
+)
+from splitpot.room.clock import REFILL_PER_HAND, ActionClock, Turn
+from splitpot.room.commands import (
+    WAIT_FOR_THE_DEAL,
+    Act,
+    Chat,
+    Command,
+    Commit,
+    HostCommand,
+    Leave,
+    Person,
+    Preferences,
+    Reveal,
+    Sit,
+    SitIn,
+    SitOut,
+    TopUp,
+)
+from splitpot.room.deal import PendingDeal
+from splitpot.room.effects import (
+    AddChips,
+    Announce,
+    BanPlayer,
+    CancelHand,
+    CashOut,
+    ChangeTable,
+    Closed,
+    CloseTable,
+    DealSecrets,
+    DrawDeal,
+    Effect,
+    EndSession,
+    FinishHand,
+    HandBegun,
+    LetGo,
+    LogAction,
+    MakeInvite,
+    OfferTurn,
+    Presence,
+    Publish,
+    SaveStatus,
+    SayChat,
+    Seated,
+    SendInvite,
+    SessionEnded,
+    StartHand,
+    TakeSeat,
+    ToAct,
+    WorkOutEquity,
+)
+from splitpot.room.runout import FaceUp, runout_parts
+from splitpot.room.settings import SettingsError, TableSettings, parse_settings
+from splitpot.table import HandFinished, HandStarted, InHand, SatOut, Table, TableError, TableEvent
+
+Steps = Generator[Effect, Any, None]  # what the host asks, answered by its shell
+
+CHAT_RATE = (5, 10.0)  # at most 5 lines in 10 seconds per player
+PLAYER_IDS = "player_ids"  # a record's room player id of each player (who sees which cards)
+DEAL_SECRET = "deal_secret"  # a record's fair deal: what proves it (room/deal.py)
+
+
+@dataclass(frozen=True, slots=True)
+class HostOptions:
+    """The pace of a table: seconds between hands and more for a run-out or a showdown,
+    the players' time to reveal their entropy, a bot's thinking time, and how long a
+    table of bots alone deals, then stays open; ``clock_scale`` speeds every clock."""
+
+    hand_pause: float = 3.0
+    street_pause: float = 1.5
+    show_pause: float = 0.7
+    reveal_wait: float = 2.0
+    bot_delay: float = 0.8
+    idle_pause: float = 120.0
+    idle_close: float = 1800.0
+    clock_scale: float = 1.0
+
+
+@dataclass
+class Occupant:
+    """Who sits in a seat, as the room knows them (the table knows only the name)."""
+
+    player_id: int
+    name: str
+    bot: Bot | None = None
+    leaving: bool = False  # cash out when the hand ends
+    removed: bool = False  # the host removes the player at the end of the hand
+    hands_out: int = 0  # hands dealt while sitting out
+    muck_losing: bool = True  # a hand that cannot win is mucked at the showdown, else shown
+
+
+@dataclass
+class HandInPlay:
+    """What the room keeps of the hand being played beyond the table's state."""
+
+    id: str
+    serial: int
+    started_at: datetime
+    secret: dict[str, Any] | None  # the fair deal's secrets (room/deal.py)
+
+
+class TableHost:
+    """One table's room rules; its state changes only inside the steps of ``handle``,
+    ``tick`` and ``schedule``. A restored table comes with its state (``recovery.py``)."""
+
+    def __init__(
+        self,
+        table_id: str,
+        settings: TableSettings,
+        host_id: int,
+        options: HostOptions | None = None,
+        *,
+        table: Table | None = None,
+        occupants: dict[int, Occupant] | None = None,
+        house: bool = False,
+        paused: bool = False,
+        banned: frozenset[int] = frozenset(),
+        next_settings: TableSettings | None = None,
+        playing: HandInPlay | None = None,
+        scene: Scene | None = None,
+    ) -> None:
+        self.id = table_id
+        self.settings = settings
+        self.host_id = host_id
+        self.options = options or HostOptions()
+        self.table = table or Table(settings.config())
+        self.occupants = occupants or {}  # seat -> who sits there
+        self.house = house  # the operator's table (serve --bots): never left to close
+        self.paused = paused
+        self.banned = banned  # players the host keeps out
+        self.next_settings = next_settings  # the host's stakes, from the next hand
+        self.playing = playing  # the hand in play (or just over, its result unwritten)
+        self.scene = scene or Scene(self.table.config.variant)  # the dealer's view of it
+        scale = self.options.clock_scale
+        self.clock = ActionClock(
+            settings.action_seconds * scale,
+            settings.time_bank_seconds * scale,
+            REFILL_PER_HAND * scale,
+        )
+        self.seq = 0  # the number of the last event told
+        self.turn: Turn | None = None
+        self.turn_seq = 0  # the seq of the event that began the turn
+        self.closing = False  # the host closes the table: at once, or when the hand ends
+        self.ending_session = False  # the host ends the session when the hand ends
+        self.closed = False
+        self.idle = False  # a table of bots alone for idle_pause: it deals no more
+        self.pending: PendingDeal | None = None  # a hand announced, its cards not dealt
+        self.commitments: dict[int, bytes] = {}  # player id -> u for their next hand
+        self.pots: deque[int] = deque(maxlen=50)  # the last hands' pots, for the lobby
+        self.hand_times: deque[float] = deque(maxlen=50)  # when they were dealt
+        self._deal_at: float | None = None
+        self._act_for_at: float | None = None
+        self._extra_pause = 0.0  # more time before the next deal: a run-out, hands shown
+        self._to_act_told: tuple[str, int] | None = None
+        self._alone_since: float | None = None
+        self._watched = False
+        self._chat: dict[int, deque[float]] = {}
+
+    # ------------------------------------------------------------ what the shell asks
+
+    def next_timer(self) -> float | None:
+        """The moment ``tick`` is due (a deal, a decision made for a seat, a turn's time
+        running out, a table of bots left alone), or None."""
+        moments = [m for m in (self._deal_at, self._act_for_at, self._idle_at()) if m is not None]
+        if self.turn is not None:
+            moments.append(self.turn.expires)
+        return min(moments) if moments else None
+
+    def must_wait(self, command: Command) -> bool:
+        """Whether the command waits for the deal announced (it changes the table)."""
+        return self.pending is not None and isinstance(command, WAIT_FOR_THE_DEAL)
+
+    def watchers(self, watched: bool, now: float) -> None:
+        """Whether anyone watches the table now (a human there keeps a table of bots
+        going)."""
+        self._watched = watched
+        self._mind_humans(now)
+
+    def seat_of(self, player_id: int | None) -> int | None:
+        if player_id is None:
+            return None
+        for seat, occupant in self.occupants.items():
+            if occupant.player_id == player_id:
+                return seat
+        return None
+
+    def info(self) -> TableInfo:
+        """The protocol's facts of the table."""
+        return self.settings.info(self.id, self.table.config, self.host_id, self.paused)
+
+    def names(self) -> dict[int, str]:
+        """Player names by seat: those seated, and those of the last hand (who may have
+        left since)."""
+        names: dict[int, str] = {}
+        table = self.table
+        if table.history:
+            last = table.history[-1]
+            names = dict(zip(last.seats, last.names, strict=True))
+        if table.hand is not None:
+            names |= dict(zip(table.hand.seats, table.hand.names, strict=True))
+        return names | {seat: o.name for seat, o in self.occupants.items()}
+
+    def away(self, seat: int) -> bool:
+        """Whether the seat's player is away (sat out, or out of time): not dealt in, and
+        their decisions in a hand they are still in are made at once."""
+        player = self.table.seats[seat]
+        return player is not None and player.sitting_out
+
+    def between_hands(self) -> bool:
+        """No hand in play, announced, or waiting for its result to be written."""
+        return self.table.hand is None and self.playing is None and self.pending is None
+
+    def hold(self) -> None:
+        """No hand is dealt from now on (the room is stopping: its tables go to other
+        processes between hands); nothing is kept of it."""
+        self.paused = True
+
+    def seat(self, seat: int, person: Person, buy_in: int, bot: Bot | None = None) -> None:
+        """A player (``bot``: played by it) sits down at a table that is not yet running
+        (the store has the seat already)."""
+        self.table.sit(seat, person.name, buy_in)
+        self.occupants[seat] = Occupant(person.id, person.name, bot)
+
+    def hands_per_hour(self, now: float) -> int:
+        return sum(1 for dealt in self.hand_times if dealt >= now - 3600)
+
+    # ------------------------------------------------------------ commands
+
+    def handle(self, command: Command, now: float) -> Steps:
+        """One person's command: refused (``ProtocolError``, nothing changed) before any
+        work is asked, or done step by step."""
+        match command:
+            case Sit():
+                yield from self._sit(command)
+            case Act():
+                yield from self._act(command, now)
+            case SitOut():
+                yield from self._sit_out(command)
+            case SitIn():
+                yield from self._sit_in(command)
+            case Preferences():
+                self.occupants[self._own_seat(command.person)].muck_losing = command.muck_losing
+            case TopUp():
+                yield from self._top_up_command(command)
+            case Leave():
+                yield from self._leave(self._own_seat(command.person))
+            case Commit():
+                self._own_seat(command.person)
+                self.commitments[command.person.id] = command.commitment
+            case Reveal():
+                yield from self._reveal(command, now)
+            case Chat():
+                yield self._chat_line(command, now)
+            case HostCommand():
+                yield from self._host_command(command, now)
+
+    def _sit(self, command: Sit) -> Steps:
+        person, seat, buy_in = command.person, command.seat, command.buy_in
+        config = self.table.config
+        where = self.seat_of(person.id)
+        if where is not None:
+            raise ProtocolError(
+                ErrorCode.ALREADY_SEATED, f"{person.name} already sits in seat {where + 1}"
+            )
+        if not 0 <= seat < config.seats:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE, f"there is no seat {seat + 1}: the table has {config.seats}"
+            )
+        if self.table.seats[seat] is not None:
+            raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat + 1} is taken")
+        if any(o.name == person.name for o in self.occupants.values()):
+            raise ProtocolError(
+                ErrorCode.NAME_TAKEN, f"a player named {person.name} sits at this table"
+            )
+        low, high = config.min_buy_in, config.max_buy_in
+        if not low <= buy_in <= high:
+            raise ProtocolError(ErrorCode.BUY_IN, f"the buy-in is {low} to {high}, not {buy_in}")
+        self.table.check_sit(seat, person.name, buy_in)
+        yield TakeSeat(seat, person.id, buy_in)
+        events = self.table.sit(seat, person.name, buy_in, post_now=command.post_now)
+        self.occupants[seat] = Occupant(person.id, person.name)
+        self.clock.forget(seat)
+        yield self._publish(events)
+        yield Seated(person.id)
+
+    def _act(self, command: Act, now: float) -> Steps:
+        seat = self._own_seat(command.person)
+        if command.seat is not None and command.seat != seat:
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                f"seat {command.seat + 1} is not yours: you sit in seat {seat + 1}",
+            )
+        playing = self.playing
+        if self.table.hand is None or playing is None:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "no hand is being played")
+        if command.hand is not None and command.hand != playing.id:
+            raise ProtocolError(
+                ErrorCode.WRONG_HAND, f"hand {command.hand} is not the hand in play ({playing.id})"
+            )
+        if self.table.seat_to_act != seat:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"seat {seat + 1} is not to act")
+        yield from self._apply(seat, command.action, now)
+
+    def _sit_out(self, command: SitOut) -> Steps:
+        seat = self._own_seat(command.person)
+        yield from self._save_status(seat, Presence.SITTING_OUT)
+        yield self._publish(self.table.sit_out(seat))
+
+    def _sit_in(self, command: SitIn) -> Steps:
+        seat = self._own_seat(command.person)
+        yield from self._save_status(seat, Presence.WAITING)
+        self.occupants[seat].hands_out = 0
+        yield self._publish(self.table.sit_in(seat, post_now=command.post_now))
+
+    def _top_up_command(self, command: TopUp) -> Steps:
+        seat = self._own_seat(command.person)
+        if self._in_hand(seat):
+            raise ProtocolError(
+                ErrorCode.NOT_NOW, f"seat {seat + 1} is in the hand: top up between hands"
+            )
+        yield from self._top_up(seat, command.amount)
+
+    def _reveal(self, command: Reveal, now: float) -> Steps:
+        """FAIRNESS.md 3: the entropy behind a commitment the hand's start listed; the
+        cards are dealt as soon as every player of the deal has revealed."""
+        seat = self._own_seat(command.person) + 1
+        pending = self.pending
+        if pending is None:
+            raise ProtocolError(
+                ErrorCode.NOT_NOW, f"no hand is waiting for entropy, not {command.hand}"
+            )
+        if command.hand != pending.hand_id:
+            raise ProtocolError(
+                ErrorCode.WRONG_HAND, f"hand {pending.hand_id} is being dealt, not {command.hand}"
+            )
+        if pending.reveal(seat, command.entropy):
+            yield from self._deal_cards(now)
+
+    def _chat_line(self, command: Chat, now: float) -> SayChat:
+        person = command.person
+        if not command.watching:
+            self._own_seat(person)  # a player chats where they watch or sit
+        sent = self._chat.setdefault(person.id, deque())
+        count, window = CHAT_RATE
+        while sent and now - sent[0] > window:
+            sent.popleft()
+        if len(sent) >= count:
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED, f"at most {count} chat lines in {window:g} seconds"
+            )
+        sent.append(now)
+        return SayChat(person, self.seat_of(person.id), command.text)
+
+    # ------------------------------------------------------------ the host's commands
+
+    def _host_command(self, command: HostCommand, now: float) -> Steps:
+        """docs/protocol.md "Host commands"; each is kept first, then told in the chat."""
+        person, action = command.person, command.action
+        if person.id != self.host_id:
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, f"only the host of table {self.id} may do that"
+            )
+        fields: JsonObject = {"action": action.value, "by": str(person.id)}
+        in_hand = self.table.hand is not None
+        if action is HostAction.PAUSE:
+            yield ChangeTable({"paused": True})
+            self.paused = True
+            text = "The host pauses the game" + (" after this hand" if in_hand else "")
+        elif action is HostAction.RESUME:
+            yield ChangeTable({"paused": False})
+            self.paused = False
+            text = "The host resumes the game"
+        elif action is HostAction.STAKES:
+            assert command.small_blind is not None and command.big_blind is not None
+            text = yield from self._new_stakes(command.small_blind, command.big_blind)
+        elif action is HostAction.INVITE:
+            text = yield from self._new_invite()
+        elif action is HostAction.CLOSE:
+            self.closing = True
+            text = "The host closes the table" + (" at the end of the hand" if in_hand else "")
+        elif action is HostAction.END_SESSION:
+            if not self.settings.audit:
+                raise ProtocolError(
+                    ErrorCode.BAD_MESSAGE,
+                    f"table {self.id} was made without the audit: its sessions publish no salts",
+                )
+            self.ending_session = True
+            later = " at the end of the hand" if in_hand else ""
+            text = f"The host ends the session{later}: every salt of its hands is published"
+        else:
+            assert command.seat is not None
+            text = yield from self._seat_command(action, command.seat)
+            occupant = self.occupants[command.seat]
+            fields |= {"seat": command.seat + 1, "player": str(occupant.player_id)}
+        if action is HostAction.HOST:
+            fields |= {"host": str(self.host_id)}
+        yield self._announce({"kind": "host", "hand": None, **fields, "text": text})
+        if action in (HostAction.REMOVE, HostAction.BAN):
+            assert command.seat is not None
+            if not self._in_hand(command.seat):
+                yield from self._leave(command.seat)
+        elif in_hand:
+            return
+        elif action is HostAction.STAKES:
+            self.apply_stakes()
+        elif action is HostAction.CLOSE:
+            yield from self._close()
+        elif action is HostAction.END_SESSION:
+            yield from self._end_session()
+
+    def _seat_command(self, action: HostAction, seat: int) -> Generator[Effect, Any, str]:
+        """The host's remove, ban or new host of the player in ``seat``."""
+        occupant = self.occupants.get(seat)
+        if occupant is None:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {seat + 1} is empty")
+        if action is HostAction.HOST:
+            if occupant.bot is not None:
+                raise ProtocolError(
+                    ErrorCode.BAD_MESSAGE, f"seat {seat + 1} is a bot: a bot cannot host"
+                )
+            yield ChangeTable({}, occupant.player_id)
+            self.host_id = occupant.player_id
+            return f"{occupant.name} is now the host"
+        ban = action is HostAction.BAN
+        if ban:
+            if occupant.bot is not None:
+                raise ProtocolError(
+                    ErrorCode.BAD_MESSAGE, f"seat {seat + 1} is a bot: remove it, not ban it"
+                )
+            if occupant.player_id == self.host_id:
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "the host cannot ban themselves")
+            yield BanPlayer(occupant.player_id)
+            self.banned |= {occupant.player_id}
+        occupant.removed = True
+        later = " at the end of the hand" if self._in_hand(seat) else ""
+        return f"The host {'bans' if ban else 'removes'} {occupant.name}{later}"
+
+    def _new_stakes(self, small_blind: int, big_blind: int) -> Generator[Effect, Any, str]:
+        """Check the host's new blinds (a ``SettingsError`` names what does not fit), keep
+        them, and take them from the next hand."""
+        blinds = {"small_blind": small_blind, "big_blind": big_blind}
+        try:
+            settings = parse_settings(self.settings.to_json() | blinds)
+        except SettingsError as error:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, str(error)) from error
+        yield ChangeTable(blinds)
+        self.next_settings = settings
+        later = " from the next hand" if self.table.hand is not None else ""
+        return f"The host sets the stakes to {settings.config().betting.stakes}{later}"
+
+    def _new_invite(self) -> Generator[Effect, Any, str]:
+        """A private table's new invite (kept first), given to the host alone: from now on
+        the old one lets no one in."""
+        if not self.settings.private:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE, f"table {self.id} is public: it has no invite"
+            )
+        invite: str = yield MakeInvite()
+        yield SendInvite(invite)
+        return "The host makes a new invite: the old one lets no one in any more"
+
+    def apply_stakes(self) -> None:
+        """The host's new stakes take effect (between hands)."""
+        if self.next_settings is not None:
+            self.settings, self.next_settings = self.next_settings, None
+            self.table.config = self.settings.config()
+
+    def _close(self) -> Steps:
+        """Close the table between hands: a session it audits ends first, every player is
+        cashed out in one transaction (a ``cash_out`` each, as at ``leave``), every
+        watcher let go, and the table stopped until its host reopens it."""
+        yield from self._end_session()
+        yield CloseTable()
+        events = [event for seat in sorted(self.occupants) for event in self.table.leave(seat)]
+        self.occupants.clear()
+        yield self._publish(events)
+        self.closed = True
+        yield Closed(f"The table {self.settings.name} is closed")
+
+    def _end_session(self) -> Steps:
+        """FAIRNESS.md "The end-of-session audit": at a table that announced it, the hands
+        dealt since the last audit are one session, and every salt of their deals is
+        published from now on, told to the table."""
+        self.ending_session = False
+        if not self.settings.audit:
+            return
+        audit: SessionEnded | None = yield EndSession()
+        if audit is None:
+            return
+        first, last = audit.first_hand, audit.last_hand
+        hands = f"hand #{first}" if first == last else f"hands #{first} to #{last}"
+        yield self._announce(
+            {
+                "kind": "audit",
+                "session": audit.number,
+                "first_hand": hand_id(self.id, first),
+                "last_hand": hand_id(self.id, last),
+                "text": f"Session {audit.number} ends: every salt of {hands} is published",
+            }
+        )
+
+    # ------------------------------------------------------------ timers
+
+    def tick(self, now: float) -> Steps:
+        """Whatever is due at ``now``: the next deal, a decision the room makes for a
+        seat, a turn's time running out, a table of bots left alone."""
+        if self._deal_at is not None and now >= self._deal_at:
+            self._deal_at = None
+            if self.pending is None:
+                yield from self._deal(now)
+            else:
+                yield from self._deal_cards(now)
+        elif self._act_for_at is not None and now >= self._act_for_at:
+            self._act_for_at = None
+            yield from self._act_for(now)
+        elif self.turn is not None and now >= self.turn.expires:
+            yield from self._time_out(self.turn.seat, now)
+        elif (idle_at := self._idle_at()) is not None and now >= idle_at:
+            yield from self._left_alone()
+
+    def schedule(self, now: float) -> Steps:
+        """After every command and tick, done or refused: who acts next, and when the
+        next hand is dealt."""
+        self._mind_humans(now)
+        self._act_for_at = None
+        if self.pending is not None or self.closed:
+            return  # the deal waits for the players' entropy until _deal_at
+        table = self.table
+        if table.hand is None:
+            self.turn = None
+            if self._deal_at is None and self._can_deal():
+                self._deal_at = now + self.options.hand_pause + self._extra_pause
+            elif not self._can_deal():
+                self._deal_at = None
+            return
+        seat = table.seat_to_act
+        if seat is None:
+            return
+        occupant = self.occupants.get(seat)
+        if occupant is not None and (
+            occupant.leaving or self.away(seat) or (occupant.bot is None and self._showdown())
+        ):
+            # decided at once: leave folds, a player away checks or folds, a player's
+            # show or muck follows their preference (no clock, never a time-out)
+            self.turn = None
+            self._act_for_at = now
+        elif occupant is not None and occupant.bot is not None:
+            self.turn = None
+            self._act_for_at = now + self.options.bot_delay
+        elif self.turn is None or self.turn.seat != seat:
+            self.turn = self.clock.start(seat, now)
+            yield from self._tell_to_act(seat)
+            self.turn_seq = self.seq  # the turn follows the event that says it
+            yield from self.offer_turn()
+        yield from self._tell_to_act(seat)
+
+    def offer_turn(self) -> Steps:
+        """The player to act, on the clock, is offered their legal actions (again, to a
+        connection that comes back)."""
+        seat, turn, playing = self.table.seat_to_act, self.turn, self.playing
+        if turn is None or seat is None or playing is None or self.table.hand is None:
+            return
+        occupant = self.occupants.get(seat)
+        if occupant is not None:
+            legal = self.table.hand.hand.legal_actions()
+            yield OfferTurn(occupant.player_id, playing.id, seat, legal, turn, self.turn_seq)
+
+    def _tell_to_act(self, seat: int) -> Steps:
+        """Everyone learns whose decision it is, once per decision, with the clock of a
+        player's turn (a bot or a player away decides with none)."""
+        current, playing = self.table.hand, self.playing
+        assert current is not None and playing is not None
+        decision = (playing.id, len(current.hand.actions))
+        if decision == self._to_act_told:
+            return
+        self._to_act_told = decision
+        turn = self.turn if self.turn is not None and self.turn.seat == seat else None
+        self.seq += 1
+        yield ToAct(playing.id, seat, turn, self.seq)
+
+    def _can_deal(self) -> bool:
+        if self.paused or self.closed or self.closing or self.idle:
+            return False
+        ready = [s for s, p in enumerate(self.table.seats) if p is not None and not p.absent]
+        return len(ready) >= 2
+
+    def _mind_humans(self, now: float) -> None:
+        """A table of bots alone (no human sits there or watches it) is left to itself from
+        now: it pauses after ``idle_pause`` and closes after ``idle_close`` (the house's
+        table never). A human coming sets it going again."""
+        bots_only = bool(self.occupants) and all(o.bot is not None for o in self.occupants.values())
+        if self.house or not bots_only or self._watched:
+            self._alone_since, self.idle = None, False
+        elif self._alone_since is None:
+            self._alone_since = now
+
+    def _idle_at(self) -> float | None:
+        """When a table of bots alone pauses, or, paused so and between hands, closes."""
+        if self._alone_since is None or self.closed:
+            return None
+        if not self.idle:
+            return self._alone_since + self.options.idle_pause
+        if self.table.hand is None and self.pending is None:
+            return self._alone_since + self.options.idle_close
+        return None
+
+    def _left_alone(self) -> Steps:
+        """No human came for ``idle_pause`` seconds: no more hands; for ``idle_close``: the
+        table closes (its host may reopen it)."""
+        if not self.idle:
+            self.idle = True
+        else:
+            yield from self._close()
+
+    # ------------------------------------------------------------ the game
+
+    def _apply(self, seat: int, action: Action, now: float) -> Steps:
+        """Apply an action of the seat to act: checked, logged, then told."""
+        self.table.check_act(seat, action)  # an illegal action is refused here
+        yield from self._log(seat, action)
+        events = self.table.act(seat, action)
+        if self.turn is not None and self.turn.seat == seat:
+            self.clock.stop(self.turn, now)
+            self.turn = None
+        yield from self._tell(events)
+
+    def _log(self, seat: int, action: Action) -> Steps:
+        """Log the action before it is applied: if the store refuses it, nothing changed
+        and the room says so (the same action sent again is the same log entry)."""
+        current, playing = self.table.hand, self.playing
+        assert current is not None and playing is not None
+        seq = len(current.hand.actions) + 1
+        try:
+            yield LogAction(playing.id, seq, seat + 1, action.kind.value, action.amount)
+        except Exception:
+            raise ProtocolError(
+                ErrorCode.SERVER_ERROR, "the room could not record that action: send it again"
+            ) from None
+
+    def _tell(self, events: list[TableEvent]) -> Steps:
+        """Tell events already logged; a hand they end has its result written first, and
+        after it the players who asked to go leave. An all-in run-out is told with the
+        hands' equity after they are turned up and after each street."""
+        playing, finished = self.playing, self.table.hand is None
+        if finished:
+            yield from self._finish_hand()
+        told = 0
+        for part, face_up in runout_parts(events):
+            yield self._publish(part)
+            if face_up and playing is not None:
+                yield from self._tell_equity(playing.id, face_up)
+                told += 1
+        shown = sum(isinstance(e, InHand) and isinstance(e.event, Shown) for e in events)
+        self._extra_pause = (
+            max(0, told - 1) * self.options.street_pause + shown * self.options.show_pause
+        )
+        if finished:
+            yield from self._after_hand()
+
+    def _tell_equity(self, hand: str, face_up: FaceUp) -> Steps:
+        board = tuple(card for card in self.scene.board if card is not None)
+        result = yield WorkOutEquity(self.table.config.variant, face_up, board)
+        if result is not None:  # a courtesy of the felt: the hand goes on without
+            yield self._announce(equity_event(hand, sorted(face_up), board, result))
+
+    def _deal(self, now: float) -> Steps:
+        """Announce the next hand with its deal's commitments (FAIRNESS.md steps 1 to 3);
+        its cards are dealt once the players who committed reveal their entropy, or when
+        their time is up (``reveal_wait``)."""
+        if self.playing is not None:  # the last hand's result is not written yet: first that
+            yield from self._finish_hand()
+        yield from self._sit_out_limit()
+        if not self._can_deal():
+            return
+        secrets: DealSecrets = yield DrawDeal()
+        upcoming = self.table.next_hand(secrets.draw)
+        seats_dealt = [seat + 1 for seat in upcoming.seats_dealt]
+        commitments = {
+            seat + 1: self.commitments.pop(occupant.player_id)
+            for seat, occupant in self.occupants.items()
+            if occupant.player_id in self.commitments and seat + 1 in seats_dealt
+        }
+        self.pending = PendingDeal.announce(
+            hand_id(self.id, upcoming.started.number),
+            upcoming.started,
+            seats_dealt,
+            commitments,
+            self.table.config.variant.hole_cards,
+            secrets.draw,
+            secrets.pre_order,
+            secrets.seed,
+        )
+        yield self._publish(upcoming.events, fairness=self.pending.announcement())
+        if self.pending.players:
+            self._deal_at = now + self.options.reveal_wait
+        else:
+            yield from self._deal_cards(now)
+
+    def _deal_cards(self, now: float) -> Steps:
+        """Deal the announced hand from the deck its commitments and the entropy revealed
+        make (FAIRNESS.md steps 4 to 6), the deal's secret kept with it."""
+        pending = self.pending
+        assert pending is not None
+        self._deal_at = None
+        try:
+            events = yield from self._deal_announced(pending, now)
+        finally:
+            self.pending = None
+        yield from self._tell(events)
+
+    def _deal_announced(
+        self, pending: PendingDeal, now: float
+    ) -> Generator[Effect, Any, list[TableEvent]]:
+        """Record and deal the hand; its events after the start already told. A hand that
+        cannot be made, recorded or dealt is called off: nothing of it was dealt."""
+        try:
+            deal, secret = pending.deal(self.id), pending.secret()
+            setup = {
+                "snapshot": self.table.snapshot(),
+                "settings": self.settings.to_json(),
+                "deck": deal.deck,
+                "draw": [str(card) for card in pending.draw],
+                "fairness": secret,
+            }
+            begun: HandBegun = yield StartHand(setup)  # kept first
+            try:
+                if begun.id != pending.hand_id:
+                    raise TableError(f"the store numbers it {begun.id}, not {pending.hand_id}")
+                events = self.table.deal(parse_cards(" ".join(deal.deck)), draw=pending.draw)
+            except TableError:
+                yield CancelHand(begun.id)
+                raise
+        except Exception:
+            text = f"Hand #{pending.started.number} is called off"
+            yield self._announce({"kind": "hand_cancelled", "hand": pending.hand_id, "text": text})
+            raise
+        start = next(i for i, event in enumerate(events) if isinstance(event, HandStarted))
+        current = self.table.latest
+        assert current is not None
+        self.playing = HandInPlay(begun.id, begun.serial, begun.started_at, secret)
+        self.hand_times.append(now)
+        self.clock.hand_dealt(current.seats)
+        for seat, occupant in self.occupants.items():
+            player = self.table.seats[seat]
+            if player is not None and player.sitting_out:
+                occupant.hands_out += 1
+        return events[start + 1 :]  # its start was told with its commitments
+
+    def _sit_out_limit(self) -> Steps:
+        """Before a deal: players sitting out too long lose their seat (``sit_out_hands``)."""
+        for seat, occupant in list(self.occupants.items()):
+            player = self.table.seats[seat]
+            if (
+                player is not None
+                and player.sitting_out
+                and occupant.hands_out >= self.settings.sit_out_hands
+            ):
+                text = f"{occupant.name} has sat out {occupant.hands_out} hands and leaves"
+                left: JsonObject = {"kind": "removed", "hand": None, "seat": seat + 1}
+                yield self._announce(left | {"text": text})
+                yield from self._leave(seat)
+
+    def _finish_hand(self) -> Steps:
+        """Record the result of the hand just settled (the ledger's hand result)."""
+        playing = self.playing
+        played = self.table.history[-1]
+        hand = played.hand
+        assert hand.result is not None and playing is not None
+        record = to_json(record_of(played, playing.id, playing.serial), hand)
+        ids = [self.occupants[seat].player_id for seat in played.seats]
+        record[PLAYER_IDS] = ids  # whose cards each viewer may see in the history
+        if playing.secret is not None:
+            record[DEAL_SECRET] = playing.secret  # what proves the deal (room/deal.py)
+        results = {
+            player_id: hand.result.stacks[index] - hand.starting_stacks[index]
+            for index, player_id in enumerate(ids)
+        }
+        yield FinishHand(
+            playing.id,
+            played.number,
+            playing.serial,
+            playing.started_at,
+            record,
+            results,
+            hand.result.rake,
+        )
+        self.pots.append(sum(pot.amount for pot in hand.result.pots) + hand.result.rake)
+        self.playing = None
+
+    def _after_hand(self) -> Steps:
+        """The host's new stakes take effect; players who asked to leave, or whom the
+        host removed, go with their chips; a table its host closes closes now; a session
+        the host ends ends; bots that went broke buy in again."""
+        self.apply_stakes()
+        for seat, occupant in list(self.occupants.items()):
+            if occupant.leaving or occupant.removed:
+                yield from self._leave(seat)
+        if self.closing:
+            yield from self._close()
+            return
+        if self.ending_session:
+            yield from self._end_session()
+        yield from self._rebuy_bots()
+
+    def _rebuy_bots(self) -> Steps:
+        """A broke bot buys in again at once: left broke, it would not be dealt in, and a
+        table of bots would stop."""
+        for seat, occupant in list(self.occupants.items()):
+            player = self.table.seats[seat]
+            if occupant.bot is not None and player is not None and player.stack == 0:
+                yield from self._top_up(seat, self.table.config.max_buy_in)
+
+    def _act_for(self, now: float) -> Steps:
+        """The decisions the room makes for a seat: a bot's, a leaving player's, a
+        player's show or muck, the hand of a player away (stepped away or out of time).
+        One the table refuses (a bot's bug) is taken as a time-out, so that the table
+        never waits on it."""
+        seat, current = self.table.seat_to_act, self.table.hand
+        if seat is None or current is None:
+            return
+        occupant = self.occupants.get(seat)
+        hand = current.hand
+        assert hand.to_act is not None
+        legal = hand.legal_actions()
+        if occupant is not None and occupant.leaving:
+            action = legal.give_up()
+        elif occupant is not None and occupant.bot is None and legal.muck:
+            action = Action.show() if legal.show and not occupant.muck_losing else Action.muck()
+        elif self.away(seat):
+            yield from self._time_out(seat, now)
+            return
+        elif occupant is not None and occupant.bot is not None:
+            action = occupant.bot.decide(hand.view(hand.to_act), self.table.config.variant)
+        else:
+            return
+        try:
+            self.table.check_act(seat, action)
+        except (IllegalActionError, TableError):  # a bot's bug: the table does not wait
+            yield from self._time_out(seat, now)
+            return
+        yield from self._apply(seat, action, now)
+
+    def _time_out(self, seat: int, now: float) -> Steps:
+        """RULES.md 6: check if possible, else fold; then the player sits out (is away).
+        The rest of the hand's decisions of a player away are made at once, the same way,
+        until they sit in (docs/rules.md)."""
+        player = self.table.seats[seat]
+        if self.table.hand is None or player is None or self.table.seat_to_act != seat:
+            return
+        already_out = player.sitting_out
+        yield from self._log(seat, self.table.time_out_action(seat))
+        self.turn = None
+        events = self.table.time_out(seat)
+        if already_out:  # told once: the seat sits out already
+            events = [e for e in events if not isinstance(e, SatOut)]
+        yield from self._tell(events)
+        if not already_out and seat in self.occupants:
+            yield from self._save_status(seat, Presence.SITTING_OUT)
+
+    def _top_up(self, seat: int, amount: int) -> Steps:
+        occupant = self.occupants[seat]
+        try:
+            self.table.check_add_chips(seat, amount)  # refused here changes nothing
+        except TableError as error:
+            raise ProtocolError(ErrorCode.BUY_IN, str(error)) from error
+        yield AddChips(occupant.player_id, amount)
+        yield self._publish(self.table.add_chips(seat, amount))
+
+    def _leave(self, seat: int) -> Steps:
+        """Leave now between hands (cash out), or when the hand ends (folding in turn)."""
+        occupant = self.occupants[seat]
+        if self._in_hand(seat):
+            if not occupant.leaving:
+                yield from self._save_status(seat, Presence.LEAVING)
+                occupant.leaving = True
+            return
+        yield CashOut(occupant.player_id)
+        events = self.table.leave(seat)
+        del self.occupants[seat]
+        yield self._publish(events)
+        if occupant.removed:
+            reason = "banned" if occupant.player_id in self.banned else "removed"
+            text = f"The host {reason} you from the table {self.settings.name}"
+            yield LetGo(occupant.player_id, reason, text)
+
+    def _save_status(self, seat: int, status: Presence) -> Steps:
+        occupant = self.occupants.get(seat)
+        if occupant is not None:
+            yield SaveStatus(occupant.player_id, status)
+
+    def finish_restored(self) -> Steps:
+        """A restored hand that its log shows over (the crash came before its result was
+        written): record its result now, and what follows a hand."""
+        yield from self._finish_hand()
+        yield from self._after_hand()
+
+    # ------------------------------------------------------------ telling
+
+    def _publish(self, events: list[TableEvent], fairness: JsonObject | None = None) -> Publish:
+        """The events, numbered in turn, with the dealer's scene before each."""
+        before, self.scene = scenes(events, self.scene)
+        first = self.seq + 1
+        self.seq += len(events)
+        if any(isinstance(event, HandFinished) for event in events):
+            self.turn = None
+        return Publish(tuple(events), tuple(before), first, fairness)
+
+    def _announce(self, event: JsonObject) -> Announce:
+        self.seq += 1
+        return Announce(event, self.seq)
+
+    # ------------------------------------------------------------ lookups
+
+    def _showdown(self) -> bool:
+        """Whether the decision in play is a show or a muck (only the showdown offers the
+        muck)."""
+        current = self.table.hand
+        return current is not None and current.hand.legal_actions().muck
+
+    def _in_hand(self, seat: int) -> bool:
+        current = self.table.hand
+        return current is not None and seat in current.seats
+
+    def _own_seat(self, person: Person) -> int:
+        seat = self.seat_of(person.id)
+        if seat is None:
+            raise ProtocolError(
+                ErrorCode.NOT_SEATED, f"{person.name} does not sit at table {self.id}"
+            )
+        return seat
+
+
+__all__ = [
+    "DEAL_SECRET",
+    "PLAYER_IDS",
+    "HandInPlay",
+    "HostOptions",
+    "Occupant",
+    "Steps",
+    "TableHost",
+]
