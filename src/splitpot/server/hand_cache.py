@@ -4,29 +4,35 @@ milliseconds of CPU that must not be spent on the event loop, which serves every
 
 A document depends on its reader only through the seat they played in the hand: anyone
 else (a watcher, a player of another hand) reads it as a watcher does. Documents are kept
-as the bodies the room answers with (JSON: splitpot's or OHH; or the text of PokerStars and
-PHH), at most ``MAX_BYTES`` of them, the least recently read dropped first."""
+as the bodies the room answers with (JSON: splitpot's, OHH or the hand's events; or the
+text of PokerStars and PHH), at most ``MAX_BYTES`` of them, the least recently read
+dropped first."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 from splitpot.history.ohh import ohh_document
 from splitpot.history.replay import replay_record
 from splitpot.history.splitpot_json import from_json
-from splitpot.server.hands import PLAYER_IDS, hand_document
-from splitpot.store import Hand
+from splitpot.server.hands import PLAYER_IDS, hand_document, hand_events
+from splitpot.store import Hand, HandLog
 
 MAX_BYTES = 32 * 1024 * 1024  # the documents kept, in bytes of their bodies
 
 # A document's key: the hand, its reader's room player id if they played in it (None: as
-# a watcher reads it), the format, and the table's seats (PokerStars prints them).
+# a watcher reads it), the format, and the table fact it prints: its seats (PokerStars),
+# or its host (the events' state).
 Key = tuple[str, int | None, str, int | None]
+EVENTS = "events"  # the format of a hand as its events (hand_events)
+# What the events of a hand are built from, read from the store only when not kept: the
+# hand's log, and who sat at the table when it began (names -> player ids).
+Replay = tuple[HandLog, Mapping[str, int]]
 
 
 class HandDocuments:
@@ -61,6 +67,28 @@ class HandDocuments:
                 self._keep(key, body)
             found |= built
         return [found[key] for key in keys]
+
+    async def events(
+        self,
+        hand: Hand,
+        viewer: int | None,
+        host_id: int,
+        load: Callable[[], Awaitable[Replay]],
+    ) -> bytes:
+        """The finished hand's events for the player ``viewer`` (None: a watcher), as the
+        body of an answer (``hand_events``); ``load`` reads what they are built from, only
+        when they are not kept. Built off the loop, as the other documents are."""
+        key = (hand.id, _reader(hand, viewer), EVENTS, host_id)
+        kept = self._kept.get(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+            return kept
+        log, seated = await load()
+        loop = asyncio.get_running_loop()
+        build = partial(hand_events, log, hand, key[1], host_id, seated)
+        body = _json(await loop.run_in_executor(self._builder, build)).encode()
+        self._keep(key, body)
+        return body
 
     def close(self) -> None:
         self._builder.shutdown(wait=False, cancel_futures=True)
@@ -108,6 +136,6 @@ def _ohh(hand: Hand, reader: int | None, seats: int | None) -> dict[str, object]
     )
 
 
-def _json(document: dict[str, object]) -> str:
+def _json(document: Mapping[str, object]) -> str:
     """JSON as the room's other answers are written (Starlette's JSONResponse)."""
     return json.dumps(document, ensure_ascii=False, allow_nan=False, separators=(",", ":"))

@@ -1,13 +1,17 @@
 """A finished hand as one caller may see it (RULES.md 6 "Last hands", PROTOCOL.md): their
 own cards; others' when shown, or mucked at the showdown; never a folded hand, never the
-deck. The room keeps every hand whole; this is the one place that cuts it for a caller."""
+deck. The room keeps every hand whole; this is the one place that cuts it for a caller:
+as a history (its record) or as the events they would have received live (its log)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from splitpot import fair
+from splitpot.cards import Card, parse_cards
 from splitpot.engine import PotAwarded, arrange_deck
 from splitpot.fair import chain_hash
 from splitpot.history.phh import write_phh
@@ -15,9 +19,13 @@ from splitpot.history.pokerstars import write_pokerstars
 from splitpot.history.replay import replay_record
 from splitpot.history.report import revealed_holes
 from splitpot.history.splitpot_json import from_json, to_json
-from splitpot.protocol import award_json, utc_text
-from splitpot.server.dealing import hole_positions, revealed_fairness
-from splitpot.store import Hand
+from splitpot.protocol import JsonObject, award_json, utc_text
+from splitpot.protocol.replay import finished_hand
+from splitpot.room.deal import PendingDeal, hole_positions, revealed_fairness
+from splitpot.room.recovery import replay_hand
+from splitpot.room.settings import settings_of
+from splitpot.store import Hand, HandLog
+from splitpot.table import HandStarted, Table
 
 PLAYER_IDS = "player_ids"  # the stored record's room player id of each player
 DEAL_SECRET = "deal_secret"  # the stored record's fair deal: what proves it (dealing.py)
@@ -79,6 +87,66 @@ def hand_document(
         if isinstance(event, PotAwarded)
     ]
     return document
+
+
+def hand_events(
+    log: HandLog, stored_hand: Hand, viewer: int | None, host_id: int, seated: Mapping[str, int]
+) -> JsonObject:
+    """The finished hand as the ``event`` frames the player ``viewer`` (a room player id
+    who played it; else a watcher) received live (``protocol.replay``): its ``log`` played
+    again from the table its setup kept. ``seated``: the player id of each name seated at
+    the table when the hand began (the seats not dealt in); ``host_id``: the table's host."""
+    setup, record = log.setup, stored_hand.record
+    if record is None:
+        raise ValueError(f"hand {log.id} is not finished: it has no record yet")
+    settings = settings_of(setup["settings"])
+    config = settings.config()
+    before = Table.restore(config, setup["snapshot"])
+    after, events = replay_hand(setup, [(a.seat, a.kind, a.amount) for a in log.actions])
+    if after.hand is not None:
+        raise ValueError(f"the log of hand {log.id} stops before the hand ends")
+    dealt = {
+        player["seat"] - 1: str(player_id)
+        for player, player_id in zip(record["players"], record.get(PLAYER_IDS, []), strict=True)
+    }
+    players = {
+        seat: str(seated[sitter.name])
+        for seat, sitter in enumerate(before.seats)
+        if sitter is not None and seat not in dealt
+    }
+    mine = None if viewer is None else str(viewer)
+    seat = next((seat for seat, player in dealt.items() if player == mine), None)
+    secret = setup.get("fairness")
+    draw = parse_cards(" ".join(setup["draw"]))
+    return finished_hand(
+        before.view(seat),
+        after.history[-1],
+        events,
+        info=settings.info(log.table_id, config, host_id, paused=False),
+        players=players | dealt,
+        fairness=None if secret is None else _announcement(log.id, before, draw, secret),
+    )
+
+
+def _announcement(
+    hand_id: str, table: Table, draw: tuple[Card, ...], secret: dict[str, Any]
+) -> JsonObject:
+    """The ``fairness`` the hand's start announced (FAIRNESS.md), from the deal's secret
+    half the room kept: the room's own announcement of it (``PendingDeal``)."""
+    started: HandStarted = table.next_hand(draw).started
+    pending = PendingDeal(
+        hand_id=hand_id,
+        started=started,
+        seats_dealt=list(secret["seats_dealt"]),
+        pre_order=fair.PreOrder(
+            tuple(secret["pre_order"]), tuple(bytes.fromhex(s) for s in secret["salts"])
+        ),
+        seed=bytes.fromhex(secret["server_seed"]),
+        players={p["seat"]: bytes.fromhex(p["commitment"]) for p in secret["players"]},
+        hole_cards=secret["hole_cards"],
+        draw=draw,
+    )
+    return pending.announcement()
 
 
 def chain_link(previous: bytes, stored_hand: Hand) -> dict[str, str]:

@@ -16,12 +16,12 @@ from pydantic import BaseModel, Field
 from splitpot.evaluate import hand_help
 from splitpot.history import HistoryError
 from splitpot.protocol import ErrorCode, ProtocolError, encode_help, hand_id, utc_text
-from splitpot.server.dealing import audited
+from splitpot.room.deal import audited
+from splitpot.room.settings import SettingsError, TableSettings, parse_settings
 from splitpot.server.errors import no_hand, no_table
 from splitpot.server.lobby import TableFacts
 from splitpot.server.room import Room
-from splitpot.server.settings import SettingsError, TableSettings, parse_settings
-from splitpot.store import HandSelection, Identity, NotFound, Player
+from splitpot.store import HandLog, HandSelection, Identity, NotFound, Player
 from splitpot.store.players import PASSWORD_LENGTHS, check_chosen_name
 from splitpot.store.settle import is_fewest
 
@@ -375,11 +375,12 @@ async def hand(
     room: RoomDep,
     player: Caller,
     request: Request,
-    format: Annotated[str, Query(pattern="^(json|ohh|pokerstars|phh)$")] = "json",
+    format: Annotated[str, Query(pattern="^(json|ohh|pokerstars|phh|events)$")] = "json",
     invite: str | None = None,
 ) -> Response:
-    """One finished hand as the caller may see it; a hand of a table the caller may not
-    see is refused as an unknown hand is."""
+    """One finished hand as the caller may see it (``events``: as the frames they would
+    have received live); a hand of a table the caller may not see is refused as an
+    unknown hand is."""
     room.hands_read(address(request), listed=False)
     try:
         stored = await room.db(room.store.hand, hand_id)
@@ -394,6 +395,14 @@ async def hand(
     if stored.record is None:
         raise ProtocolError(ErrorCode.UNKNOWN_HAND, f"hand {hand_id} is still being played")
     viewer = None if player is None else player.id
+    if format == "events":
+
+        async def load() -> tuple[HandLog, dict[str, int]]:
+            log = await room.db(room.store.hand_log, stored.id)
+            return log, await room.db(room.store.seated_at, table.id, stored.started_at)
+
+        body = await room.documents.events(stored, viewer, table.host_id, load)
+        return Response(body, media_type="application/json")
     try:
         [body] = await room.documents.bodies([stored], viewer, format, table.seats)
     except HistoryError as error:
@@ -442,6 +451,35 @@ async def table_sessions(
     table = await visible_table(room, table_id, invite, player, closed=True)
     text = await room.db(room.store.table_sit_downs_csv, table.id)
     return CsvResponse(text)
+
+
+@router.get("/tables/{table_id}/stats")
+async def table_stats(
+    table_id: str, room: RoomDep, player: Caller, invite: str | None = None
+) -> dict[str, Any]:
+    """The session's figures per player from the ledger (the Session tab draws them), and
+    ``you``, the caller's player id, so a page marks its own row."""
+    table = await visible_table(room, table_id, invite, player, closed=True)
+    stats = await room.db(room.store.table_stats, table.id)
+    return {
+        "table": table.id,
+        "hands": stats.hands,
+        "rake": stats.rake,
+        "you": None if player is None else str(player.id),
+        "players": [
+            {
+                "player": str(p.player_id),
+                "name": p.name,
+                "hands": p.hands,
+                "won": p.won,
+                "bought_in": p.bought_in,
+                "cashed_out": p.cashed_out,
+                "stack": p.stack,
+                "net": p.net,
+            }
+            for p in stats.players
+        ],
+    }
 
 
 @router.get("/tables/{table_id}/settle")

@@ -353,6 +353,99 @@ def table_sit_downs_csv(session: Session, table_id: str) -> str:
     return out.getvalue()
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """One player's figures at a table over every sit-down: hands dealt and won (a
+    positive result), chips bought in (top-ups too) and cashed out, the stack still at the
+    table, and the net result (the sum of their hand results)."""
+
+    player_id: int
+    name: str  # as the ledger's CSV prints it ("Bob #12" for a name two players share)
+    hands: int
+    won: int
+    bought_in: int
+    cashed_out: int
+    stack: int
+    net: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableStats:
+    """A table's session from its ledger: the hands whose results it holds, the house's
+    rake, and each player's figures, the best net first (then by name)."""
+
+    hands: int
+    rake: int
+    players: tuple[PlayerStats, ...]
+
+
+def table_stats(session: Session, table_id: str) -> TableStats:
+    """Each player's figures at the table (``PlayerStats``), from the entries of their
+    stacks there: a hand result for every hand they were dealt, a buy-in, top-up or
+    cash-out for every chip that came or went."""
+    rows = session.execute(
+        select(
+            AccountRow.player_id,
+            AccountRow.kind,
+            TransferRow.kind,
+            TransferRow.hand_id,
+            EntryRow.amount,
+        )
+        .join(EntryRow, EntryRow.account_id == AccountRow.id)
+        .join(TransferRow, EntryRow.transfer_id == TransferRow.id)
+        .where(TransferRow.table_id == table_id)
+        .where(AccountRow.kind != AccountKind.BALANCE.value)
+    ).all()
+    figures: dict[int, dict[str, int]] = {}
+    hands: set[str | None] = set()  # a hand result names its hand
+    rake = 0
+    for player_id, account, kind, hand, amount in rows:
+        if account == AccountKind.HOUSE.value or player_id is None:
+            rake += amount
+            continue
+        seen = figures.setdefault(player_id, dict.fromkeys(("hands", "won", "in", "out", "net"), 0))
+        if kind == TransferKind.HAND_RESULT.value:
+            hands.add(hand)
+            seen["hands"] += 1
+            seen["won"] += amount > 0
+            seen["net"] += amount
+        elif kind == TransferKind.CASH_OUT.value:
+            seen["out"] -= amount
+        else:
+            seen["in"] += amount
+    names = labels(session, figures)
+    players = [
+        PlayerStats(
+            player_id,
+            names[player_id],
+            seen["hands"],
+            seen["won"],
+            seen["in"],
+            seen["out"],
+            seen["in"] + seen["net"] - seen["out"],
+            seen["net"],
+        )
+        for player_id, seen in figures.items()
+    ]
+    players.sort(key=lambda player: (-player.net, player.name.casefold(), player.player_id))
+    return TableStats(len(hands), rake, tuple(players))
+
+
+def seated_at(session: Session, table_id: str, moment: datetime) -> dict[str, int]:
+    """Who sat at the table at ``moment``, by name: the player of each name whose latest
+    buy-in there came by then (two players of one name never sit at a table together)."""
+    rows = session.execute(
+        select(PlayerRow.name, AccountRow.player_id)
+        .join(AccountRow, AccountRow.player_id == PlayerRow.id)
+        .join(EntryRow, EntryRow.account_id == AccountRow.id)
+        .join(TransferRow, EntryRow.transfer_id == TransferRow.id)
+        .where(AccountRow.table_id == table_id, AccountRow.kind == AccountKind.TABLE.value)
+        .where(TransferRow.kind == TransferKind.BUY_IN.value, TransferRow.at <= moment)
+        .order_by(EntryRow.id)
+    ).all()
+    return {name: player_id for name, player_id in rows if player_id is not None}
+
+
 def settle(session: Session, table_id: str) -> list[Payment]:
     """Who pays whom, from each player's net result at the table (the sum of their hand
     results) and the rake the house took there."""

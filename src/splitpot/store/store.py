@@ -356,6 +356,16 @@ class Store:
             tables.get_table(s, table_id)
             return ledger.table_sit_downs_csv(s, table_id)
 
+    def table_stats(self, table_id: str) -> ledger.TableStats:
+        with self._read() as s:
+            tables.get_table(s, table_id)
+            return ledger.table_stats(s, table_id)
+
+    def seated_at(self, table_id: str, moment: datetime) -> dict[str, int]:
+        """The player id of each name seated at the table at ``moment`` (a hand's start)."""
+        with self._read() as s:
+            return ledger.seated_at(s, table_id, moment)
+
     def settle(self, table_id: str) -> list[Payment]:
         with self._read() as s:
             tables.get_table(s, table_id)

@@ -1,17 +1,18 @@
 // The hands panel of a table: the last 50 hands, a step-by-step replayer (street by street,
-// with the hand helper), downloads (PokerStars, PHH, JSON), the deal's checks (fair.js),
-// session stats and the settle-up.
+// with the hand helper) of the room's events folded by the table page's state code,
+// downloads (PokerStars, PHH, OHH, JSON), the deal's checks (fair.js), the room's session
+// stats and the settle-up. It works out no rule: every figure and word is the room's.
 
 import { ApiError, request, sentence } from "./api.js";
 import { cardElement } from "./cards.js";
 import { element } from "./dom.js";
 import { verifyHand } from "./fair.js";
+import { emptyModel, receive, shownHand } from "./table/state.js";
 
 const LIMIT = 50;
 const PLAY_MS = 1300; // a step every 1.3 s when the replay plays by itself
 const STREETS = ["preflop", "flop", "turn", "river", "showdown"];
 const STREET_NAMES = { preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River", showdown: "Showdown" };
-const BOARD_SIZE = { preflop: 0, flop: 3, turn: 4, river: 5, showdown: 5 };
 const VARIANT_NAMES = { o8: "Omaha Hi/Lo", omaha: "Omaha", bigo: "Big O", "o-hilo-noq": "Omaha Hi/Lo, no qualifier" };
 const STRUCTURE_NAMES = { "pot-limit": "Pot Limit", "no-limit": "No Limit", limit: "Limit" };
 const DOWNLOADS = [
@@ -20,17 +21,6 @@ const DOWNLOADS = [
   { format: "ohh", label: "OHH", extension: "ohh", type: "application/json", title: "Open Hand History JSON, for trackers" },
   { format: "json", label: "JSON", extension: "json", type: "application/json", title: "splitpot JSON" },
 ];
-// a post that is a bet in the round (the rest go straight into the pot)
-const LIVE_POSTS = new Set(["small blind", "big blind", "straddle", "live post"]);
-const POST_WORDS = {
-  "small blind": "posts the small blind",
-  "big blind": "posts the big blind",
-  straddle: "straddles",
-  "live post": "posts a live big blind",
-  "dead small blind": "posts a dead small blind",
-  ante: "posts an ante",
-};
-
 const ICONS = {
   first: "M5 5h2.5v14H5zM19 5v14L8.5 12z",
   previous: "M17 5v14L6 12z",
@@ -95,270 +85,117 @@ function nets(doc) {
   return doc.players.map((player, index) => doc.result.stacks[index] - player.stack);
 }
 
-/* ---------- the replay: a hand document as steps ---------- */
+/* ---------- the replay: the hand's events as steps ---------- */
+
+// Events told together in one step: the deal of the hole cards, the awards of the hand.
+const TOGETHER = new Set(["dealt", "pot_awarded"]);
 
 /**
- * The hand as a list of steps, each a picture of the table after one thing happened.
- * splitpot JSON lists the actions without streets: a betting round ends, as the rules say,
- * once every player who can still bet has acted and matched the biggest bet.
+ * The hand's events in runs, one step each: every event the dealer tells starts a step,
+ * with the untold events before it (a round's end goes with the next street's cards);
+ * the deal of the hole cards is one step, and so are the awards; an untold event after
+ * a told one (the hand's end) joins its step.
  */
-export function replaySteps(doc) {
-  const count = doc.players.length;
-  const holes = (doc.holes || []).map(cardsOf);
-  const board = cardsOf(doc.board);
-  const state = {
-    street: "preflop",
-    stacks: doc.players.map((player) => player.stack),
-    bets: new Array(count).fill(0),
-    folded: new Array(count).fill(false),
-    acted: new Array(count).fill(false),
-    said: new Array(count).fill(""),
-    shown: new Array(count).fill(false),
-    mucked: new Array(count).fill(false),
-    pot: 0,
-    faceUp: false,
-    final: false,
-  };
-  const steps = [];
-  const name = (index) => doc.players[index]?.name ?? `player ${index + 1}`;
-  const biggest = () => Math.max(0, ...state.bets);
-  const live = () => state.folded.flatMap((folded, index) => (folded ? [] : [index]));
-  const canBet = () => live().filter((index) => state.stacks[index] > 0);
-
-  const snapshot = (text, actor = null) => {
-    steps.push({
-      street: state.street,
-      text,
-      actor,
-      board: board.slice(0, BOARD_SIZE[state.street]),
-      pot: state.pot,
-      total: state.pot + state.bets.reduce((sum, bet) => sum + bet, 0),
-      seats: doc.players.map((player, index) => ({
-        name: player.name,
-        seat: player.seat,
-        button: index === doc.button,
-        you: index === doc.you,
-        stack: state.stacks[index],
-        bet: state.bets[index],
-        folded: state.folded[index],
-        allIn: !state.folded[index] && state.stacks[index] === 0,
-        said: state.said[index],
-        cards: holes[index] || [],
-        faceUp: index === doc.you || state.shown[index] || state.final
-          || ((state.faceUp || state.street === "showdown") && !state.folded[index] && !state.mucked[index]),
-        mucked: state.mucked[index],
-      })),
-    });
-  };
-
-  const put = (index, to) => {
-    const added = Math.min(Math.max(0, to - state.bets[index]), state.stacks[index]);
-    state.stacks[index] -= added;
-    state.bets[index] += added;
-    return added;
-  };
-
-  // the bet nobody called goes back (RULES.md 4.5), then the bets join the pot
-  const gather = () => {
-    const sorted = [...state.bets].sort((a, b) => b - a);
-    const excess = sorted[0] - (sorted[1] || 0);
-    if (excess > 0) {
-      const top = state.bets.indexOf(sorted[0]);
-      state.bets[top] -= excess;
-      state.stacks[top] += excess;
-    }
-    state.pot += state.bets.reduce((sum, bet) => sum + bet, 0);
-    state.bets.fill(0);
-    state.acted.fill(false);
-  };
-
-  const roundOver = () => {
-    const players = live();
-    if (players.length <= 1) return true;
-    const betting = canBet();
-    const top = biggest();
-    if (betting.length === 0) return true;
-    if (betting.length === 1 && players.length > 1) {
-      const [last] = betting;
-      return state.bets[last] >= top && (state.acted[last] || top > 0 || state.street !== "preflop");
-    }
-    return betting.every((index) => state.acted[index] && state.bets[index] === top);
-  };
-
-  // no more betting with the board to come: every hand still in is turned up (RULES.md 5)
-  const turnFaceUp = () => {
-    state.faceUp = true;
-    snapshot("No more betting: the hands are turned face up");
-  };
-
-  const nextStreet = () => {
-    gather();
-    state.said = state.folded.map((folded) => (folded ? "folded" : ""));
-    const at = STREETS.indexOf(state.street);
-    state.street = STREETS[at + 1];
-    if (state.street === "showdown") {
-      snapshot("Showdown");
-      return;
-    }
-    const cards = board.slice(BOARD_SIZE[STREETS[at]], BOARD_SIZE[state.street]);
-    snapshot(`${STREET_NAMES[state.street]}: ${cards.join(" ")}`);
-  };
-
-  // the posts and the deal
-  for (const post of doc.posts || []) {
-    const index = post.player;
-    if (LIVE_POSTS.has(post.kind)) put(index, state.bets[index] + post.amount);
-    else {
-      const paid = Math.min(post.amount, state.stacks[index]);
-      state.stacks[index] -= paid;
-      state.pot += paid;
-    }
-    state.said[index] = `${post.kind} ${chips.format(post.amount)}`;
+function runs(events) {
+  const found = [];
+  let waiting = [];
+  for (const event of events) {
+    const last = found[found.length - 1];
+    if (TOGETHER.has(event.kind) && last?.at(-1).kind === event.kind) last.push(event);
+    else if (event.text || event.kind === "dealt" || !last) {
+      found.push([...waiting, event]);
+      waiting = [];
+    } else if (event.kind === "round_ended") waiting.push(event);
+    else last.push(...waiting.splice(0), event);
   }
-  const posted = (doc.posts || []).map((post) => `${name(post.player)} ${POST_WORDS[post.kind] || post.kind}, ${chips.format(post.amount)}`);
-  snapshot(`${posted.join(". ")}${posted.length ? ". " : ""}The cards are dealt.`);
-
-  for (const { player: index, action } of doc.actions || []) {
-    const [verb, amountText] = String(action).split(" ");
-    const amount = Number(amountText);
-    if ((verb === "show" || verb === "muck") && state.street !== "showdown") {
-      while (state.street !== "showdown") nextStreet();
-    }
-    const before = biggest();
-    let text;
-    if (verb === "fold") {
-      state.folded[index] = true;
-      text = `${name(index)} folds`;
-    } else if (verb === "check") {
-      text = `${name(index)} checks`;
-    } else if (verb === "call") {
-      const added = put(index, before);
-      text = `${name(index)} calls ${chips.format(added)}`;
-    } else if (verb === "bet" || verb === "raise") {
-      put(index, amount);
-      text = verb === "bet" ? `${name(index)} bets ${chips.format(amount)}` : `${name(index)} raises to ${chips.format(amount)}`;
-    } else if (verb === "allin") {
-      put(index, state.bets[index] + state.stacks[index]);
-      text = `${name(index)} goes all in for ${chips.format(state.bets[index])}`;
-    } else if (verb === "show") {
-      state.shown[index] = true;
-      text = `${name(index)} shows ${(holes[index] || []).join(" ")}`;
-    } else if (verb === "muck") {
-      state.mucked[index] = true;
-      text = `${name(index)} mucks`;
-    } else {
-      text = `${name(index)}: ${action}`;
-    }
-    if (state.bets[index] > before) state.acted.fill(false);
-    state.acted[index] = true;
-    if (["call", "bet", "raise"].includes(verb) && state.stacks[index] === 0 && !state.folded[index]) {
-      text += " and is all in";
-    }
-    state.said[index] = text.slice(name(index).length + 1);
-    snapshot(text, index);
-    if (state.street !== "showdown" && live().length > 1 && roundOver()) {
-      if (canBet().length <= 1 && state.street !== "river") turnFaceUp();
-      nextStreet();
-      if (state.faceUp) while (state.street !== "showdown") nextStreet();
-    }
-  }
-
-  // everyone but one folded, or the board still to come after the last action
-  if (live().length > 1) {
-    if (state.street !== "showdown" && !state.faceUp) turnFaceUp();
-    while (state.street !== "showdown") nextStreet();
-  }
-  gather();
-  state.said = state.folded.map((folded) => (folded ? "folded" : ""));
-  const won = wins(doc);
-  const winners = doc.awards
-    ? awardSentences(doc.awards, (seat) => name(doc.players.findIndex((player) => player.seat === seat)))
-    : [...won].map(([index, labels]) => `${name(index)} ${labels.join(" + ")}`);
-  state.stacks = [...doc.result.stacks];
-  state.pot = 0;
-  for (const [index, labels] of won) state.said[index] = labels.join(" + ");
-  state.final = true; // the hand is over: the cards mucked at the showdown are known
-  snapshot(winners.length ? winners.join(". ") : "The hand is over", null);
-  steps[steps.length - 1].final = true;
-  return steps;
+  if (waiting.length) found[found.length - 1].push(...waiting);
+  return found;
 }
 
 /**
- * What each player won, by player index, for the seats: "HIGH 6", "LOW 4", "WINS 12" (a
- * whole pot), "SCOOPS 12" (both halves), from the document's awards (the room's record of
- * who won which half); "collects 12" from the result where a document has no awards.
+ * The hand as a list of steps, each a picture of the table after one thing happened:
+ * the room's events of the hand (GET /api/hands/{id}?format=events) folded with the
+ * table page's own state code, from the table as it stood before the deal. The room
+ * decides every figure and word; a hand mucked at the showdown comes with its cards.
  */
-function wins(doc) {
-  const won = new Map();
-  const add = (index, label) => won.set(index, [...(won.get(index) || []), label]);
-  if (doc.awards) {
-    for (const award of doc.awards) {
-      if (!award.amount) continue;
-      const index = doc.players.findIndex((player) => player.seat === award.seat);
-      const whole = award.low ? "SCOOPS" : "WINS";
-      const share = award.share === "whole" ? whole : award.share.toUpperCase();
-      add(index, `${share} ${chips.format(award.amount)}`);
+export function replaySteps(answer) {
+  const table = answer.table;
+  const model = emptyModel(table);
+  receive(model, { type: "table", table, seq: 0, state: answer.state }, 0);
+  const started = new Map(answer.events[0].seats.map((entry) => [entry.seat, entry.stack]));
+  const dealt = [...started.keys()];
+  const folded = new Set();
+  const mucked = new Set();
+  const held = new Map(); // seat -> the hole cards it holds, as the last step before the end saw them
+  let seq = 0;
+  let showdown = false;
+  return runs(answer.events).map((run) => {
+    const lines = [];
+    let actor = null;
+    for (const event of run) {
+      seq += 1;
+      receive(model, { type: "event", table, seq, event }, 0);
+      if (event.kind === "mucked") {
+        mucked.add(event.seat);
+        const seat = model.seats[event.seat - 1];
+        if (seat && event.cards) seat.cards = [...event.cards];
+      }
+      if (event.kind === "shown" || event.kind === "mucked") showdown = true;
+      if (event.text) {
+        lines.push(event.text);
+        actor = event.seat ?? null;
+      }
     }
-  } else {
-    doc.result.collected.forEach((amount, index) => {
-      if (amount > 0) add(index, `collects ${chips.format(amount)}`);
-    });
+    for (const number of dealt) {
+      if (model.seats[number - 1]?.status === "folded") folded.add(number);
+    }
+    const hand = shownHand(model);
+    const final = run.some((event) => event.kind === "hand_ended");
+    if (!final) for (const number of dealt) held.set(number, model.seats[number - 1].holeCards);
+    const won = final ? wins(model.showdown.awards) : new Map();
+    return {
+      street: showdown ? "showdown" : hand.street,
+      text: lines.join("\n") || "The cards are dealt",
+      actor: final ? null : actor,
+      board: [...hand.board],
+      total: hand.total,
+      final,
+      seats: dealt.map((number) => {
+        const seat = model.seats[number - 1];
+        const cards = seat.cards ? [...seat.cards] : new Array(held.get(number) || 0).fill("??");
+        return {
+          seat: number,
+          name: seat.name,
+          button: number === model.button,
+          you: number === model.viewer,
+          stack: seat.stack,
+          bet: seat.bet,
+          folded: folded.has(number),
+          allIn: seat.status === "all_in",
+          said: won.has(number) ? won.get(number).join(" + ") : final ? "" : seat.lastAction || "",
+          cards,
+          faceUp: Boolean(seat.cards),
+          mucked: mucked.has(number),
+          net: seat.stack - started.get(number), // at the end: the hand's result
+        };
+      }),
+    };
+  });
+}
+
+/**
+ * What each seat won, for its label at the end: "HIGH 6", "LOW 4", "WINS 12" (a whole
+ * pot), "SCOOPS 12" (both halves), from the room's awards (`pot_awarded`).
+ */
+function wins(awards) {
+  const won = new Map();
+  for (const award of awards) {
+    if (!award.amount) continue;
+    const whole = award.low ? "SCOOPS" : "WINS";
+    const share = award.share === "whole" ? whole : award.share.toUpperCase();
+    won.set(award.seat, [...(won.get(award.seat) || []), `${share} ${chips.format(award.amount)}`]);
   }
   return won;
-}
-
-/** Pot `index` of `count` as the dealer names it (dealer.pot_name): "the pot", "the main
- * pot", "the side pot", "side pot 2". */
-function potName(index, count) {
-  if (count === 1) return "the pot";
-  if (index === 0) return "the main pot";
-  return count === 2 ? "the side pot" : `side pot ${index}`;
-}
-
-function listed(names) {
-  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
-}
-
-/**
- * The awards in the dealer's words (dealer.py, RULES.md 5 "Reporting"), one sentence per
- * part of a pot, naming the pot and the half: "Yuv wins the high half of the main pot,
- * 788, with two pair, Kings and Fives", "Ann scoops the pot, 12, with 8,6,4,2,A, and a
- * flush, Ace high"; tied players split a part, the odd chips named.
- */
-function awardSentences(awards, nameOf) {
-  const count = Math.max(0, ...awards.map((award) => award.pot + 1));
-  const parts = [];
-  for (const award of awards) {
-    const last = parts[parts.length - 1];
-    if (last && last[0].pot === award.pot && last[0].share === award.share) last.push(award);
-    else parts.push([award]);
-  }
-  return parts.map((part) => {
-    const [first] = part;
-    const where = potName(first.pot, count);
-    const what = first.share === "whole" ? where : `the ${first.share} half of ${where}`;
-    const both = first.share === "whole" && Boolean(first.low);
-    const hands = [first.low?.name, first.high?.name].filter(Boolean);
-    const withHand = hands.length ? `, with ${hands.join(", and ")}` : "";
-    const who = listed(part.map((award) => nameOf(award.seat)));
-    const amounts = part.map((award) => award.amount);
-    const [fewest, most] = [Math.min(...amounts), Math.max(...amounts)];
-    const total = chips.format(amounts.reduce((sum, amount) => sum + amount, 0));
-    if (part.length === 1) return `${who} ${both ? "scoops" : "wins"} ${what}, ${total}${withHand}`;
-    if (fewest === most) {
-      const verb = both ? "tie for high and low and split" : "split";
-      return `${who} ${verb} ${what}, ${chips.format(fewest)} each${withHand}`;
-    }
-    if (fewest === 0) { // fewer chips than tied players: only the odd chips are paid
-      const paid = part.filter((award) => award.amount).map((award) => nameOf(award.seat));
-      const detail = paid.length === 1 ? `${paid[0]} gets the odd chip` : `${listed(paid)} get the odd chips, 1 each`;
-      return `${who} ${both ? "tie for high and low in" : "tie for"} ${what}, ${total}${withHand}: ${detail}`;
-    }
-    const odd = amounts.filter((amount) => amount === fewest + 1).length === 1 ? "the odd chip" : "an odd chip";
-    const detail = part.map((award) => `${nameOf(award.seat)} ${chips.format(award.amount)}`
-      + (award.amount > fewest ? ` (${odd})` : "")).join(", ");
-    return `${who} ${both ? "tie for high and low and split" : "split"} ${what}, ${total}${withHand}: ${detail}`;
-  });
 }
 
 /** The pots at the end: "Total pot 120 · main 90 · side pot 30 · rake 2". */
@@ -412,65 +249,6 @@ async function download(handId, choice, invite, status) {
   }
 }
 
-/* ---------- the session, from the table's ledger (GET /api/tables/{id}/ledger.csv) ---------- */
-
-/** The rows of a CSV text (RFC 4180: a quoted field may hold commas, quotes and newlines). */
-function csvRows(text) {
-  const rows = [];
-  let row = [];
-  let field = "";
-  let quoted = false;
-  for (let at = 0; at < text.length; at += 1) {
-    const char = text[at];
-    if (quoted) {
-      if (char === '"' && text[at + 1] === '"') {
-        field += '"';
-        at += 1;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ",") {
-      row.push(field);
-      field = "";
-    } else if (char === "\n" || char === "\r") {
-      if (char === "\r" && text[at + 1] === "\n") at += 1;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-    } else field += char;
-  }
-  if (field || row.length) rows.push([...row, field]);
-  return rows;
-}
-
-/**
- * Each player's session at the table from its ledger: hands dealt (a hand_result entry
- * each, zero included), hands won (a positive result), chips bought in (buy-ins and
- * top-ups) and the net result; and how many hands the table has dealt.
- */
-export function sessionStats(csv) {
-  const [header = [], ...rows] = csvRows(csv);
-  const column = Object.fromEntries(header.map((name, index) => [name, index]));
-  const players = new Map();
-  const hands = new Set();
-  for (const row of rows) {
-    const kind = row[column.kind];
-    if (row[column.account] !== "table" || !["hand_result", "buy_in", "top_up"].includes(kind)) continue;
-    const name = row[column.player];
-    const amount = Number(row[column.amount]);
-    const stat = players.get(name) || { name, hands: 0, won: 0, boughtIn: 0, net: 0 };
-    if (kind === "hand_result") {
-      stat.hands += 1;
-      stat.net += amount;
-      if (amount > 0) stat.won += 1;
-      hands.add(row[column.hand]);
-    } else stat.boughtIn += amount;
-    players.set(name, stat);
-  }
-  return { hands: hands.size, players: [...players.values()] };
-}
-
 /* ---------- the panel ---------- */
 
 /**
@@ -483,6 +261,7 @@ export function mountHands(container, { tableId, invite = null, announced = null
   const id = (name) => `hands${panels}-${name}`;
   let documents = [];
   let open = null; // {doc, steps, at}
+  const replays = new Map(); // hand id -> the promise of its events (a finished hand never changes)
   const helperCache = new Map();
   let helperAvailable = true;
 
@@ -778,14 +557,27 @@ export function mountHands(container, { tableId, invite = null, announced = null
 
   replayView.append(replayHead, streetBar, middle, narration, seatList, controls, downloads, downloadNote, downloadStatus, fairBox);
 
-  function openHand(doc) {
+  // The hand's events as the room sends them to this reader, fetched once per hand.
+  function eventsOf(handId) {
+    if (!replays.has(handId)) {
+      const path = `/api/hands/${encodeURIComponent(handId)}?format=events`;
+      replays.set(handId, request("GET", path, undefined, { invite }).catch((problem) => {
+        replays.delete(handId);
+        throw problem;
+      }));
+    }
+    return replays.get(handId);
+  }
+
+  async function openHand(doc) {
     let steps;
     try {
-      steps = replaySteps(doc);
+      steps = replaySteps(await eventsOf(doc.id));
     } catch (problem) {
-      error.textContent = `Hand ${handNumber(doc)} cannot be replayed here: ${problem.message}`;
+      error.textContent = `Hand ${handNumber(doc)} cannot be replayed. ${sentence(problem.message)}`;
       return;
     }
+    error.textContent = "";
     open = { doc, steps, at: 0 };
     replayTitle.textContent = `Hand ${handNumber(doc)}`;
     const dealer = doc.players[doc.button];
@@ -826,7 +618,8 @@ export function mountHands(container, { tableId, invite = null, announced = null
     row.classList.toggle("folded", seat.folded);
     row.classList.toggle("you", seat.you);
     row.classList.toggle("all-in", seat.allIn);
-    if (step.actor !== null && step.seats[step.actor] === seat) row.classList.add("acting");
+    row.classList.toggle("mucked", seat.mucked);
+    if (seat.seat === step.actor) row.classList.add("acting");
     const who = element("div", "replay-who");
     const nameLine = element("span", "replay-name");
     nameLine.append(element("span", "replay-player", seat.name));
@@ -866,7 +659,6 @@ export function mountHands(container, { tableId, invite = null, announced = null
     if (!open) return;
     open.at = Math.max(0, Math.min(open.steps.length - 1, at));
     const step = open.steps[open.at];
-    const size = BOARD_SIZE[step.street];
     boardRow.replaceChildren();
     for (let slot = 0; slot < 5; slot += 1) {
       if (slot < step.board.length) boardRow.append(cardElement(step.board[slot]));
@@ -876,15 +668,15 @@ export function mountHands(container, { tableId, invite = null, announced = null
         boardRow.append(empty);
       }
     }
-    if (size === 0) boardRow.setAttribute("aria-label", "Board: no cards yet");
+    if (!step.board.length) boardRow.setAttribute("aria-label", "Board: no cards yet");
     else boardRow.setAttribute("aria-label", "Board");
     potLine.textContent = step.final ? finalPots(open.doc.result) : `Pot ${chips.format(step.total)}`;
     narration.textContent = step.text;
     seatList.replaceChildren(...step.seats.map((seat) => seatRow(seat, step)));
     if (step.final) {
-      const results = nets(open.doc);
       seatList.querySelectorAll(".replay-seat").forEach((row, index) => {
-        const net = element("span", `net ${results[index] > 0 ? "up" : results[index] < 0 ? "down" : ""}`, signed(results[index]));
+        const result = step.seats[index].net;
+        const net = element("span", `net ${result > 0 ? "up" : result < 0 ? "down" : ""}`, signed(result));
         row.querySelector(".replay-money").append(net);
       });
     }
@@ -896,7 +688,7 @@ export function mountHands(container, { tableId, invite = null, announced = null
     }
   }
 
-  /* ----- session stats (from the table's ledger) ----- */
+  /* ----- session stats (GET /api/tables/{id}/stats: the room's figures) ----- */
 
   function statsHead(table) {
     const head = element("thead");
@@ -910,37 +702,35 @@ export function mountHands(container, { tableId, invite = null, announced = null
     table.append(head);
   }
 
-  function renderStats(ledger) {
+  function renderStats(answer) {
     const view = views.stats;
     view.replaceChildren();
-    if (ledger.status === "rejected") {
-      view.append(element("p", "error", `The session cannot be loaded. ${sentence(ledger.reason.message)}`));
+    if (answer.status === "rejected") {
+      view.append(element("p", "error", `The session cannot be loaded. ${sentence(answer.reason.message)}`));
       return;
     }
-    const stats = sessionStats(ledger.value);
+    const stats = answer.value;
     if (!stats.hands) {
       view.append(element("p", "muted", "The session's stats appear once a hand has finished."));
       return;
     }
-    const seen = documents.find((doc) => doc.you !== null && doc.you !== undefined);
-    const myName = seen ? seen.players[seen.you].name : null;
     const biggest = Math.max(0, ...documents.map((doc) => doc.result.total_pot));
     view.append(element("p", "muted", `${chips.format(stats.hands)} hand${stats.hands === 1 ? "" : "s"} at this table · biggest pot of the last ${documents.length}: ${chips.format(biggest)}`));
     const table = element("table", "stats-table");
     table.append(element("caption", "visually-hidden", "Per player: hands played, hands won, chips bought in, chips won or lost"));
     statsHead(table);
     const body = element("tbody");
-    const rows = stats.players.sort((a, b) => b.net - a.net || a.name.localeCompare(b.name));
-    for (const row of rows) {
-      const you = row.name === myName;
+    for (const row of stats.players) {
+      const you = row.player === stats.you;
       const tr = element("tr", you ? "you" : "");
+      tr.dataset.player = row.player;
       const th = element("th", "", you ? `${row.name} (you)` : row.name);
       th.scope = "row";
       tr.append(
         th,
         element("td", "num", chips.format(row.hands)),
         element("td", "num", chips.format(row.won)),
-        element("td", "num bought", chips.format(row.boughtIn)),
+        element("td", "num bought", chips.format(row.bought_in)),
         element("td", `num net ${row.net > 0 ? "up" : row.net < 0 ? "down" : ""}`, signed(row.net)),
       );
       body.append(tr);
@@ -1003,8 +793,8 @@ export function mountHands(container, { tableId, invite = null, announced = null
   async function refresh() {
     const table = `/api/tables/${encodeURIComponent(tableId)}`;
     const get = (path) => request("GET", `${table}${path}`, undefined, { invite });
-    const [hands, ledger, settle] = await Promise.allSettled([
-      get(`/hands?limit=${LIMIT}`), get("/ledger.csv"), get("/settle"),
+    const [hands, stats, ledger, settle] = await Promise.allSettled([
+      get(`/hands?limit=${LIMIT}`), get("/stats"), get("/ledger.csv"), get("/settle"),
     ]);
     if (hands.status === "fulfilled") {
       documents = hands.value.hands;
@@ -1013,7 +803,7 @@ export function mountHands(container, { tableId, invite = null, announced = null
       error.textContent = `The hands cannot be loaded. ${sentence(hands.reason.message)}`;
     }
     renderList();
-    renderStats(ledger);
+    renderStats(stats);
     renderSettle(settle, ledger);
   }
 
