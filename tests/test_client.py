@@ -11,10 +11,11 @@ import io
 import itertools
 import random
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
-from room_helpers import RoomServer
+from room_helpers import FAST, RoomServer, running_room
 
 from splitpot.bots import make_bot
 from splitpot.cards import Deck
@@ -34,12 +35,22 @@ from splitpot.protocol import (
     turn_message,
 )
 from splitpot.session import GameSession, table_config
+from splitpot.store import Store
 from splitpot.table import Table, TableEvent, seen_by
 from splitpot.verify import verify_hand
 
 pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
 
 Picture = tuple[Any, ...]
+
+
+@pytest.fixture
+def paced_room(store: Store) -> Iterator[RoomServer]:
+    """A room that pauses half a second between hands: a client playing ``--hands N``
+    leaves before the next deal even on a busy machine (the test room's 50 ms may not
+    leave it time)."""
+    with running_room(store, replace(FAST, hand_pause=0.5)) as server:
+        yield server
 
 
 def picture(client: TableClient, *, in_hand: bool) -> Picture:
@@ -265,12 +276,13 @@ def ledger_balance(room: RoomServer, game: RemoteGame) -> int:
 
 
 def test_the_line_game_plays_hands_at_the_room_from_the_lobby(
-    room: RoomServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    paced_room: RoomServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bots_table(room)
+    bots_table(paced_room)
     script = "\n".join(["1", "sit 1 150", "say hello, bots", *(["check", "call", "show"] * 40)])
     monkeypatch.setattr("sys.stdin", io.StringIO(script + "\n"))
-    assert main(["play", "--server", room.url, "--lines", "--name", "Tess", "--hands", "2"]) == 0
+    words = ["play", "--server", paced_room.url, "--lines", "--name", "Tess", "--hands", "2"]
+    assert main(words) == 0
     out = capsys.readouterr().out
     assert "1. Bots (" in out and "Pick a table: its number (enter: the first)." in out
     assert "Tess sits down in seat 1 with 150" in out
@@ -284,13 +296,13 @@ def test_the_line_game_plays_hands_at_the_room_from_the_lobby(
     assert final[-1] == f"Tess: {stack} chips, {stack - 150:+d} on the buy-in of 150."
 
 
-def test_the_network_game_comes_back_after_a_dropped_connection(room: RoomServer) -> None:
+def test_the_network_game_comes_back_after_a_dropped_connection(paced_room: RoomServer) -> None:
     """The connection drops at the person's turn: the client says hello again with the
     same token, the room sends the table and the turn again, the hand goes on; the chips
     the summary counts are the ledger's; the last hand is there, as the room keeps it (the
     bot alone deals no hand after the person has gone)."""
-    table = bots_table(room, bots=1)
-    game = RemoteGame(room.url, "Dora", table=table, max_hands=2, patience=10)
+    table = bots_table(paced_room, bots=1)
+    game = RemoteGame(paced_room.url, "Dora", table=table, max_hands=2, patience=10)
 
     def lines() -> Iterator[str]:
         yield "sit"
@@ -314,7 +326,7 @@ def test_the_network_game_comes_back_after_a_dropped_connection(room: RoomServer
     assert any(line.startswith("Your move: ") for line in after)  # the turn came back
     assert said[-2] == "Session over: 2 hands played."
     assert game.buy_in == 200 and game.client.left_with is not None
-    assert ledger_balance(room, game) == game.client.left_with - 200
+    assert ledger_balance(paced_room, game) == game.client.left_with - 200
     assert last[0].startswith("PokerStars Hand #") and "Dealt to Dora [" in "\n".join(last)
     assert said[-1] == f"Dora: {game.stack} chips, {game.stack - 200:+d} on the buy-in of 200."
 

@@ -66,6 +66,7 @@ def test_leave_asks_once_when_it_folds_a_hand(room: RoomServer, players: Any) ->
     feed.sit(2, 100)
     ann.open_table(table_id)
     hand = feed.deal(1)
+    expect(ann.seat(1).locator(".bet")).to_have_text(re.compile(r"^[12]$"))  # her blind, drawn
     dialog = ann.page.locator("dialog#confirm-leave")
     leave = ann.page.locator("#seat-controls").get_by_role("button", name="Leave", exact=True)
     leave.click()
