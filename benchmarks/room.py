@@ -45,7 +45,7 @@ import httpx
 from room_clients import SEATS, Pace, Tally, Window, open_tables, play, watch
 from sqlalchemy import create_engine
 
-from splitpot.server.room import RoomOptions
+from splitpot.server.options import RoomOptions
 from splitpot.store import normalise_url
 
 TARGET_TABLES = 20

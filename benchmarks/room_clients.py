@@ -129,9 +129,7 @@ async def open_tables(url: str, count: int, players: int = SEATS) -> list[list[S
         return tables
 
 
-async def play(
-    ws_url: str, place: Seat, window: Window, tally: Tally, pace: Pace = Pace()
-) -> None:
+async def play(ws_url: str, place: Seat, window: Window, tally: Tally, pace: Pace = Pace()) -> None:
     """Sit down, answer every turn until ``window.stop``, then leave (finishing the hand
     in play) and hang up; a seat that goes broke buys in again between hands. With churn,
     the player also leaves now and then, stays away a moment, and sits again."""

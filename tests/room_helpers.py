@@ -20,7 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 from splitpot.room.recovery import replay_hand
 from splitpot.server.app import create_app
 from splitpot.server.main import listening_socket
-from splitpot.server.room import RoomOptions
+from splitpot.server.options import RoomOptions
 from splitpot.store import HandLog, Store
 from splitpot.table import Table, TableEvent
 

@@ -30,7 +30,7 @@ from store_fixtures import fresh_postgres_database
 
 from splitpot.cli import main
 from splitpot.client.remote import Connection, socket_url
-from splitpot.server.cluster import Node, deal, least_loaded
+from splitpot.server.placement import Node, deal, least_loaded
 from splitpot.store import HandStatus, Store
 
 

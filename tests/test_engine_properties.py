@@ -97,24 +97,36 @@ def test_no_viewer_ever_sees_a_card_it_may_not(case: tuple[Hand, random.Random])
                 assert event.player in shown
 
 
+def _state(hand: Hand) -> tuple[object, ...]:
+    return (hand.stacks, hand.bets, len(hand.events), hand.to_act, hand.street, hand.phase)
+
+
 @given(hands(), st.sampled_from(list(ActionKind)), st.integers(-5, 500))
-def test_an_illegal_action_changes_nothing(
+def test_an_illegal_action_changes_nothing_and_check_refuses_as_apply_does(
     case: tuple[Hand, random.Random], kind: ActionKind, amount: int
 ) -> None:
+    """``apply`` of an illegal action changes nothing; ``check`` refuses exactly the
+    actions ``apply`` refuses, with the same message, and never changes anything."""
     hand, rng = case
     while not hand.is_over:
         legal = hand.legal_actions()
-        before = (hand.stacks, hand.bets, len(hand.events), hand.to_act, hand.street, hand.phase)
+        before = _state(hand)
         try:
             attempt = Action(kind, amount if kind in (ActionKind.BET, ActionKind.RAISE) else None)
-            hand.apply(attempt)
         except ValueError:
-            assert (
-                hand.stacks,
-                hand.bets,
-                len(hand.events),
-                hand.to_act,
-                hand.street,
-                hand.phase,
-            ) == before
             hand.apply(random_action(legal, rng))
+            continue
+        try:
+            hand.check(attempt)
+            checked = None
+        except ValueError as refusal:
+            checked = str(refusal)
+        assert _state(hand) == before
+        try:
+            hand.apply(attempt)
+        except ValueError as refusal:
+            assert checked == str(refusal)
+            assert _state(hand) == before
+            hand.apply(random_action(legal, rng))
+        else:
+            assert checked is None

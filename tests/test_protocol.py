@@ -272,7 +272,6 @@ def test_all_in_and_called_before_the_river_turns_every_hand_face_up_first() -> 
     assert kinds.count("shown") == 2 and kinds[-1] == "hand_ended"
 
 
-
 def test_every_event_of_a_hand_for_one_player() -> None:
     table = seat_players(O8_POT_LIMIT, {})
     events = table.sit(0, "Ann", 1) + table.sit(1, "Bob", 100) + table.sit(2, "Cy", 100)

@@ -39,9 +39,10 @@ from splitpot.room.host import Steps
 from splitpot.room.settings import TableSettings
 from splitpot.server.actor import Request, TableActor
 from splitpot.server.connection import Connection
+from splitpot.server.options import RoomOptions
 from splitpot.server.recovery import restore_table
-from splitpot.server.room import Room, RoomOptions
-from splitpot.store import HandStatus, LoggedAction, Player, SeatStatus, Store
+from splitpot.server.room import Room
+from splitpot.store import HandStatus, LoggedAction, Player, SeatRecordStatus, Store
 from splitpot.table import Table, TableView
 
 # Deals shortly after the players sit; no bots, so nothing acts but the test.
@@ -104,7 +105,7 @@ async def room_on(store: Store) -> AsyncIterator[Room]:
     finally:
         for actor in room.tables.values():
             await actor.stop()
-        room._db.shutdown(wait=True)
+        room.storage.shutdown()
 
 
 async def restarted(room: Room, table_id: str) -> tuple[TableActor, Steps | None]:
@@ -248,7 +249,7 @@ def test_a_hand_over_in_its_log_but_not_in_the_ledger_is_finished_on_restart(
             store.append_action(hand_id, seat + 1, "fold")
         finished = table_stacks(table)
         leaver = next(iter(store.seats(actor.id)))
-        store.set_seat_status(actor.id, leaver.player_id, SeatStatus.LEAVING)
+        store.set_seat_status(actor.id, leaver.player_id, SeatRecordStatus.LEAVING)
         async with room_on(store) as room:
             restored, first = await restarted(room, actor.id)
             assert first is not None  # the hand's result is written when the table starts

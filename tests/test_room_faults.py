@@ -237,7 +237,7 @@ def test_a_client_that_stops_reading_is_dropped_and_its_table_plays_on(store: St
         reader = Client(server, None)  # type: ignore[arg-type]
         reader.send({"type": "watch", "table": table})
         reader.wait(is_event("hand_ended"), WAIT)
-        connections = room_of(server).connections
+        connections = room_of(server).routing.connections
         stalled = silent_watcher(server, table)
         stopped, before = time.monotonic(), reader.hands_ended()
         while len(connections) < 2:  # the silent watcher's hello

@@ -41,7 +41,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 import splitpot
-import splitpot.server.room as room_module
+import splitpot.server.guard as guard_module
 from splitpot.cli import main
 from splitpot.protocol import MAX_FRAME
 from splitpot.server.app import MAX_BODY
@@ -120,9 +120,7 @@ def test_no_one_acts_for_another_seat(room: RoomServer, store: Store) -> None:
     chips_kept(store)
 
 
-def test_one_seat_per_player_even_from_a_second_connection(
-    room: RoomServer, store: Store
-) -> None:
+def test_one_seat_per_player_even_from_a_second_connection(room: RoomServer, store: Store) -> None:
     """A second seat is refused to the same player on the same connection, on a second
     connection with the same token, and when both connections ask at the same moment:
     one seat, one buy-in."""
@@ -399,12 +397,12 @@ def test_login_attempts_are_rate_limited_per_name_and_address(
     and thirty a minute from one address, are in test_room_errors.)"""
     minutes = SimpleNamespace(offset=0.0)
     clock = SimpleNamespace(monotonic=lambda: time.monotonic() + minutes.offset)
-    monkeypatch.setattr(room_module, "time", clock)  # the room's login window only
+    monkeypatch.setattr(guard_module, "time", clock)  # the room's login window only
     with room.http() as http:
         for name in ("Kim", "Lee"):
             answer = http.post("/api/accounts", json={"name": name, "password": "right-one"})
             assert answer.status_code == 201, answer.text
-        for _ in range(room_module.LOGIN_RATE - 1):  # the sign-up was the first try
+        for _ in range(guard_module.LOGIN_RATE - 1):  # the sign-up was the first try
             http_refused(
                 http.post("/api/sessions", json={"name": "kim", "password": "wrong-one"}),
                 401,
@@ -535,7 +533,9 @@ def test_serve_origin_lets_a_listed_origins_pages_open_the_websocket(
 ) -> None:
     """``splitpot serve --origin URL`` (the page served from another host, e.g. a CDN):
     that origin's WebSocket says hello, others are still refused; a bad URL exits 2."""
-    room = Serve(f"sqlite:///{tmp_path / 'room.sqlite3'}", tmp_path, "--origin", "https://cards.example")
+    room = Serve(
+        f"sqlite:///{tmp_path / 'room.sqlite3'}", tmp_path, "--origin", "https://cards.example"
+    )
     room.start()
     try:
         for origin, welcome in (("https://cards.example", True), ("https://evil.example", False)):

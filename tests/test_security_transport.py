@@ -26,7 +26,7 @@ from room_process import Serve
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-import splitpot.server.room as room_module
+import splitpot.server.guard as guard_module
 from splitpot.store.players import PASSWORD_LENGTHS
 
 pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
@@ -403,7 +403,7 @@ def test_one_accounts_logins_are_limited_across_addresses(proxied: Serve) -> Non
             )
             assert made.status_code == 201, made.text
         forms = ("kim", "KIM", "\uff2b\uff49\uff4d")  # the last: fullwidth letters
-        for n in range(room_module.NAME_RATE - 1):
+        for n in range(guard_module.NAME_RATE - 1):
             answer = log_in(forms[n % len(forms)], "wrong-one", f"10.1.0.{n}")
             assert error_of(answer, 401, "unauthorized") == "unknown name or wrong password"
         refused = log_in("Kim", "right-one", "10.2.0.1")

@@ -38,7 +38,7 @@ from splitpot.store import (
     NotFound,
     Payment,
     SeatError,
-    SeatStatus,
+    SeatRecordStatus,
     Store,
     StoreError,
     default_database_path,
@@ -277,12 +277,14 @@ def test_sit_buys_in_and_leave_cashes_out(store: Store) -> None:
     table_id, (ann, bob) = table_with_players(store, 500, 200)
     seats = store.seats(table_id)
     assert [(s.seat, s.name, s.chips, s.status) for s in seats] == [
-        (1, "P1", 500, SeatStatus.WAITING),
-        (2, "P2", 200, SeatStatus.WAITING),
+        (1, "P1", 500, SeatRecordStatus.WAITING),
+        (2, "P2", 200, SeatRecordStatus.WAITING),
     ]
     assert (store.balance(ann), store.balance(bob)) == (-500, -200)
     assert store.top_up(table_id, bob, 300).chips == 500
-    assert store.set_seat_status(table_id, bob, SeatStatus.SITTING_OUT).status == "sitting_out"
+    assert (
+        store.set_seat_status(table_id, bob, SeatRecordStatus.SITTING_OUT).status == "sitting_out"
+    )
     assert store.leave(table_id, ann) == 500
     assert store.balance(ann) == 0
     assert [s.player_id for s in store.seats(table_id)] == [bob]

@@ -285,7 +285,10 @@ def test_a_mixed_game_turns_when_the_button_has_gone_round_as_players_leave() ->
     limit round; two leave after the first hand, and the button is back at seat 1 after
     three hands, not five: the structure turns there."""
     config = TableConfig(
-        Variant.O8, Mixed(FixedLimit(4, 8), PotLimit(1, 2)), seats=6, min_buy_in=100,
+        Variant.O8,
+        Mixed(FixedLimit(4, 8), PotLimit(1, 2)),
+        seats=6,
+        min_buy_in=100,
         max_buy_in=200,
     )
     table = table_of({0: "Ann", 1: "Bob", 2: "Cy", 3: "Dee", 4: "Eve"}, config)
@@ -305,8 +308,11 @@ def test_a_mixed_game_turns_when_the_button_has_gone_round_as_players_leave() ->
 
 def test_a_mixed_game_with_a_period_turns_every_period_hands() -> None:
     config = TableConfig(
-        Variant.O8, Mixed(FixedLimit(4, 8), PotLimit(1, 2), period=2), seats=3,
-        min_buy_in=100, max_buy_in=200,
+        Variant.O8,
+        Mixed(FixedLimit(4, 8), PotLimit(1, 2), period=2),
+        seats=3,
+        min_buy_in=100,
+        max_buy_in=200,
     )
     table = table_of({0: "Ann", 1: "Bob", 2: "Cy"}, config)
     structures = []
@@ -324,20 +330,34 @@ def test_a_mixed_game_with_a_period_turns_every_period_hands() -> None:
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda: TableConfig(Variant.BIGO, PotLimit(1, 2), seats=9),
-         "bigo deals 5 hole cards: a table has 2 to 8 seats"),
-        (lambda: TableConfig(Variant.O8, PotLimit(1, 2), seats=11),
-         "a table has 2 to 10 seats, not 11"),
-        (lambda: TableConfig(Variant.O8, PotLimit(1, 2), min_buy_in=200, max_buy_in=100),
-         "the minimum buy-in 200 is above the maximum 100"),
-        (lambda: TableConfig(Variant.O8, PotLimit(1, 2), min_buy_in=-5),
-         "min_buy_in must be a whole number of chips, not -5"),
-        (lambda: TableConfig(Variant.O8, PotLimit(1, 2), ante=-1),
-         "ante must be a whole number of chips, not -1"),
-        (lambda: TableConfig(Variant.O8, "pot-limit"),  # type: ignore[arg-type]
-         "betting must be FixedLimit, PotLimit, NoLimit or Mixed"),
-        (lambda: TableConfig("o8", PotLimit(1, 2)),  # type: ignore[arg-type]
-         "variant must be a Variant"),
+        (
+            lambda: TableConfig(Variant.BIGO, PotLimit(1, 2), seats=9),
+            "bigo deals 5 hole cards: a table has 2 to 8 seats",
+        ),
+        (
+            lambda: TableConfig(Variant.O8, PotLimit(1, 2), seats=11),
+            "a table has 2 to 10 seats, not 11",
+        ),
+        (
+            lambda: TableConfig(Variant.O8, PotLimit(1, 2), min_buy_in=200, max_buy_in=100),
+            "the minimum buy-in 200 is above the maximum 100",
+        ),
+        (
+            lambda: TableConfig(Variant.O8, PotLimit(1, 2), min_buy_in=-5),
+            "min_buy_in must be a whole number of chips, not -5",
+        ),
+        (
+            lambda: TableConfig(Variant.O8, PotLimit(1, 2), ante=-1),
+            "ante must be a whole number of chips, not -1",
+        ),
+        (
+            lambda: TableConfig(Variant.O8, "pot-limit"),  # type: ignore[arg-type]
+            "betting must be FixedLimit, PotLimit, NoLimit or Mixed",
+        ),
+        (
+            lambda: TableConfig("o8", PotLimit(1, 2)),  # type: ignore[arg-type]
+            "variant must be a Variant",
+        ),
     ],
 )
 def test_bad_table_settings_are_refused_naming_the_setting(make, message) -> None:  # type: ignore[no-untyped-def]

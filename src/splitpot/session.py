@@ -14,7 +14,7 @@ from splitpot.bots import Bot, make_bot
 from splitpot.cards import CardError, parse_cards
 from splitpot.client.game import HELP, Game, Reply, counted
 from splitpot.client.local import PERSON, LocalTable
-from splitpot.client.state import Command, TableClient, game_title
+from splitpot.client.state import RoomMessage, TableClient, game_title
 from splitpot.history.report import hand_summary
 from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Variant
 from splitpot.table import Table, TableConfig, TableError
@@ -149,7 +149,7 @@ class GameSession(Game):
         self.hands_started += 1
         return Reply(tuple(self.client.receive_all(frames)))
 
-    def send(self, command: Command) -> list[str]:
+    def send(self, command: RoomMessage) -> list[str]:
         return self.client.receive_all(self.local.send(command))
 
     def hands_kept(self) -> int:

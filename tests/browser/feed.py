@@ -206,7 +206,7 @@ def connections_of(room: RoomServer, player: str) -> set[int]:
     """The ids of the player's open connections to the room."""
 
     async def ids(r: Room) -> set[int]:
-        return {c.id for c in r.connections.values() if str(c.player_id) == str(player)}
+        return {c.id for c in r.routing.connections.values() if str(c.player_id) == str(player)}
 
     return on_loop(room, ids)
 
@@ -215,7 +215,7 @@ def drop(room: RoomServer, connections: set[int]) -> None:
     """The room closes these connections' sockets, as when it drops a slow client."""
 
     async def close(r: Room) -> None:
-        for connection in list(r.connections.values()):
+        for connection in list(r.routing.connections.values()):
             if connection.id in connections:
                 connection.close()
 

@@ -62,10 +62,12 @@ def test_the_page_goes_on_at_the_rooms_next_process_when_its_own_dies(
             acted = frames_after(
                 ann,
                 mark,
-                lambda f: f["type"] == "event"
-                and f["event"]["kind"] == "acted"
-                and f["event"]["seat"] == 1
-                and f["event"]["hand"] == turn["hand"],
+                lambda f: (
+                    f["type"] == "event"
+                    and f["event"]["kind"] == "acted"
+                    and f["event"]["seat"] == 1
+                    and f["event"]["hand"] == turn["hand"]
+                ),
             )
             assert acted["table"] == bots["id"]
         finally:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from splitpot.client.state import Command
+from splitpot.client.state import RoomMessage
 from splitpot.fair import SEED_BYTES, player_commitment
 
 
@@ -25,13 +25,13 @@ class Entropy:
         """The commitment sent for the next hand, as hex."""
         return None if self._secret is None else player_commitment(self._secret).hex()
 
-    def commit(self, table: str) -> Command:
+    def commit(self, table: str) -> RoomMessage:
         """A new commitment for the player's next hand."""
         self._secret = secrets.token_bytes(SEED_BYTES)
         commitment = player_commitment(self._secret).hex()
         return {"type": "commit", "table": table, "commitment": commitment}
 
-    def answer(self, table: str, seat: int | None, started: dict[str, Any]) -> list[Command]:
+    def answer(self, table: str, seat: int | None, started: dict[str, Any]) -> list[RoomMessage]:
         """For a ``hand_started`` event: the reveal, if it lists this seat's commitment,
         then a commitment for the hand after."""
         fairness = started.get("fairness") or {}

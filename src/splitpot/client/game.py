@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from splitpot.client.state import Command, Frame, TableClient
+from splitpot.client.state import Frame, RoomMessage, TableClient
 from splitpot.engine import LegalActions
 from splitpot.table import HISTORY_SIZE
 
@@ -75,7 +75,7 @@ class Game(ABC):
         raise NotImplementedError(f"{type(self).__name__} is moved on by the room's frames")
 
     @abstractmethod
-    def send(self, command: Command) -> list[str]:
+    def send(self, command: RoomMessage) -> list[str]:
         """Give the room a command; the lines its answer adds now."""
 
     @abstractmethod

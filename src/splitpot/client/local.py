@@ -98,7 +98,7 @@ class LocalTable:
         except (IllegalActionError, TableError) as error:  # as the room answers it
             return [refused(ProtocolError(ErrorCode.ILLEGAL_ACTION, str(error)))]
 
-    def _command(self, command: Command, kind: str) -> host_commands.Command:
+    def _command(self, command: Command, kind: str) -> host_commands.TableCommand:
         who = self.person
         match command:
             case Act(action=action, hand=hand):

@@ -25,7 +25,7 @@ from splitpot.client.announced import Announcements, unrevealed, verdict
 from splitpot.client.entropy import Entropy
 from splitpot.client.game import HELP, Game, Reply, counted
 from splitpot.client.identity import Identities
-from splitpot.client.state import Command, Frame, TableClient
+from splitpot.client.state import Frame, RoomMessage, TableClient
 
 RECONNECTED = "reconnected"  # the connection's own frame: it dropped and is open again
 AWAITED = ("act", "sit", "sit_out", "sit_in", "leave", "top_up")  # their answer is awaited
@@ -147,7 +147,7 @@ class Connection:
         self.patience = patience
         self.socket: ClientConnection | None = None  # the live connection
         self.closed = False  # closed by this side: no reconnecting
-        self._watch: Command | None = None
+        self._watch: RoomMessage | None = None
         self._lock = threading.Lock()
         self._sockets = ExitStack()  # every connection opened, each closed at the end
 
@@ -191,7 +191,7 @@ class Connection:
         self.servers = list(known)
         self.urls = [self.url, *(url for url in known.values() if url != self.url)]
 
-    def send(self, command: Command) -> bool:
+    def send(self, command: RoomMessage) -> bool:
         """Send a command; False when the connection is down (it is being opened again,
         and the command is not sent: the room will say where the game stands)."""
         if command.get("type") == "watch":
@@ -502,7 +502,7 @@ class RemoteGame(Game):
         self._tables = None
         return Reply(tuple(self._watch(str(chosen["id"]))))
 
-    def send(self, command: Command) -> list[str]:
+    def send(self, command: RoomMessage) -> list[str]:
         assert self.connection is not None
         if command["type"] == "leave":
             self.leaving = True
@@ -547,7 +547,7 @@ class RemoteGame(Game):
 
     def _watch(self, table: str) -> list[str]:
         self.client.table = table
-        watch: Command = {"type": "watch", "table": table}
+        watch: RoomMessage = {"type": "watch", "table": table}
         if self.rooms.invite:
             watch["invite"] = self.rooms.invite
         return self.send(watch)

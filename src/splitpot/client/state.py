@@ -22,7 +22,7 @@ from splitpot.rules import Betting, Structure, Variant
 from splitpot.table.view import action_words
 
 Frame = Mapping[str, Any]  # one message of the room, decoded
-Command = dict[str, Any]  # one message to the room
+RoomMessage = dict[str, Any]  # one message to the room
 
 IN_HAND = ("playing", "all_in")  # seat statuses of a player holding live cards
 NOT_NOW = ("illegal_action", "not_your_turn", "wrong_hand")  # refusals of an action
@@ -62,7 +62,7 @@ class HandPicture:
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
+class TurnOffer:
     """The viewer is to act in ``hand``: what they may do, and by when (null: no clock)."""
 
     hand: str
@@ -74,7 +74,7 @@ class Turn:
 class Outcome:
     """What a person's words come to: a command for the room, and lines to show now."""
 
-    send: Command | None = None
+    send: RoomMessage | None = None
     lines: tuple[str, ...] = ()
 
 
@@ -95,7 +95,7 @@ class TableClient:
         self.button: int | None = None
         self.hand: HandPicture | None = None
         self.last: HandPicture | None = None  # the hand just over, shown until the next deal
-        self.turn: Turn | None = None
+        self.turn: TurnOffer | None = None
         self.result: tuple[str, ...] = ()  # how the hand just over ended
         self.seq = 0
         self.hands_played = 0  # hands the viewer was dealt that ended
@@ -120,7 +120,7 @@ class TableClient:
             self.seq = frame["seq"]
             return self._event(frame["event"])
         if kind == "turn":
-            self.turn = Turn(
+            self.turn = TurnOffer(
                 frame["hand"], legal_from_json(frame["seat"], frame["legal"]), frame.get("deadline")
             )
             return []
@@ -455,7 +455,7 @@ class TableClient:
             action = Action.parse(text)
         except ValueError as error:
             return Outcome(lines=tuple(self.refused(str(error))))
-        command: Command = {
+        command: RoomMessage = {
             "type": "act",
             "table": self.table,
             "hand": turn.hand,
@@ -557,12 +557,12 @@ def _seat(seat: Frame) -> SeatPicture | None:
 
 
 __all__ = [
-    "Command",
     "Frame",
     "HandPicture",
     "Outcome",
+    "RoomMessage",
     "SeatPicture",
     "TableClient",
-    "Turn",
+    "TurnOffer",
     "game_title",
 ]

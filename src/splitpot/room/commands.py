@@ -106,7 +106,7 @@ class HostCommand:
     big_blind: int | None = None
 
 
-Command = (
+TableCommand = (
     Sit | Act | SitOut | SitIn | Preferences | TopUp | Leave | Commit | Reveal | Chat | HostCommand
 )
 
@@ -118,7 +118,6 @@ __all__ = [
     "WAIT_FOR_THE_DEAL",
     "Act",
     "Chat",
-    "Command",
     "Commit",
     "HostCommand",
     "Leave",
@@ -128,5 +127,6 @@ __all__ = [
     "Sit",
     "SitIn",
     "SitOut",
+    "TableCommand",
     "TopUp",
 ]

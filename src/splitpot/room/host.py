@@ -40,7 +40,6 @@ from splitpot.room.commands import (
     WAIT_FOR_THE_DEAL,
     Act,
     Chat,
-    Command,
     Commit,
     HostCommand,
     Leave,
@@ -50,6 +49,7 @@ from splitpot.room.commands import (
     Sit,
     SitIn,
     SitOut,
+    TableCommand,
     TopUp,
 )
 from splitpot.room.deal import PendingDeal
@@ -201,7 +201,7 @@ class TableHost:
             moments.append(self.turn.expires)
         return min(moments) if moments else None
 
-    def must_wait(self, command: Command) -> bool:
+    def must_wait(self, command: TableCommand) -> bool:
         """Whether the command waits for the deal announced (it changes the table)."""
         return self.pending is not None and isinstance(command, WAIT_FOR_THE_DEAL)
 
@@ -261,7 +261,7 @@ class TableHost:
 
     # ------------------------------------------------------------ commands
 
-    def handle(self, command: Command, now: float) -> Steps:
+    def handle(self, command: TableCommand, now: float) -> Steps:
         """One person's command: refused (``ProtocolError``, nothing changed) before any
         work is asked, or done step by step."""
         match command:

@@ -19,7 +19,7 @@ from typing import Any, Protocol, TypeVar
 
 from splitpot.equity import EquityResult
 from splitpot.protocol import ErrorCode, ProtocolError, Ref, error_message, frame
-from splitpot.room.commands import Chat, Command
+from splitpot.room.commands import Chat, TableCommand
 from splitpot.room.effects import (
     AddChips,
     Announce,
@@ -57,8 +57,7 @@ from splitpot.server.connection import Connection
 from splitpot.server.errors import no_table, refusal
 from splitpot.server.hands import CHAIN, chain_link
 from splitpot.server.lobby import TableFacts, facts
-from splitpot.store import FencedOut, HandStatus, Player, SeatStatus, Store
-from splitpot.store import Hand as StoredHand
+from splitpot.store import FencedOut, HandStatus, Player, SeatRecordStatus, Store, StoredHand
 from splitpot.table import seen_by
 
 log = logging.getLogger("splitpot.room")
@@ -94,7 +93,7 @@ class Request:
     the actor's own; every other command is the host's."""
 
     connection: Connection | None
-    command: Command | Watch | Unwatch | Hold
+    command: TableCommand | Watch | Unwatch | Hold
     ref: Ref = None
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
@@ -167,7 +166,9 @@ class TableActor:
         self.submit_nowait(Request(None, Hold()))
 
     def submit_nowait(self, request: Request) -> None:
-        """Queue a request whose answer nobody waits for (a connection going away)."""
+        """Queue a request whose answer nobody waits for (a connection going away): a
+        refusal of it is dropped, not left for the loop to warn of."""
+        request.done.add_done_callback(_drop_refusal)
         self._queue.put_nowait(request)
 
     async def _run(self, first: Steps | None) -> None:
@@ -295,7 +296,7 @@ class TableActor:
             case CashOut(player_id=player):
                 return await self.room.db(store.leave, table, player)
             case SaveStatus(player_id=player, status=status):
-                seat_status = SeatStatus(status.value)
+                seat_status = SeatRecordStatus(status.value)
                 return await self.room.db(store.set_seat_status, table, player, seat_status)
             case LogAction():
                 e = effect
@@ -457,6 +458,11 @@ class TableActor:
         """A connection a new invite leaves in: its host's, or a seated player's."""
         player = connection.player_id
         return player == self.host.host_id or self.host.seat_of(player) is not None
+
+
+def _drop_refusal(done: asyncio.Future[None]) -> None:
+    if not done.cancelled():
+        done.exception()  # retrieved: nobody waits for this answer
 
 
 def _refuse(request: Request, failure: ProtocolError) -> None:

@@ -19,7 +19,8 @@ from splitpot.room.settings import TableSettings
 from splitpot.server import http, pages, ws
 from splitpot.server.cluster import Cluster
 from splitpot.server.errors import refusal
-from splitpot.server.room import Room, RoomOptions
+from splitpot.server.options import RoomOptions
+from splitpot.server.room import Room
 from splitpot.store import LoginFailed, NameTaken, Store, StoreError
 
 log = logging.getLogger("splitpot.room")
@@ -85,7 +86,7 @@ class OwnHosts:
             room: Room = scope["app"].state.room
             host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
             local = (scope.get("server") or (None, None))[0]
-            if not room.host_allowed(host, local):
+            if not room.guard.host_allowed(host, local):
                 refused = f"the room does not answer to the host {host!r} (splitpot serve --url)"
                 await error_response(ErrorCode.FORBIDDEN, refused)(scope, receive, send)
                 return

@@ -26,13 +26,13 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
 from splitpot.protocol import ErrorCode, ProtocolError
+from splitpot.server.placement import Node
 
 log = logging.getLogger("splitpot.cluster")
 
@@ -47,17 +47,6 @@ class NoOwner(Exception):
 
 class Unreachable(Exception):
     """Redis did not take the message (it is away): nothing was sent."""
-
-
-@dataclass(frozen=True, slots=True)
-class Node:
-    """A live process of the room, as its last beat described it."""
-
-    id: str  # "<lease name>/<boot>": a restarted process is a new node
-    url: str  # where clients reach it (http://host:port)
-    tables: int  # tables it runs
-    connections: int  # WebSockets it serves
-    age: float  # seconds since its last beat, when this process looked
 
 
 class Handler(Protocol):
@@ -495,24 +484,6 @@ class Cluster:
         """Every table the processes run, as their owners last described it: its lobby
         summary and owner (entries of a dead owner's tables age out)."""
         return self._fresh(await self.redis.hgetall(f"{self.prefix}tables"), time.time())
-
-
-def least_loaded(nodes: list[Node]) -> Node | None:
-    """Where a new table goes: the live process running the fewest tables (then the one
-    serving the fewest connections)."""
-    return min(nodes, key=lambda node: (node.tables, node.connections, node.id), default=None)
-
-
-def deal(tables: list[str], loads: dict[str, int]) -> dict[str, str]:
-    """Free tables dealt to processes (``loads``: each one's tables now): each table, in
-    order of id, to the process with the fewest so far (then the least id)."""
-    loads = dict(loads)
-    dealt = {}
-    for table in sorted(tables):
-        taker = min(loads, key=lambda node: (loads[node], node))
-        loads[taker] += 1
-        dealt[table] = taker
-    return dealt
 
 
 def _text(key: bytes | str) -> str:

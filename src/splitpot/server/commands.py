@@ -24,7 +24,7 @@ def unwatch(connection: Connection) -> Request:
     return Request(connection, Unwatch())
 
 
-def _command(connection: Connection, command: TableMessage) -> host.Command | Watch:
+def _command(connection: Connection, command: TableMessage) -> host.TableCommand | Watch:
     if isinstance(command, protocol.Watch):
         return Watch(command.invite)
     player = connection.player

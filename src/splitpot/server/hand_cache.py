@@ -21,7 +21,7 @@ from splitpot.history.ohh import ohh_document
 from splitpot.history.replay import replay_record
 from splitpot.history.splitpot_json import from_json
 from splitpot.server.hands import PLAYER_IDS, hand_document, hand_events
-from splitpot.store import Hand, HandLog
+from splitpot.store import HandLog, StoredHand
 
 MAX_BYTES = 32 * 1024 * 1024  # the documents kept, in bytes of their bodies
 
@@ -47,7 +47,7 @@ class HandDocuments:
 
     async def bodies(
         self,
-        hands: Sequence[Hand],
+        hands: Sequence[StoredHand],
         viewer: int | None,
         format: str = "json",
         seats: int | None = None,
@@ -70,7 +70,7 @@ class HandDocuments:
 
     async def events(
         self,
-        hand: Hand,
+        hand: StoredHand,
         viewer: int | None,
         host_id: int,
         load: Callable[[], Awaitable[Replay]],
@@ -103,13 +103,13 @@ class HandDocuments:
             self._bytes -= len(dropped)
 
 
-def _reader(hand: Hand, viewer: int | None) -> int | None:
+def _reader(hand: StoredHand, viewer: int | None) -> int | None:
     """The viewer if they played in the hand, else None: they read it as a watcher."""
     players = (hand.record or {}).get(PLAYER_IDS, [])
     return viewer if viewer in players else None
 
 
-def _build(missing: list[tuple[Key, Hand]]) -> dict[Key, bytes]:
+def _build(missing: list[tuple[Key, StoredHand]]) -> dict[Key, bytes]:
     """The bodies of the documents not kept (on the builder's thread)."""
     built: dict[Key, bytes] = {}
     for key, hand in missing:
@@ -122,7 +122,7 @@ def _build(missing: list[tuple[Key, Hand]]) -> dict[Key, bytes]:
     return built
 
 
-def _ohh(hand: Hand, reader: int | None, seats: int | None) -> dict[str, object]:
+def _ohh(hand: StoredHand, reader: int | None, seats: int | None) -> dict[str, object]:
     """The finished hand as OHH, its hero the reader when they played it (else none, as a
     watcher reads it): the cards ``report.revealed_holes`` lets them see."""
     stored = hand.record

@@ -24,7 +24,7 @@ from splitpot.protocol.replay import finished_hand
 from splitpot.room.deal import PendingDeal, hole_positions, revealed_fairness
 from splitpot.room.recovery import replay_hand
 from splitpot.room.settings import settings_of
-from splitpot.store import Hand, HandLog
+from splitpot.store import HandLog, StoredHand
 from splitpot.table import HandStarted, Table
 
 PLAYER_IDS = "player_ids"  # the stored record's room player id of each player
@@ -33,7 +33,7 @@ CHAIN = "chain"  # the record's link in its table's chain (FAIRNESS.md)
 
 
 def hand_document(
-    stored_hand: Hand,
+    stored_hand: StoredHand,
     viewer: int | None,
     format: str = "json",
     *,
@@ -90,7 +90,11 @@ def hand_document(
 
 
 def hand_events(
-    log: HandLog, stored_hand: Hand, viewer: int | None, host_id: int, seated: Mapping[str, int]
+    log: HandLog,
+    stored_hand: StoredHand,
+    viewer: int | None,
+    host_id: int,
+    seated: Mapping[str, int],
 ) -> JsonObject:
     """The finished hand as the ``event`` frames the player ``viewer`` (a room player id
     who played it; else a watcher) received live (``protocol.replay``): its ``log`` played
@@ -149,7 +153,7 @@ def _announcement(
     return pending.announcement()
 
 
-def chain_link(previous: bytes, stored_hand: Hand) -> dict[str, str]:
+def chain_link(previous: bytes, stored_hand: StoredHand) -> dict[str, str]:
     """The hand's link in its table's chain (FAIRNESS.md), over its document as anyone
     sees it (no session): ``previous`` and this link's ``hash``, in hex."""
     made = chain_hash(previous, hand_document(stored_hand, None))

@@ -165,22 +165,23 @@ async def health() -> dict[str, str]:
 
 @router.post("/guests", status_code=201)
 async def new_guest(body: GuestName, room: RoomDep, request: Request) -> dict[str, Any]:
-    room.guest_made(address(request))
+    room.guard.guest_made(address(request))
     check_chosen_name(body.name)
     return identity(await room.db(room.store.create_guest, body.name))
 
 
 @router.post("/accounts", status_code=201)
 async def new_account(body: Credentials, room: RoomDep, request: Request) -> dict[str, Any]:
-    room.login_attempt(address(request), body.name)
+    room.guard.login_attempt(address(request), body.name)
     check_chosen_name(body.name)
-    return identity(await room.passwords(room.store.create_account, body.name, body.password))
+    made = await room.storage.passwords(room.store.create_account, body.name, body.password)
+    return identity(made)
 
 
 @router.post("/sessions")
 async def log_in(body: Credentials, room: RoomDep, request: Request) -> dict[str, Any]:
-    room.login_attempt(address(request), body.name)
-    return identity(await room.passwords(room.store.log_in, body.name, body.password))
+    room.guard.login_attempt(address(request), body.name)
+    return identity(await room.storage.passwords(room.store.log_in, body.name, body.password))
 
 
 @router.delete("/sessions", status_code=204)
@@ -188,7 +189,7 @@ async def log_out(room: RoomDep, request: Request, player: Caller) -> Response:
     needs(player)
     token = request.headers["authorization"].partition(" ")[2].strip()
     await room.db(room.store.log_out, token)
-    room.end_session(token)  # its live WebSockets too
+    room.routing.end_session(token)  # its live WebSockets too
     return Response(status_code=204)
 
 
@@ -261,7 +262,7 @@ async def table_hands(
 ) -> Response:
     """The table's last ``limit`` finished hands, newest first, as the caller may see
     them: each document built once (off the event loop) and kept."""
-    room.hands_read(address(request), listed=True)
+    room.guard.hands_read(address(request), listed=True)
     table = await visible_table(room, table_id, invite, player, closed=True)
     # newest first; one more, for the hand in play (it has no record until it ends)
     hands = await room.db(room.store.table_hands, table.id, limit + 1)
@@ -288,7 +289,7 @@ async def table_hands_file(
     it (as in the list of hands): the last ``limit`` of those started from ``since`` and
     before ``until``; with ``mine``, only those the caller was dealt in (a session).
     PokerStars text, or an OHH file (each hand's object on a line, a blank line between)."""
-    room.hands_read(address(request), listed=True)
+    room.guard.hands_read(address(request), listed=True)
     table = await visible_table(room, table_id, invite, player, closed=True)
     dealt_in = needs(player).id if mine else None
     wanted = HandSelection(limit, _in_utc(since), _in_utc(until), dealt_in)
@@ -328,7 +329,7 @@ async def table_audit(
     """FAIRNESS.md "The end-of-session audit": every salt of the hands of an ended
     session (the last, or ``session``), so that anyone can check that each hand's 52
     commitments were 52 different cards (``splitpot verify --audit``)."""
-    room.hands_read(address(request), listed=True)
+    room.guard.hands_read(address(request), listed=True)
     table = await visible_table(room, table_id, invite, player, closed=True)
     if not table.summary.get("audit"):
         raise ProtocolError(
@@ -346,8 +347,7 @@ async def table_audit(
     if number > len(ended):
         raise ProtocolError(
             ErrorCode.NOT_NOW,
-            f"session {number} of table {table.id} has not ended (sessions 1 to "
-            f"{len(ended)} have)",
+            f"session {number} of table {table.id} has not ended (sessions 1 to {len(ended)} have)",
         )
     audit, hands = await room.db(room.store.audited_hands, table.id, number)
     audited_hands = await asyncio.to_thread(
@@ -381,7 +381,7 @@ async def hand(
     """One finished hand as the caller may see it (``events``: as the frames they would
     have received live); a hand of a table the caller may not see is refused as an
     unknown hand is."""
-    room.hands_read(address(request), listed=False)
+    room.guard.hands_read(address(request), listed=False)
     try:
         stored = await room.db(room.store.hand, hand_id)
     except NotFound as error:

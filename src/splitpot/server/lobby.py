@@ -12,8 +12,7 @@ from typing import Any
 from splitpot.protocol import table_summary
 from splitpot.room.host import TableHost
 from splitpot.room.settings import settings_of
-from splitpot.store import Seat
-from splitpot.store import Table as TableRecord
+from splitpot.store import SeatRecord, TableRecord
 
 
 def summary(host: TableHost) -> dict[str, Any]:
@@ -51,7 +50,7 @@ def facts(host: TableHost) -> TableFacts:
 
 def stored_facts(
     record: TableRecord,
-    seats: Sequence[Seat],
+    seats: Sequence[SeatRecord],
     banned: frozenset[int],
     listed: dict[str, Any] | None,
 ) -> TableFacts:

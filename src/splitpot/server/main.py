@@ -19,7 +19,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from splitpot.protocol import MAX_FRAME
 from splitpot.server.app import create_app
 from splitpot.server.connection import SEND_BUFFER
-from splitpot.server.room import RoomOptions
+from splitpot.server.options import RoomOptions
 from splitpot.store import default_database_path, open_store
 
 

@@ -15,8 +15,7 @@ from splitpot.room.recovery import KeptSeat, KeptTable, LastHand, rebuild, resto
 from splitpot.room.settings import settings_of
 from splitpot.server.actor import TableActor, TableShell
 from splitpot.server.hands import CHAIN
-from splitpot.store import HandStatus, SeatStatus
-from splitpot.store import Table as TableRecord
+from splitpot.store import HandStatus, SeatRecordStatus, TableRecord
 
 CHAIN_LOOKBACK = 50  # hands looked back through for the last record (past cancelled ones)
 
@@ -38,7 +37,7 @@ async def restore_table(
             seat.player_id,
             seat.name,
             seat.chips,
-            None if seat.status is SeatStatus.PLAYING else Presence(seat.status.value),
+            None if seat.status is SeatRecordStatus.PLAYING else Presence(seat.status.value),
             make_bot("sensible", seat.name) if seat.player_id in bots else None,
         )
         for seat in await room.db(store.seats, record.id)

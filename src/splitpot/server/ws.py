@@ -43,7 +43,7 @@ TOO_BIG = 1009  # WebSocket close code: message too big
 @router.websocket("/ws")
 async def websocket(socket: WebSocket) -> None:
     room: Room = socket.app.state.room
-    if not room.origin_allowed(socket.headers.get("origin"), socket.headers.get("host")):
+    if not room.guard.origin_allowed(socket.headers.get("origin"), socket.headers.get("host")):
         await socket.close(code=1008, reason="origin not allowed")
         return
     await socket.accept()
@@ -79,7 +79,7 @@ class Client:
                     if self.connection is not None:
                         writer = asyncio.create_task(self._write(self.connection))
                         self.connection.on_drop = partial(self._drop, writer, reader)
-                        await self.room.rejoin(self.connection)
+                        await self.room.routing.rejoin(self.connection)
                     continue
                 await self._take(data)
                 if self.connection.closed:
@@ -132,7 +132,7 @@ class Client:
             return
         session = None if command.token is None else token_hash(command.token)
         self.connection = Connection(player, session=session)
-        self.room.connections[self.connection.id] = self.connection
+        self.room.routing.connections[self.connection.id] = self.connection
         who = None if player is None else str(player.id)
         greeting = welcome(who, None if player is None else player.name)
         servers = self.room.servers()
@@ -151,7 +151,7 @@ class Client:
             if isinstance(command, Hello):
                 raise ProtocolError(ErrorCode.BAD_MESSAGE, "hello comes once, first", ref)
             assert isinstance(data, str)  # binary frames are refused by _read
-            await self.room.send(self.connection, command, data)
+            await self.room.routing.route(self.connection, command, data)
         except ProtocolError as error:
             self._refuse(error.code, error.message, error.ref if error.ref is not None else ref)
         except Exception as error:  # a refusal of the core or the store, or a bug
@@ -191,7 +191,7 @@ class Client:
         connection = self.connection
         if connection is None:
             return
-        self.room.goodbye(connection)
+        self.room.routing.goodbye(connection)
         connection.close()
         if writer is not None:  # it sends what is queued, or stops (cancelled, or at 1 s)
             await asyncio.wait({writer}, timeout=1)

@@ -58,9 +58,7 @@ def audits(session: Session, table_id: str) -> list[Audit]:
     return [_value(row) for row in rows]
 
 
-def audited_hands(
-    session: Session, table_id: str, number: int
-) -> tuple[Audit, list[AuditedHand]]:
+def audited_hands(session: Session, table_id: str, number: int) -> tuple[Audit, list[AuditedHand]]:
     """One published audit and the deal secrets of its hands, in order (a hand called off
     before it was recorded has none)."""
     row = session.get(AuditRow, (table_id, number))

@@ -28,23 +28,23 @@ from splitpot.store.models import (
 from splitpot.store.tables import get_table
 from splitpot.store.values import (
     ActionEntry,
-    Hand,
     HandLog,
     HandSelection,
     HandStatus,
     LoggedAction,
+    StoredHand,
     TransferKind,
 )
 
 KIND_LENGTH = 16
 
 
-def hand_value(session: Session, row: HandRow) -> Hand:
+def hand_value(session: Session, row: HandRow) -> StoredHand:
     return with_serial(row, serial_of(session, row.id))
 
 
-def with_serial(row: HandRow, serial: int) -> Hand:
-    return Hand(
+def with_serial(row: HandRow, serial: int) -> StoredHand:
+    return StoredHand(
         row.id,
         row.table_id,
         row.number,
@@ -81,7 +81,7 @@ def same_json(stored: object, given: object) -> bool:
     return bool(stored == json.loads(json.dumps(given)))
 
 
-def start_hand(session: Session, table_id: str, setup: dict[str, Any], now: datetime) -> Hand:
+def start_hand(session: Session, table_id: str, setup: dict[str, Any], now: datetime) -> StoredHand:
     """The table's next hand, numbered from 1, with id "<table>-<number>", and its serial,
     the room's next number, in the same transaction; refused while another hand of the
     table is in play, unless it is this one (the same setup) sent again."""
@@ -208,7 +208,7 @@ def finish_hand(
     results: Mapping[int, int],
     rake: int,
     now: datetime,
-) -> Hand:
+) -> StoredHand:
     """The hand's result into the ledger, then the hand marked finished with its record
     (a hand finished already with this record: sent again, nothing more is written)."""
     check_json(record, f"hand {hand_id}'s record")
@@ -222,7 +222,7 @@ def finish_hand(
     return hand_value(session, row)
 
 
-def cancel_hand(session: Session, hand_id: str, now: datetime) -> Hand:
+def cancel_hand(session: Session, hand_id: str, now: datetime) -> StoredHand:
     """Void a hand in play: no ledger entry, as no chip moved (results are only written
     when a hand finishes), so every stack is what it was before the hand."""
     row = get_hand(session, hand_id)
@@ -267,7 +267,7 @@ def unfinished_hands(session: Session) -> list[HandLog]:
     return [hand_log(session, row) for row in rows.all()]
 
 
-def table_hands(session: Session, table_id: str, limit: int) -> list[Hand]:
+def table_hands(session: Session, table_id: str, limit: int) -> list[StoredHand]:
     """The table's last ``limit`` hands, newest first."""
     get_table(session, table_id)
     rows = session.execute(
@@ -276,7 +276,7 @@ def table_hands(session: Session, table_id: str, limit: int) -> list[Hand]:
     return [with_serial(row, serial) for row, serial in rows]
 
 
-def finished_hands(session: Session, table_id: str, wanted: HandSelection) -> list[Hand]:
+def finished_hands(session: Session, table_id: str, wanted: HandSelection) -> list[StoredHand]:
     """The table's last finished hands that ``wanted`` picks, newest first: started
     from ``since`` and before ``until``, those ``player_id`` was dealt in (the ledger's
     hand results name each player dealt in), at most ``most``."""

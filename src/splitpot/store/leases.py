@@ -45,9 +45,7 @@ def renew(
     for table_id, fence in fences.items():
         renewed = session.execute(
             update(LeaseRow)
-            .where(
-                LeaseRow.table_id == table_id, LeaseRow.owner == owner, LeaseRow.fence == fence
-            )
+            .where(LeaseRow.table_id == table_id, LeaseRow.owner == owner, LeaseRow.fence == fence)
             .values(expires_at=until)
         )
         if renewed.rowcount != 1:  # type: ignore[attr-defined]
@@ -87,5 +85,5 @@ def check_fence(session: Session, table_id: str, fence: int) -> None:
         raise FencedOut(
             table_id,
             f"table {table_id} has been taken over (fencing number {current}, not {fence}): "
-            "this process may not write for it"
+            "this process may not write for it",
         )

@@ -22,7 +22,6 @@ from splitpot.store.values import (
     ActionEntry,
     Audit,
     AuditedHand,
-    Hand,
     HandLog,
     HandSelection,
     Identity,
@@ -31,9 +30,10 @@ from splitpot.store.values import (
     LoggedAction,
     Payment,
     Player,
-    Seat,
-    SeatStatus,
-    Table,
+    SeatRecord,
+    SeatRecordStatus,
+    StoredHand,
+    TableRecord,
 )
 
 Clock = Callable[[], datetime]
@@ -130,27 +130,27 @@ class Store:
 
     def create_table(
         self, name: str, settings: dict[str, Any], host_id: int, *, private: bool = False
-    ) -> tuple[Table, str | None]:
+    ) -> tuple[TableRecord, str | None]:
         hands.check_json(settings, "the table's settings")
         with self._write() as s:
             return tables.create_table(s, name, settings, host_id, private, self._clock())
 
     def change_table(
         self, table_id: str, settings: Mapping[str, Any], host_id: int | None = None
-    ) -> Table:
+    ) -> TableRecord:
         """A host's changes, kept across restarts: settings merged into the stored ones
         (stakes, paused), and the host role passed to ``host_id``."""
         hands.check_json(dict(settings), "the table's settings")
         with self._write(table_id) as s:
             return tables.change_table(s, table_id, settings, host_id)
 
-    def table(self, table_id: str) -> Table:
+    def table(self, table_id: str) -> TableRecord:
         with self._read() as s:
             return tables.table_value(tables.get_table(s, table_id))
 
     def list_tables(
         self, *, include_private: bool = False, include_closed: bool = False
-    ) -> list[Table]:
+    ) -> list[TableRecord]:
         with self._read() as s:
             return tables.list_tables(s, include_private, include_closed)
 
@@ -211,12 +211,12 @@ class Store:
         with self._read() as s:
             return audits.audited_hands(s, table_id, number)
 
-    def reopen_table(self, table_id: str) -> Table:
+    def reopen_table(self, table_id: str) -> TableRecord:
         """A closed table open again (no process runs it: it is claimed after)."""
         with self._write() as s:
             return tables.reopen_table(s, table_id)
 
-    def seats(self, table_id: str) -> list[Seat]:
+    def seats(self, table_id: str) -> list[SeatRecord]:
         with self._read() as s:
             return tables.seats(s, table_id)
 
@@ -226,16 +226,18 @@ class Store:
         seat: int,
         player_id: int,
         buy_in: int,
-        status: SeatStatus = SeatStatus.WAITING,
-    ) -> Seat:
+        status: SeatRecordStatus = SeatRecordStatus.WAITING,
+    ) -> SeatRecord:
         with self._write(table_id) as s:
             return tables.sit(s, table_id, seat, player_id, buy_in, status, self._clock())
 
-    def top_up(self, table_id: str, player_id: int, chips: int) -> Seat:
+    def top_up(self, table_id: str, player_id: int, chips: int) -> SeatRecord:
         with self._write(table_id) as s:
             return tables.top_up(s, table_id, player_id, chips, self._clock())
 
-    def set_seat_status(self, table_id: str, player_id: int, status: SeatStatus) -> Seat:
+    def set_seat_status(
+        self, table_id: str, player_id: int, status: SeatRecordStatus
+    ) -> SeatRecord:
         with self._write(table_id) as s:
             return tables.set_status(s, table_id, player_id, status)
 
@@ -288,7 +290,7 @@ class Store:
 
     # Hands
 
-    def start_hand(self, table_id: str, setup: dict[str, Any]) -> Hand:
+    def start_hand(self, table_id: str, setup: dict[str, Any]) -> StoredHand:
         with self._write(table_id) as s:
             return hands.start_hand(s, table_id, setup, self._clock())
 
@@ -305,15 +307,15 @@ class Store:
 
     def finish_hand(
         self, hand_id: str, record: dict[str, Any], results: Mapping[int, int], rake: int = 0
-    ) -> Hand:
+    ) -> StoredHand:
         with self._write(hands.table_of(hand_id)) as s:
             return hands.finish_hand(s, hand_id, record, results, rake, self._clock())
 
-    def cancel_hand(self, hand_id: str) -> Hand:
+    def cancel_hand(self, hand_id: str) -> StoredHand:
         with self._write(hands.table_of(hand_id)) as s:
             return hands.cancel_hand(s, hand_id, self._clock())
 
-    def hand(self, hand_id: str) -> Hand:
+    def hand(self, hand_id: str) -> StoredHand:
         with self._read() as s:
             return hands.hand_value(s, hands.get_hand(s, hand_id))
 
@@ -321,11 +323,11 @@ class Store:
         with self._read() as s:
             return hands.hand_log(s, hands.get_hand(s, hand_id))
 
-    def table_hands(self, table_id: str, limit: int = 50) -> list[Hand]:
+    def table_hands(self, table_id: str, limit: int = 50) -> list[StoredHand]:
         with self._read() as s:
             return hands.table_hands(s, table_id, limit)
 
-    def finished_hands(self, table_id: str, wanted: HandSelection) -> list[Hand]:
+    def finished_hands(self, table_id: str, wanted: HandSelection) -> list[StoredHand]:
         """The table's finished hands that ``wanted`` picks, newest first."""
         with self._read() as s:
             return hands.finished_hands(s, table_id, wanted)

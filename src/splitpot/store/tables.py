@@ -17,15 +17,21 @@ from splitpot.store import ledger
 from splitpot.store.errors import HandStateError, NotFound, SeatError, StoreError
 from splitpot.store.models import BanRow, HandRow, PlayerRow, SeatRow, TableRow
 from splitpot.store.players import get_player, hashes_match, new_secret, token_hash
-from splitpot.store.values import HandStatus, Seat, SeatStatus, Table, TransferKind
+from splitpot.store.values import (
+    HandStatus,
+    SeatRecord,
+    SeatRecordStatus,
+    TableRecord,
+    TransferKind,
+)
 
 TABLE_ID_ALPHABET = string.ascii_lowercase + string.digits
 TABLE_ID_LENGTH = 8
 TABLE_NAME_LENGTH = 64
 
 
-def table_value(row: TableRow) -> Table:
-    return Table(
+def table_value(row: TableRow) -> TableRecord:
+    return TableRecord(
         row.id,
         row.name,
         dict(row.settings),
@@ -43,7 +49,7 @@ def create_table(
     host_id: int,
     private: bool,
     now: datetime,
-) -> tuple[Table, str | None]:
+) -> tuple[TableRecord, str | None]:
     """A new open table hosted by ``host_id``; a private one also gets its invite token."""
     shown = name.strip()
     if not 1 <= len(shown) <= TABLE_NAME_LENGTH:
@@ -83,7 +89,7 @@ def get_table(session: Session, table_id: str, *, open_only: bool = False) -> Ta
 
 def change_table(
     session: Session, table_id: str, settings: Mapping[str, Any], host_id: int | None
-) -> Table:
+) -> TableRecord:
     """The host's changes: settings merged into the stored ones (the others kept), and
     the host role passed on when ``host_id`` is given."""
     row = get_table(session, table_id, open_only=True)
@@ -97,7 +103,7 @@ def change_table(
     return table_value(row)
 
 
-def list_tables(session: Session, include_private: bool, include_closed: bool) -> list[Table]:
+def list_tables(session: Session, include_private: bool, include_closed: bool) -> list[TableRecord]:
     query = select(TableRow).order_by(TableRow.created_at, TableRow.id)
     if not include_private:
         query = query.where(TableRow.invite_hash.is_(None))
@@ -167,7 +173,7 @@ def bot_seats(session: Session) -> int:
     )
 
 
-def seats(session: Session, table_id: str) -> list[Seat]:
+def seats(session: Session, table_id: str) -> list[SeatRecord]:
     """The taken seats in seat order, each with the player's chips at the table."""
     get_table(session, table_id)
     rows = session.execute(
@@ -178,12 +184,12 @@ def seats(session: Session, table_id: str) -> list[Seat]:
     ).all()
     chips = ledger.stacks_at(session, table_id)
     return [
-        Seat(
+        SeatRecord(
             table_id,
             row.seat,
             row.player_id,
             name,
-            SeatStatus(row.status),
+            SeatRecordStatus(row.status),
             chips.get(row.player_id, 0),
         )
         for row, name in rows
@@ -196,9 +202,9 @@ def sit(
     seat: int,
     player_id: int,
     buy_in: int,
-    status: SeatStatus,
+    status: SeatRecordStatus,
     now: datetime,
-) -> Seat:
+) -> SeatRecord:
     """Take a free seat and buy in (balance -> table), together."""
     table = get_table(session, table_id, open_only=True)
     get_player(session, player_id)
@@ -232,18 +238,22 @@ def _seated(session: Session, table_id: str, player_id: int) -> SeatRow:
     return row
 
 
-def _seat(session: Session, table_id: str, player_id: int) -> Seat:
+def _seat(session: Session, table_id: str, player_id: int) -> SeatRecord:
     return next(s for s in seats(session, table_id) if s.player_id == player_id)
 
 
-def top_up(session: Session, table_id: str, player_id: int, chips: int, now: datetime) -> Seat:
+def top_up(
+    session: Session, table_id: str, player_id: int, chips: int, now: datetime
+) -> SeatRecord:
     get_table(session, table_id, open_only=True)
     _seated(session, table_id, player_id)
     ledger.to_table(session, TransferKind.TOP_UP, player_id, table_id, chips, now)
     return _seat(session, table_id, player_id)
 
 
-def set_status(session: Session, table_id: str, player_id: int, status: SeatStatus) -> Seat:
+def set_status(
+    session: Session, table_id: str, player_id: int, status: SeatRecordStatus
+) -> SeatRecord:
     _seated(session, table_id, player_id).status = status.value
     return _seat(session, table_id, player_id)
 
@@ -272,7 +282,7 @@ def close_table(session: Session, table_id: str, now: datetime) -> dict[int, int
     return cashed
 
 
-def reopen_table(session: Session, table_id: str) -> Table:
+def reopen_table(session: Session, table_id: str) -> TableRecord:
     """Open a closed table again, its hands and ledger as they were."""
     row = get_table(session, table_id)
     if not row.closed:

@@ -31,7 +31,7 @@ class Identity:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class TableRecord:
     id: str
     name: str
     settings: dict[str, Any]
@@ -41,7 +41,7 @@ class Table:
     closed: bool
 
 
-class SeatStatus(StrEnum):
+class SeatRecordStatus(StrEnum):
     WAITING = "waiting"  # seated, not yet dealt in (waits for the big blind)
     PLAYING = "playing"
     SITTING_OUT = "sitting_out"
@@ -49,14 +49,14 @@ class SeatStatus(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
+class SeatRecord:
     """A taken seat; ``chips`` is the player's stack account at this table (the ledger)."""
 
     table_id: str
     seat: int
     player_id: int
     name: str
-    status: SeatStatus
+    status: SeatRecordStatus
     chips: int
 
 
@@ -81,7 +81,7 @@ class LoggedAction:
 
 
 @dataclass(frozen=True, slots=True)
-class Hand:
+class StoredHand:
     """A hand as the lobby may list it: no setup (it holds the deck order). ``number``
     counts the table's hands; ``serial`` the room's (unique in the room)."""
 
