@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import socket
 import threading
 import time
@@ -237,6 +238,18 @@ def passive(client: Client, turn: Frame) -> Frame:
         if name in names:
             return {"action": name}
     raise AssertionError(f"no passive action in {turn['legal']}")
+
+
+def bet_at_random(rng: random.Random, legal: dict[str, Frame], fold: float) -> Frame:
+    """A seeded betting decision: fold (``fold`` of the time, when not free), raise the
+    minimum now and then, else check or call."""
+    roll = rng.random()
+    if roll < fold and "check" not in legal:
+        return {"action": "fold"}
+    for name in ("raise", "bet"):
+        if roll > 0.85 and name in legal:
+            return {"action": name, "amount": legal[name]["min"]}
+    return {"action": "check" if "check" in legal else "call"}
 
 
 def play(

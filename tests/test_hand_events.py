@@ -14,6 +14,7 @@ from room_helpers import (
     Client,
     Frame,
     RoomServer,
+    bet_at_random,
     is_event,
     one_hand,
     play,
@@ -91,14 +92,7 @@ def seeded(seed: int) -> Choose:
     rng = random.Random(seed)
 
     def choose(client: Client, turn: Frame) -> Frame:
-        legal = {entry["action"]: entry for entry in turn["legal"]}
-        roll = rng.random()
-        if roll < 0.1 and "check" not in legal:
-            return {"action": "fold"}
-        for name in ("raise", "bet"):
-            if roll > 0.85 and name in legal:
-                return {"action": name, "amount": legal[name]["min"]}
-        return {"action": "check" if "check" in legal else "call"}
+        return bet_at_random(rng, {entry["action"]: entry for entry in turn["legal"]}, 0.1)
 
     return choose
 

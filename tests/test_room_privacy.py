@@ -18,6 +18,7 @@ from room_helpers import (
     Client,
     Frame,
     RoomServer,
+    bet_at_random,
     is_event,
     play,
     play_hands,
@@ -148,13 +149,7 @@ def mixed(seed: int, watcher: Client, table: str) -> Choose:
                 who.send({"type": "watch", "table": table})
         if "show" in legal:
             return {"action": "muck" if "muck" in legal and rng.random() < 0.7 else "show"}
-        roll = rng.random()
-        if roll < 0.2 and "check" not in legal:
-            return {"action": "fold"}
-        for name in ("raise", "bet"):
-            if roll > 0.85 and name in legal:
-                return {"action": name, "amount": legal[name]["min"]}
-        return {"action": "check" if "check" in legal else "call"}
+        return bet_at_random(rng, legal, 0.2)
 
     return choose
 
