@@ -20,7 +20,7 @@ from splitpot.bots import make_bot
 from splitpot.cards import CardError, format_cards
 from splitpot.client.game import Game
 from splitpot.client.lines import play_lines
-from splitpot.dealer import no_low_words
+from splitpot.dealer import game_title, high_words, no_low_words
 from splitpot.equity import EquityResult, calculate
 from splitpot.equity.calculator import FIELDS as FIGURES
 from splitpot.equity.calculator import exact_job
@@ -31,6 +31,7 @@ from splitpot.history.pokerstars import game_name, write_pokerstars
 from splitpot.history.replay import replay_record
 from splitpot.history.report import award_lines
 from splitpot.history.table_log import record_of
+from splitpot.i18n import ENGLISH, TERMINAL, Language, Words, language, negotiate, words
 from splitpot.reading import why_unread
 from splitpot.session import STRUCTURES, GameSession, player_name, table_config
 from splitpot.simulation import simulate
@@ -72,47 +73,63 @@ def showdown_json(result: Showdown) -> dict[str, Any]:
     }
 
 
-def _low_words(low: LowHand) -> str:
-    return f"{low.name} ({low.nickname})" if low.nickname else low.name
+def _low_words(low: LowHand, words: Words) -> str:
+    return words.say("{low} (the wheel)", low=low.name) if low.nickname else low.name
 
 
-def showdown_text(result: Showdown) -> str:
-    """A showdown as a person reads it: each hand, then who wins which half."""
-    lines = [f"{result.variant.title}; board {format_cards(result.board, ' ')}"]
+def showdown_text(result: Showdown, words: Words = ENGLISH) -> str:
+    """A showdown as a person reads it, in ``words``' language: each hand, then who wins
+    which half."""
+    board = format_cards(result.board, " ")
+    game = game_title(result.variant, words)
+    lines = [words.say("{game}; board {cards}", game=game, cards=board)]
     for number, player in enumerate(result.players, start=1):
-        lines.append(f"Player {number}: {format_cards(player.hole, ' ')}")
+        hole = format_cards(player.hole, " ")
+        lines.append(words.say("Player {number}: {cards}", number=number, cards=hole))
         high = player.high
-        lines.append(f"  high: {high.name} ({format_cards(high.cards, ' ')})")
+        used = format_cards(high.cards, " ")
+        named = {"hand": high_words(high, words), "cards": used}
+        lines.append(words.say("  high: {hand} ({cards})", **named))
         if result.variant.has_low:
             low = player.low
-            words = f"{_low_words(low)} ({format_cards(low.cards, ' ')})" if low else "no low"
-            lines.append(f"  low:  {words}")
-        lines.append(f"  share of the pot: {_share_text(player.share)}")
-    names = [f"player {index + 1}" for index in range(len(result.players))]
-    top_high = result.players[result.high_winners[0]].high
-    half = "the high half" if result.low_winners else "the whole pot"
-    winners = _join(names, result.high_winners)
-    lines.append(f"{winners} {_verb(result.high_winners)} {half} with {top_high.name}")
+            if low is None:
+                lines.append(words.say("  low:  no low"))
+            else:
+                named = {"hand": _low_words(low, words), "cards": format_cards(low.cards, " ")}
+                lines.append(words.say("  low:  {hand} ({cards})", **named))
+        share = _share_text(player.share)
+        lines.append(words.say("  share of the pot: {share}", share=share))
+    names = [words.say("player {number}", number=index + 1) for index in range(len(result.players))]
+    top_high = high_words(result.players[result.high_winners[0]].high, words)
+    winners = _capital(words.listed(names[index] for index in result.high_winners))
+    split = len(result.high_winners) > 1
     if result.low_winners:
+        said = {"who": winners, "hand": top_high}
+        if split:
+            lines.append(words.say("{who} split the high half with {hand}", **said))
+        else:
+            lines.append(words.say("{who} wins the high half with {hand}", **said))
         top_low = result.players[result.low_winners[0]].low
         assert top_low is not None
-        lines.append(
-            f"{_join(names, result.low_winners)} {_verb(result.low_winners)} "
-            f"the low half with {_low_words(top_low)}"
-        )
-    elif result.variant.has_low:
-        lines.append(no_low_words("the pot", result.variant.low_qualifier))
+        low_winners = _capital(words.listed(names[index] for index in result.low_winners))
+        said = {"who": low_winners, "hand": _low_words(top_low, words)}
+        if len(result.low_winners) > 1:
+            lines.append(words.say("{who} split the low half with {hand}", **said))
+        else:
+            lines.append(words.say("{who} wins the low half with {hand}", **said))
+        return "\n".join(lines)
+    said = {"who": winners, "hand": top_high}
+    if split:
+        lines.append(words.say("{who} split the whole pot with {hand}", **said))
+    else:
+        lines.append(words.say("{who} wins the whole pot with {hand}", **said))
+    if result.variant.has_low:
+        lines.append(no_low_words((0, 1), result.variant.low_qualifier, words))
     return "\n".join(lines)
 
 
-def _join(names: Sequence[str], indices: Sequence[int]) -> str:
-    chosen = [names[index] for index in indices]
-    text = ", ".join(chosen[:-1]) + " and " + chosen[-1] if len(chosen) > 1 else chosen[0]
-    return text[0].upper() + text[1:]
-
-
-def _verb(indices: Sequence[int]) -> str:
-    return "split" if len(indices) > 1 else "wins"
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _cmd_showdown(args: argparse.Namespace) -> int:
@@ -120,7 +137,7 @@ def _cmd_showdown(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(showdown_json(result)))
     else:
-        print(showdown_text(result))
+        print(showdown_text(result, args.words))
     return 0
 
 
@@ -668,6 +685,34 @@ def _bots(text: str) -> int:
     return int(text)
 
 
+def _language(text: str) -> Language:
+    try:
+        return language(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _speaking() -> argparse.ArgumentParser:
+    """The ``--lang`` of every command that prints words for a person."""
+    option = argparse.ArgumentParser(add_help=False)
+    option.add_argument(
+        "--lang",
+        type=_language,
+        default=None,
+        help="the language of the words: en, ja or ru (default: the locale's, from "
+        "LC_ALL, LC_MESSAGES or LANG; else English)",
+    )
+    return option
+
+
+def locale_language() -> Language:
+    """The language the environment's locale asks for (LC_ALL, LC_MESSAGES, LANG)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if os.environ.get(name):
+            return negotiate(os.environ[name])
+    return Language.ENGLISH
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="splitpot",
@@ -675,9 +720,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"splitpot {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    speaking = _speaking()
 
     show = commands.add_parser(
         "showdown",
+        parents=[speaking],
         help="best high and low of each hand on a board, and who wins what share",
         description="Each player's best high and low (exactly two hole cards and three "
         "board cards), the cards used, and each player's share of the pot.",
@@ -690,13 +737,17 @@ def build_parser() -> argparse.ArgumentParser:
     _add_serve(commands)
 
     check = commands.add_parser(
-        "verify", help="check a hand's fair deal from its record", description=verify.DESCRIPTION
+        "verify",
+        parents=[speaking],
+        help="check a hand's fair deal from its record",
+        description=verify.DESCRIPTION,
     )
     verify.configure(check)
     check.set_defaults(handler=verify.run)
 
     replay = commands.add_parser(
         "replay",
+        parents=[speaking],
         help="replay hand histories through the rules engine",
         description="Replay every hand of the files (splitpot JSON, PHH or PokerStars text, "
         "told apart by content) and print its pots and who won what with which hand. "
@@ -710,6 +761,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser(
         "play",
+        parents=[speaking],
         help="play Omaha Hi/Lo in the terminal, against bots or at a room",
         description="You against bots at one table, or with --server at a table of a room "
         "(splitpot serve): a guest there, you pick a table from the lobby (or --table), sit "
@@ -751,6 +803,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = commands.add_parser(
         "simulate",
+        parents=[speaking],
         help="bots play hands at one table",
         description="Bots play N hands at one table (a bot that goes broke buys in again); "
         "prints each seat's result, hands per second, and the chips before and after.",
@@ -770,6 +823,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     eq = commands.add_parser(
         "equity",
+        parents=[speaking],
         help="hi/lo odds of hands or ranges",
         description="Each player's equity (expected share of the pot), high and low win and "
         "tie rates, scoops, quarters and three quarters. HAND is a hand (AsKs2d3d), a range "
@@ -797,6 +851,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.words = words(getattr(args, "lang", None) or locale_language(), TERMINAL)
     if args.command is None:
         parser.print_help()
         return 0

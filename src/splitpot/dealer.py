@@ -18,7 +18,7 @@ from functools import partial
 from itertools import groupby
 from typing import Protocol
 
-from splitpot.cards import Card, format_cards
+from splitpot.cards import RANK_NAMES, Card, format_cards
 from splitpot.engine import (
     Acted,
     ActionKind,
@@ -32,10 +32,12 @@ from splitpot.engine import (
     RakeTaken,
     Share,
     Shown,
+    Street,
     TurnedFaceUp,
     UncalledBetReturned,
 )
-from splitpot.evaluate import HandHelp, HighHand, LowHand
+from splitpot.evaluate import HandCategory, HandHelp, HighHand, LowHand
+from splitpot.i18n import ENGLISH, Words, marked
 from splitpot.rules import Betting, Variant
 from splitpot.table import (
     ChipsAdded,
@@ -80,68 +82,142 @@ class AwardLike(Protocol):
 @dataclass(frozen=True, slots=True)
 class Scene:
     """What the dealer knows beyond one event: the game, the chip's value in money
-    (``unit``, e.g. "0.01", and ``currency``), the board dealt before the event, and the
-    awards of the hand (which come together at its end)."""
+    (``unit``, e.g. "0.01", and ``currency``), the board dealt before the event, the
+    awards of the hand (which come together at its end), and the listener's language."""
 
     variant: Variant
     unit: str = "1"
     currency: str = ""
     board: tuple[Card | None, ...] = ()
     awards: tuple[PotAwarded, ...] = ()
+    words: Words = ENGLISH
 
     def money(self, chips: int) -> str:
-        return money(chips, self.unit, self.currency)
+        return money(chips, self.unit, self.currency, self.words)
+
+    def speaking(self, words: Words) -> Scene:
+        """The same scene told to a listener of another language."""
+        return self if words == self.words else replace(self, words=words)
 
 
-def money(chips: int, unit: str = "1", currency: str = "") -> str:
+def money(chips: int, unit: str = "1", currency: str = "", words: Words = ENGLISH) -> str:
     """Chips in the table's money: 263750 cents is "$2637.50", 1500 cents "$15"."""
     if unit == "1":
-        return f"{currency}{chips}"
+        return f"{currency}{words.number(chips)}"
     value = Decimal(chips) * Decimal(unit)
     text = f"{value:.2f}"
     return currency + (text[:-3] if text.endswith(".00") else text)
 
 
-def pot_name(index: int, pots: int) -> str:
+def pot_name(index: int, pots: int, words: Words = ENGLISH) -> str:
     """Pot ``index`` of ``pots`` in words: "the pot", "the main pot", "side pot 2"."""
     if pots == 1:
-        return "the pot"
+        return words.say("the pot")
     if index == 0:
-        return "the main pot"
-    return "the side pot" if pots == 2 else f"side pot {index}"
+        return words.say("the main pot")
+    if pots == 2:
+        return words.say("the side pot")
+    return words.say("side pot {number}", number=index)
 
 
-def low_words(low: LowHand) -> str:
-    return f"{low.nickname}, {low.name}" if low.nickname else low.name
+# A rank's words by its part in a sentence (RULES.md 5 names hands as card rooms do); the
+# contexts let a language decline them: "rank" alone (high card Ace), "rank of" after
+# "from" or "to" (a straight from the Ace), "ranks of" (a pair of Aces, a full house of
+# Kings). English has one word each.
+def _rank(words: Words, rank: int) -> str:
+    return words.say_p("rank", RANK_NAMES[rank])
 
 
-def hand_words(high: HighHand | None, low: LowHand | None) -> str:
+def _rank_of(words: Words, rank: int) -> str:
+    return words.say_p("rank of", RANK_NAMES[rank])
+
+
+def _ranks_of(words: Words, rank: int) -> str:
+    name = RANK_NAMES[rank]
+    return words.say_p("ranks of", name + ("es" if name == "Six" else "s"))
+
+
+def high_words(high: HighHand, words: Words = ENGLISH) -> str:
+    """A high hand as card rooms say it: "a full house, Kings full of Queens"."""
+    category, ranks = high.category, high.ranks
+    match category:
+        case HandCategory.STRAIGHT_FLUSH if ranks[0] == 12:
+            return words.say("a royal flush")
+        case HandCategory.STRAIGHT_FLUSH | HandCategory.STRAIGHT:
+            low = _rank_of(words, 12 if ranks[0] == 3 else ranks[0] - 4)
+            high_end = _rank_of(words, ranks[0])
+            if category is HandCategory.STRAIGHT_FLUSH:
+                return words.say("a straight flush, {low} to {high}", low=low, high=high_end)
+            return words.say("a straight, {low} to {high}", low=low, high=high_end)
+        case HandCategory.FOUR_OF_A_KIND:
+            return words.say("four of a kind, {ranks}", ranks=_ranks_of(words, ranks[0]))
+        case HandCategory.FULL_HOUSE:
+            top, bottom = _ranks_of(words, ranks[0]), _ranks_of(words, ranks[1])
+            return words.say("a full house, {top} full of {bottom}", top=top, bottom=bottom)
+        case HandCategory.FLUSH:
+            return words.say("a flush, {rank} high", rank=_rank(words, ranks[0]))
+        case HandCategory.THREE_OF_A_KIND:
+            return words.say("three of a kind, {ranks}", ranks=_ranks_of(words, ranks[0]))
+        case HandCategory.TWO_PAIR:
+            top, bottom = _ranks_of(words, ranks[0]), _ranks_of(words, ranks[1])
+            return words.say("two pair, {top} and {bottom}", top=top, bottom=bottom)
+        case HandCategory.ONE_PAIR:
+            return words.say("a pair of {ranks}", ranks=_ranks_of(words, ranks[0]))
+        case _:
+            return words.say("high card {rank}", rank=_rank(words, ranks[0]))
+
+
+def low_words(low: LowHand, words: Words = ENGLISH) -> str:
+    """A low by its cards, "8,6,4,2,A", and the wheel by its name too."""
+    if low.nickname:
+        return words.say("the wheel, {low}", low=low.name)
+    return low.name
+
+
+def hand_words(high: HighHand | None, low: LowHand | None, words: Words = ENGLISH) -> str:
     """A hand's high and low in words: "8,4,3,2,A, and three of a kind, Aces"."""
     if high is not None and low is not None:
-        return f"{low_words(low)}, and {high.name}"
+        both = {"low": low_words(low, words), "high": high_words(high, words)}
+        return words.say("{low}, and {high}", **both)
     if low is not None:
-        return low_words(low)
-    return high.name if high is not None else ""
+        return low_words(low, words)
+    return high_words(high, words) if high is not None else ""
 
 
-def help_words(help: HandHelp) -> str:
+def help_words(help: HandHelp, words: Words = ENGLISH) -> str:
     """The hand helper's line: "two pair, Kings and Fives · low 7,5,3,2,A", with "no low
     yet" or "no low possible" where the game has a low."""
-    parts = [] if help.high is None else [help.high.name]
+    parts = [] if help.high is None else [high_words(help.high, words)]
     if help.variant.has_low:
         if help.low is not None:
-            parts.append(f"low {low_words(help.low)}")
+            parts.append(words.say("low {low}", low=low_words(help.low, words)))
         elif not help.low_possible:
-            parts.append("no low possible")
+            parts.append(words.say("no low possible"))
         elif help.high is not None:
-            parts.append("no low yet")
+            parts.append(words.say("no low yet"))
     return " · ".join(parts)
 
 
-def game_words(betting: Betting, say: Say = str) -> str:
+def game_words(betting: Betting, say: Say = str, words: Words = ENGLISH) -> str:
     """A structure and its stakes: "Pot Limit 1/2", "Fixed Limit 2/4"."""
     first, second = betting.stake_amounts
-    return f"{betting.name} {say(first)}/{say(second)}"
+    return f"{structure_words(betting, words)} {say(first)}/{say(second)}"
+
+
+def structure_words(betting: Betting, words: Words = ENGLISH) -> str:
+    """ "Fixed Limit", "Pot Limit", "No Limit", "Mixed Limit / Pot Limit" (the names are
+    the rules' own: their messages are listed by ``i18n.catalogues.named``)."""
+    return words.say(betting.name)
+
+
+def game_title(variant: Variant, words: Words = ENGLISH) -> str:
+    """The game in full: "Omaha Hi/Lo, eight or better"."""
+    return words.say(variant.title)
+
+
+def game_short_name(variant: Variant, words: Words = ENGLISH) -> str:
+    """The game for a header: "Omaha Hi/Lo", "Big O"."""
+    return words.say(variant.short_name)
 
 
 def scenes(events: Sequence[Said], start: Scene) -> tuple[list[Scene], Scene]:
@@ -199,16 +275,17 @@ def dealer_lines(
     *,
     revealed: Mapping[int, tuple[Card, ...]] | None = None,
 ) -> list[str]:
-    """What the dealer says of ``event``: no line, one, or two (a hand's start with the
-    draw for the button, a pot part and that no low qualified for the pot).
+    """What the dealer says of ``event``, in the scene's language: no line, one, or two
+    (a hand's start with the draw for the button, a pot part and that no low qualified
+    for the pot).
 
     Pass the event as its listener may see it (``seen_by``): a deal of hole cards is
     told only with its cards. A muck shows the cards ``revealed`` gives for its player
     (the last-hands window, RULES.md 6)."""
     if isinstance(event, HandStarted):
-        return _hand_started(event, scene.money)
+        return _hand_started(event, scene)
     if isinstance(event, PlayerSat | PlayerLeft | SatOut | SatIn | ChipsAdded | StakesChanged):
-        return [_table_line(event, scene.money)]
+        return [_table_line(event, scene)]
     if isinstance(event, HandFinished):
         return []  # the awards are told as they are paid
     inner = event.event if isinstance(event, InHand) else event
@@ -216,88 +293,128 @@ def dealer_lines(
 
 
 def _table_line(
-    event: PlayerSat | PlayerLeft | SatOut | SatIn | ChipsAdded | StakesChanged, say: Say
+    event: PlayerSat | PlayerLeft | SatOut | SatIn | ChipsAdded | StakesChanged, scene: Scene
 ) -> str:
+    say, w = scene.money, scene.words
     match event:
-        case PlayerSat(seat=seat, name=name, stack=stack, post_now=post_now):
-            now = " and posts to play now" if post_now else ""
-            return f"{name} sits down in seat {seat + 1} with {say(stack)}{now}"
+        case PlayerSat(seat=seat, name=name, stack=stack, post_now=True):
+            sat = {"name": name, "seat": seat + 1, "stack": say(stack)}
+            return w.say(
+                "{name} sits down in seat {seat} with {stack} and posts to play now", **sat
+            )
+        case PlayerSat(seat=seat, name=name, stack=stack):
+            sat = {"name": name, "seat": seat + 1, "stack": say(stack)}
+            return w.say("{name} sits down in seat {seat} with {stack}", **sat)
         case PlayerLeft(name=name, stack=stack):
-            return f"{name} leaves the table with {say(stack)}"
-        case SatOut(name=name, timed_out=timed_out):
-            return f"{name} is out of time and sits out" if timed_out else f"{name} sits out"
-        case SatIn(name=name, post_now=post_now):
-            return f"{name} is back" + (" and posts to play now" if post_now else "")
+            return w.say("{name} leaves the table with {stack}", name=name, stack=say(stack))
+        case SatOut(name=name, timed_out=True):
+            return w.say("{name} is out of time and sits out", name=name)
+        case SatOut(name=name):
+            return w.say("{name} sits out", name=name)
+        case SatIn(name=name, post_now=True):
+            return w.say("{name} is back and posts to play now", name=name)
+        case SatIn(name=name):
+            return w.say("{name} is back", name=name)
         case ChipsAdded(name=name, amount=amount, stack=stack):
-            return f"{name} adds {say(amount)} and has {say(stack)}"
+            added = {"name": name, "amount": say(amount), "stack": say(stack)}
+            return w.say("{name} adds {amount} and has {stack}", **added)
         case StakesChanged(betting=betting):
-            return f"The game turns to {game_words(betting, say)}"
+            return w.say("The game turns to {game}", game=game_words(betting, say, w))
+    raise AssertionError(f"no words for {event!r}")
 
 
-def _hand_started(event: HandStarted, say: Say) -> list[str]:
+def _hand_started(event: HandStarted, scene: Scene) -> list[str]:
     """RULES.md 4.1: the hand, its game and the button; the draw for the button."""
-    game = f"{event.variant.title}, {game_words(event.betting, say)}"
-    lines = [f"Hand #{event.number}: {game}, button seat {event.button + 1}"]
+    w = scene.words
+    played = {
+        "variant": game_title(event.variant, w),
+        "betting": game_words(event.betting, scene.money, w),
+    }
+    game = w.say("{variant}, {betting}", **played)
+    started = {"number": event.number, "game": game, "button": event.button + 1}
+    lines = [w.say("Hand #{number}: {game}, button seat {button}", **started)]
     if event.draw:
         names = dict(zip(event.seats, event.names, strict=True))  # a draw deals everyone in
-        drawn = ", ".join(f"{names[seat]} {card}" for seat, card in event.draw)
-        lines.append(f"Draw for the button: {drawn}")
+        drawn = w.say_p("list", ", ").join(f"{names[seat]} {card}" for seat, card in event.draw)
+        lines.append(w.say("Draw for the button: {cards}", cards=drawn))
     return lines
 
 
 def _hand_lines(
     event: Event, names: Names, scene: Scene, revealed: Mapping[int, tuple[Card, ...]]
 ) -> list[str]:
-    say = scene.money
+    say, w = scene.money, scene.words
     match event:
         case Posted(player=player, kind=kind, amount=amount, all_in=all_in):
-            words = _POST_WORDS.get(kind, kind.value)
-            return [f"{names[player]} posts the {words}, {say(amount)}{_all_in(all_in)}"]
+            posted = {"name": names[player], "amount": say(amount)}
+            return [_all_in(w, w.say(_POSTS[kind], **posted), all_in)]
         case HoleCardsDealt(player=player, cards=cards) if None not in cards:
-            return [f"Dealt to {names[player]}: {_cards(cards)}"]
+            return [w.say("Dealt to {name}: {cards}", name=names[player], cards=_cards(cards))]
         case Acted():
-            return [_action_line(event, names, say)]
+            return [_action_line(event, names, scene)]
         case BoardDealt(street=street, cards=cards):
-            return [f"{street.label.capitalize()}: {_cards(scene.board + cards)}"]
+            board = _cards(scene.board + cards)
+            return [w.say(_STREETS[street], cards=board)]
         case UncalledBetReturned(player=player, amount=amount):
-            return [f"Uncalled bet of {say(amount)} returned to {names[player]}"]
+            returned = {"amount": say(amount), "name": names[player]}
+            return [w.say("Uncalled bet of {amount} returned to {name}", **returned)]
         case TurnedFaceUp(player=player, cards=cards):
-            return [f"{names[player]} turns up {_cards(cards)}"]
+            return [w.say("{name} turns up {cards}", name=names[player], cards=_cards(cards))]
         case Shown(player=player, cards=cards, high=high, low=low):
-            return [f"{names[player]} shows {_cards(cards)}: {hand_words(high, low) or 'no hand'}"]
+            hand = hand_words(high, low, w) or w.say("no hand")
+            shown = {"name": names[player], "cards": _cards(cards), "hand": hand}
+            return [w.say("{name} shows {cards}: {hand}", **shown)]
         case Mucked(player=player):
-            return [f"{names[player]} mucks {_cards(revealed.get(player, ()))}".rstrip()]
+            mucked = _cards(revealed.get(player, ()))
+            if not mucked:
+                return [w.say("{name} mucks", name=names[player])]
+            return [w.say("{name} mucks {cards}", name=names[player], cards=mucked)]
         case RakeTaken(amount=amount):
-            return [f"Rake: {say(amount)}"]
+            return [w.say("Rake: {amount}", amount=say(amount))]
         case PotAwarded():
             return _award_told(event, names, scene)
     return []
 
 
-_POST_WORDS = {PostKind.LIVE: "big blind"}  # a live big blind to come in (RULES.md 6)
+# RULES.md 6: a live big blind to come in is "the big blind"
+_POSTS = {
+    PostKind.SMALL_BLIND: marked("{name} posts the small blind, {amount}"),
+    PostKind.BIG_BLIND: marked("{name} posts the big blind, {amount}"),
+    PostKind.LIVE: marked("{name} posts the big blind, {amount}"),
+    PostKind.DEAD: marked("{name} posts the dead small blind, {amount}"),
+    PostKind.ANTE: marked("{name} posts the ante, {amount}"),
+    PostKind.STRADDLE: marked("{name} posts the straddle, {amount}"),
+}
+_STREETS = {
+    Street.FLOP: marked("Flop: {cards}"),
+    Street.TURN: marked("Turn: {cards}"),
+    Street.RIVER: marked("River: {cards}"),
+}
 
 
 def _cards(cards: Sequence[Card | None]) -> str:
     return format_cards((c for c in cards if c is not None), " ")
 
 
-def _all_in(all_in: bool) -> str:
-    return " and is all in" if all_in else ""
+def _all_in(words: Words, line: str, all_in: bool) -> str:
+    return words.say("{action} and is all in", action=line) if all_in else line
 
 
-def _action_line(event: Acted, names: Names, say: Say) -> str:
-    name, all_in = names[event.player], _all_in(event.all_in)
+def _action_line(event: Acted, names: Names, scene: Scene) -> str:
+    say, w = scene.money, scene.words
+    name = names[event.player]
     match event.kind:
         case ActionKind.FOLD:
-            return f"{name} folds"
+            return w.say("{name} folds", name=name)
         case ActionKind.CHECK:
-            return f"{name} checks"
+            return w.say("{name} checks", name=name)
         case ActionKind.CALL:
-            return f"{name} calls {say(event.added)}{all_in}"
+            line = w.say("{name} calls {amount}", name=name, amount=say(event.added))
         case ActionKind.BET:
-            return f"{name} bets {say(event.to)}{all_in}"
+            line = w.say("{name} bets {amount}", name=name, amount=say(event.to))
         case _:
-            return f"{name} raises to {say(event.to)}{all_in}"
+            line = w.say("{name} raises to {amount}", name=name, amount=say(event.to))
+    return _all_in(w, line, event.all_in)
 
 
 def _award_told(event: PotAwarded, names: Names, scene: Scene) -> list[str]:
@@ -310,9 +427,8 @@ def _award_told(event: PotAwarded, names: Names, scene: Scene) -> list[str]:
         )
     if part[0] != event:
         return []
-    where = pot_name(event.pot, _pot_count(scene.awards))
-    variant = scene.variant
-    return _part_lines(part, names, where, variant.has_low, variant.low_qualifier, scene.money)
+    pot, variant = (event.pot, _pot_count(scene.awards)), scene.variant
+    return _part_lines(part, names, pot, (variant.has_low, variant.low_qualifier), scene)
 
 
 def _pot_count(awards: Sequence[AwardLike]) -> int:
@@ -327,81 +443,127 @@ def award_lines(
     low_qualifier: int | None = 8,
     unit: str = "1",
     currency: str = "",
+    words: Words = ENGLISH,
 ) -> list[str]:
     """A hand's awards in words, one sentence per pot part (RULES.md 5), and for a pot of
     a game with a low that had no low half, a line saying so (``no_low_words``)."""
     lines: list[str] = []
     pots = _pot_count(awards) if awards else 0
-    say: Say = partial(money, unit=unit, currency=currency)
+    told = _Told(partial(money, unit=unit, currency=currency, words=words), words)
     for (pot, _), part in groupby(awards, key=lambda a: (a.pot, a.share)):
-        where = pot_name(pot, pots)
-        lines += _part_lines(list(part), names, where, has_low, low_qualifier, say)
+        lines += _part_lines(list(part), names, (pot, pots), (has_low, low_qualifier), told)
     return lines
 
 
-def no_low_words(where: str, low_qualifier: int | None) -> str:
+def no_low_words(pot: tuple[int, int], low_qualifier: int | None, words: Words = ENGLISH) -> str:
     """A pot without a low half, RULES.md 2: no low qualified (eight or better), or, in
-    the game without a qualifier, no hand makes five different ranks."""
+    the game without a qualifier, no hand makes five different ranks. ``pot``: the pot's
+    index and how many pots there are."""
+    where = pot_name(*pot, words)
     if low_qualifier is None:
-        return f"No low for {where}: no hand makes five different ranks"
-    return f"No low hand qualified for {where}"
+        return words.say("No low for {pot}: no hand makes five different ranks", pot=where)
+    return words.say("No low hand qualified for {pot}", pot=where)
+
+
+class Told(Protocol):
+    """How the dealer speaks: chips as money, in a language (a ``Scene`` is one)."""
+
+    @property
+    def words(self) -> Words: ...
+
+    def money(self, chips: int) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Told:
+    money: Say
+    words: Words
 
 
 def _part_lines(
     part: Sequence[AwardLike],
     names: Names,
-    where: str,
-    has_low: bool,
-    low_qualifier: int | None,
-    say: Say,
+    pot: tuple[int, int],
+    low: tuple[bool, int | None],
+    told: Told,
 ) -> list[str]:
-    first = part[0]
-    lines = [_award_sentence(part, names, where, say)]
+    """A pot part's sentence, and for a game with a low (``low``: whether it has one,
+    and its qualifier), that no low qualified where none did."""
+    first, (has_low, qualifier) = part[0], low
+    lines = [_award_sentence(part, names, pot, told)]
     no_low = first.share is Share.WHOLE and first.high is not None and first.low is None
     if has_low and no_low:
-        lines.append(no_low_words(where, low_qualifier))
+        lines.append(no_low_words(pot, qualifier, told.words))
     return lines
 
 
-def _award_sentence(part: Sequence[AwardLike], names: Names, where: str, say: Say) -> str:
+def _award_sentence(
+    part: Sequence[AwardLike], names: Names, pot: tuple[int, int], told: Told
+) -> str:
     """One part of one pot in words (RULES.md 5, 'Odd chips' and 'Reporting').
 
     ``part`` holds the winners of the part in the order the engine pays them: the first
     left of the button first, so the odd chips go to the front of the list.
     """
+    say, w = told.money, told.words
     first, share = part[0], part[0].share
-    words = hand_words(first.high, first.low)
-    with_hand = f", with {words}" if words else ""
-    halves = {Share.HIGH: f"the high half of {where}", Share.LOW: f"the low half of {where}"}
-    what = halves.get(share, where)
-    who = _listed([names[a.player] for a in part])
+    hand = hand_words(first.high, first.low, w)
+    where = pot_name(*pot, w)
+    what = {
+        Share.HIGH: w.say("the high half of {pot}", pot=where),
+        Share.LOW: w.say("the low half of {pot}", pot=where),
+    }.get(share, where)
     both = share is Share.WHOLE and first.low is not None  # high and low: one split
+    parts = {"who": w.listed(names[a.player] for a in part), "what": what}
     if len(part) == 1:
-        return f"{who} {'scoops' if both else 'wins'} {what}, {say(first.amount)}{with_hand}"
-    verb = "tie for high and low and split" if both else "split"
+        parts["amount"] = say(first.amount)
+        if both:
+            return _with_hand(w, w.say("{who} scoops {what}, {amount}", **parts), hand)
+        return _with_hand(w, w.say("{who} wins {what}, {amount}", **parts), hand)
     amounts = [a.amount for a in part]
     fewest = min(amounts)
     if fewest == max(amounts):
-        return f"{who} {verb} {what}, {say(fewest)} each{with_hand}"
+        parts["amount"] = say(fewest)
+        if both:
+            line = w.say("{who} tie for high and low and split {what}, {amount} each", **parts)
+        else:
+            line = w.say("{who} split {what}, {amount} each", **parts)
+        return _with_hand(w, line, hand)
+    parts["amount"] = say(sum(amounts))
     if fewest == 0:  # fewer chips than tied players: only the odd chips are paid
-        verb = "tie for high and low in" if both else "tie for"
+        if both:
+            line = w.say("{who} tie for high and low in {what}, {amount}", **parts)
+        else:
+            line = w.say("{who} tie for {what}, {amount}", **parts)
         paid = [names[a.player] for a in part if a.amount]
-        detail = (
-            f"{paid[0]} gets the odd chip"
-            if len(paid) == 1
-            else f"{_listed(paid)} get the odd chips, {say(1)} each"
-        )
+        if len(paid) == 1:
+            detail = w.say("{name} gets the odd chip", name=paid[0])
+        else:
+            odd = {"names": w.listed(paid), "amount": say(1)}
+            detail = w.say("{names} get the odd chips, {amount} each", **odd)
     else:
-        odd = "the odd chip" if amounts.count(fewest + 1) == 1 else "an odd chip"
-        detail = ", ".join(
-            f"{names[a.player]} {say(a.amount)}" + (f" ({odd})" if a.amount > fewest else "")
+        if both:
+            line = w.say("{who} tie for high and low and split {what}, {amount}", **parts)
+        else:
+            line = w.say("{who} split {what}, {amount}", **parts)
+        one_odd = amounts.count(fewest + 1) == 1
+        detail = w.say_p("list", ", ").join(
+            _share_words(w, names[a.player], say(a.amount), a.amount > fewest, one_odd)
             for a in part
         )
-    return f"{who} {verb} {what}, {say(sum(amounts))}{with_hand}: {detail}"
+    return w.say("{award}: {detail}", award=_with_hand(w, line, hand), detail=detail)
 
 
-def _listed(players: Sequence[str]) -> str:
-    return players[0] if len(players) == 1 else ", ".join(players[:-1]) + " and " + players[-1]
+def _share_words(w: Words, name: str, amount: str, odd: bool, one_odd: bool) -> str:
+    if not odd:
+        return w.say("{name} {amount}", name=name, amount=amount)
+    if one_odd:
+        return w.say("{name} {amount} (the odd chip)", name=name, amount=amount)
+    return w.say("{name} {amount} (an odd chip)", name=name, amount=amount)
+
+
+def _with_hand(w: Words, line: str, hand: str) -> str:
+    return w.say("{award}, with {hand}", award=line, hand=hand) if hand else line
 
 
 __all__ = [
