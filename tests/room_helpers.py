@@ -122,11 +122,21 @@ class Client:
     ``frames`` (and the raw text in ``raw``); ``wait`` reads them from a cursor that each
     match moves on, so no frame is missed between a command and its wait."""
 
-    def __init__(self, room: RoomServer, token: str | None, *, hello: bool = True) -> None:
+    def __init__(
+        self,
+        room: RoomServer,
+        token: str | None,
+        *,
+        hello: bool = True,
+        lang: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        """Connect; say ``hello`` (with ``lang`` if given) unless ``hello`` is False;
+        ``headers``: extra headers of the WebSocket's upgrade (Accept-Language)."""
         self.token = token
         self._exit = ExitStack()
         self.socket: ClientConnection = self._exit.enter_context(
-            connect(room.ws_url, max_size=2**22, open_timeout=10)
+            connect(room.ws_url, max_size=2**22, open_timeout=10, additional_headers=headers)
         )
         self.frames: list[Frame] = []
         self.raw: list[str] = []
@@ -140,7 +150,8 @@ class Client:
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         if hello:
-            self.send({"type": "hello", "token": token} if token else {"type": "hello"})
+            greeting: Frame = {"type": "hello", "token": token} if token else {"type": "hello"}
+            self.send(greeting | ({"lang": lang} if lang else {}))
             self.welcome = self.wait(lambda f: f["type"] in ("welcome", "error"))
 
     def _read(self) -> None:

@@ -531,8 +531,9 @@ def test_turn_message_from_a_real_table() -> None:
 
 
 def test_messages() -> None:
-    assert welcome("p1", "Bob") == {"type": "welcome", "player": {"id": "p1", "name": "Bob"}}
-    assert welcome(None) == {"type": "welcome", "player": None}
+    bob = {"type": "welcome", "player": {"id": "p1", "name": "Bob"}, "lang": "en"}
+    assert welcome("p1", "Bob") == bob
+    assert welcome(None, lang="ja") == {"type": "welcome", "player": None, "lang": "ja"}
     assert table_message("t7", 3, {"button": None}) == {
         "type": "table",
         "table": "t7",

@@ -34,7 +34,7 @@ def test_two_players_play_hands_to_the_showdown(room: RoomServer, store: Store) 
     table = room.create_table(ann_token, name="Heads up", structure="pot-limit", seats=2)
     table_id = table["table"]["id"]
     ann, bob = Client(room, ann_token), Client(room, bob_token)
-    assert ann.welcome == {"type": "welcome", "player": {"id": ann_id, "name": "Ann"}}
+    assert ann.welcome == {"type": "welcome", "player": {"id": ann_id, "name": "Ann"}, "lang": "en"}
     for client, seat in ((ann, 1), (bob, 2)):
         snapshot = client.sit(table_id, seat, 200)
         assert seated(snapshot["state"], seat)["stack"] == 200
@@ -62,7 +62,7 @@ def test_three_players_and_a_watcher_see_the_same_hands(room: RoomServer, store:
     tokens = [room.guest(name)[1] for name in ("Ann", "Bob", "Cy")]
     table_id = room.create_table(tokens[0], name="Three", seats=3)["table"]["id"]
     watcher = Client(room, None)
-    assert watcher.welcome == {"type": "welcome", "player": None}
+    assert watcher.welcome == {"type": "welcome", "player": None, "lang": "en"}
     first = watcher.state(table_id)
     assert [s["player"] for s in first["seats"]] == [None, None, None]
     players = [Client(room, token) for token in tokens]

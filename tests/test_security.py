@@ -510,7 +510,7 @@ def test_a_browser_websocket_must_come_from_the_rooms_origin(store: Store) -> No
                 with connect(room.ws_url, open_timeout=5, **extra) as socket_:  # type: ignore[arg-type]
                     socket_.send(json.dumps({"type": "hello"}))
                     answer = json.loads(socket_.recv(timeout=5))
-                    return bool(answer == {"type": "welcome", "player": None})
+                    return bool(answer == {"type": "welcome", "player": None, "lang": "en"})
             except InvalidStatus as error:
                 assert error.response.status_code == 403
                 return False

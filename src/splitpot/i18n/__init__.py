@@ -163,6 +163,43 @@ def locale(lang: Language) -> Locale:
     return Locale.parse(lang.value)
 
 
+def catalogue_json(lang: Language, domain: str = WEB) -> dict[str, Any]:
+    """A catalogue for a page, as JSON: each message's translation (a plural message: its
+    forms by CLDR category, which the page picks with ``Intl.PluralRules``), and the
+    languages to choose from. English gives no messages: the page's own are English."""
+    messages: dict[str, str | dict[str, str]] = {}
+    if lang is not Language.ENGLISH:
+        catalogue = read_po(io.BytesIO(po_file(lang, domain).read_bytes()), locale=lang.value)
+        categories = plural_categories(lang)
+        for message in catalogue:
+            if not message.id or not message.string:
+                continue
+            key = message.id if isinstance(message.id, str) else message.id[0]
+            if message.context:
+                key = f"{message.context}\x04{key}"  # gettext's context separator
+            if isinstance(message.string, str):
+                messages[key] = message.string
+            else:
+                messages[key] = dict(zip(categories, message.string, strict=False))
+    return {
+        "lang": lang.value,
+        "name": lang.native_name,
+        "messages": messages,
+        "languages": [{"lang": each.value, "name": each.native_name} for each in LANGUAGES],
+    }
+
+
+@cache
+def plural_categories(lang: Language) -> tuple[str, ...]:
+    """The CLDR plural category of each gettext plural form of the language, in order
+    (Russian: one, few, many), found by trying numbers on both."""
+    index = gettext.c2py(read_po(io.BytesIO(po_file(lang, DOMAIN).read_bytes())).plural_expr)
+    forms: dict[int, str] = {}
+    for number in range(200):
+        forms.setdefault(index(number), locale(lang).plural_form(number))
+    return tuple(forms[form] for form in sorted(forms))
+
+
 __all__ = [
     "DOMAIN",
     "ENGLISH",
@@ -171,10 +208,12 @@ __all__ = [
     "WEB",
     "Language",
     "Words",
+    "catalogue_json",
     "language",
     "locale",
     "marked",
     "negotiate",
+    "plural_categories",
     "po_file",
     "translations",
     "words",

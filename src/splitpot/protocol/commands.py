@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Final, TypeVar
 
 from splitpot.engine import Action, ActionKind
+from splitpot.i18n import LANGUAGES, Language, language
 from splitpot.protocol.errors import ErrorCode, ProtocolError, Ref
 from splitpot.table import MAX_SEATS
 from splitpot.text import BIDI_CONTROLS, code_point
@@ -24,6 +25,7 @@ MAX_FRAME: Final = 64 * 1024  # bytes of one client message; a larger one closes
 MAX_CHIPS: Final = 10**12  # any amount a client may name
 MAX_ID: Final = 64  # a table id, a hand id, a ref
 MAX_TOKEN: Final = 512  # a session token or an invite
+MAX_LANGUAGE_TAG: Final = 35  # BCP 47 tags: ja, ru-RU, en-GB
 MAX_CHAT: Final = 500  # characters of a chat line
 MAX_REF_NUMBER: Final = 2**53 - 1  # a number ref survives a JavaScript client
 T = TypeVar("T")
@@ -39,6 +41,7 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 class Hello:
     token: str | None  # None: a watcher
     ref: Ref = None
+    lang: Language | None = None  # the dealer's and the room's words; None: Accept-Language
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +287,13 @@ class _Fields:
 
 
 def _hello(fields: _Fields) -> Hello:
-    return Hello(fields.optional_text("token", MAX_TOKEN), fields.ref)
+    tag = fields.optional_text("lang", MAX_LANGUAGE_TAG)
+    try:
+        lang = None if tag is None else language(tag)
+    except ValueError:
+        spoken = ", ".join(each.value for each in LANGUAGES)
+        raise fields.refuse("lang", f"a language the room speaks ({spoken})") from None
+    return Hello(fields.optional_text("token", MAX_TOKEN), fields.ref, lang)
 
 
 def _watch(fields: _Fields) -> Watch:

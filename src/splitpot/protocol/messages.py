@@ -17,10 +17,11 @@ def frame(message: Mapping[str, Json]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def welcome(player: str | None, name: str | None = None) -> JsonObject:
-    """The answer to ``hello``: the player's id and name, or null for a watcher."""
+def welcome(player: str | None, name: str | None = None, lang: str = "en") -> JsonObject:
+    """The answer to ``hello``: the player's id and name, or null for a watcher, and the
+    language the room speaks to this connection."""
     who: JsonObject | None = None if player is None else {"id": player, "name": name}
-    return {"type": "welcome", "player": who}
+    return {"type": "welcome", "player": who, "lang": lang}
 
 
 def table_message(table: str, seq: int, state: JsonObject) -> JsonObject:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from splitpot.equity import EquityResult
+from splitpot.i18n import Words
 from splitpot.protocol import ErrorCode, ProtocolError, Ref, error_message, frame
 from splitpot.room.commands import Chat, TableCommand
 from splitpot.room.effects import (
@@ -390,27 +391,31 @@ class TableActor:
                 self.room.retire(self)
 
     def _publish(self, published: Publish) -> None:
-        """Each event to each connection, as its player may see it; a frame is serialised
-        once for all the connections that see it alike."""
+        """Each event to each connection, as its player may see it and in its language; a
+        frame is serialised once for all the connections that see it alike, in each
+        language."""
         host = self.host
         for offset, (event, scene) in enumerate(
             zip(published.events, published.scenes, strict=True)
         ):
             seq = published.seq + offset
             public = seen_by(event, None)
-            shared: str | None = None
+            shared: dict[Words, str] = {}  # the public frame in each language spoken here
             for connection in list(self.watchers):
                 if connection.closed:
                     self.watchers.discard(connection)
                     self.admitted.discard(connection)
                     continue
                 seen = seen_by(event, host.seat_of(connection.player_id))
+                told = scene.speaking(connection.words)
                 if seen == public:
-                    if shared is None:
-                        shared = frames.event(host, public, scene, seq, published.fairness)
-                    connection.send(shared)
+                    if connection.words not in shared:
+                        shared[connection.words] = frames.event(
+                            host, public, told, seq, published.fairness
+                        )
+                    connection.send(shared[connection.words])
                 else:
-                    connection.send(frames.event(host, seen, scene, seq, published.fairness))
+                    connection.send(frames.event(host, seen, told, seq, published.fairness))
 
     def _to_all(self, sent: str) -> None:
         for connection in list(self.watchers):

@@ -16,7 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from splitpot import __version__
 from splitpot.protocol import ErrorCode, ProtocolError
 from splitpot.room.settings import TableSettings
-from splitpot.server import http, pages, ws
+from splitpot.server import http, languages, pages, ws
 from splitpot.server.cluster import Cluster
 from splitpot.server.errors import refusal
 from splitpot.server.options import RoomOptions
@@ -132,6 +132,7 @@ def create_app(
         redoc_url=None,
     )
     app.include_router(http.router)
+    app.include_router(languages.router)
     app.include_router(ws.router)
     pages.mount(app)
 

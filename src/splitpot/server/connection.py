@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from splitpot.i18n import ENGLISH, Words
 from splitpot.store import Player
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ class Connection:
     closed: bool = False
     on_drop: Callable[[str, int], None] | None = None  # cuts the socket of a client dropped
     watching: dict[str, str | None] = field(default_factory=dict)  # table -> its invite
+    words: Words = ENGLISH  # the language of the dealer's words and the room's messages
 
     @property
     def player_id(self) -> int | None:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Coroutine
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
+from splitpot.i18n import words
 from splitpot.protocol import ErrorCode, Hello, ProtocolError, Sit, TableMessage, Watch, read_frame
 from splitpot.room.settings import TableSettings, parse_settings
 from splitpot.server.actor import TableActor
@@ -95,7 +96,12 @@ class Routing:
             connection.watching[table_id] = command.invite
 
     async def _route(self, connection: Connection, command: TableMessage, text: str) -> None:
-        message = {"conn": connection.id, "player": player_json(connection.player), "text": text}
+        message = {
+            "conn": connection.id,
+            "player": player_json(connection.player),
+            "lang": connection.words.language.value,
+            "text": text,
+        }
         for pause in OWNER_WAITS:  # a table between owners has one again within moments
             actor = self.room.tables.get(command.table)
             if actor is not None:  # run here (perhaps since the last try)
@@ -168,7 +174,7 @@ class Routing:
         here = self.connections.get(message["conn"]) if node == cluster.id else None
         if node == cluster.id and here is None:
             return  # a client of this process that has gone since
-        stub = here or self._remote(actor, node, message["conn"], message["player"])
+        stub = here or self._remote(actor, node, message)
         try:
             command = read_frame(message["text"])
             if isinstance(command, Hello):
@@ -184,15 +190,17 @@ class Routing:
         else:
             cluster.answer(node, asked, {})
 
-    def _remote(
-        self, actor: TableActor, node: str, connection: int, player: dict[str, Any] | None
-    ) -> RemoteConnection:
-        key = (actor.id, node, connection)
+    def _remote(self, actor: TableActor, node: str, message: dict[str, Any]) -> RemoteConnection:
+        """The stand-in of another process's client (``message``: its command's envelope,
+        with the player and the language it was greeted in)."""
+        key = (actor.id, node, message["conn"])
         stub = self.remote.get(key)
         if stub is None:
             stub = RemoteConnection(
-                player_of(player), node=node, remote_id=connection, cluster=self.room.cluster,
-                table_id=actor.id, fence=self.room.holder.fences.get(actor.id, 0),
+                player_of(message["player"]), node=node, remote_id=message["conn"],
+                cluster=self.room.cluster, table_id=actor.id,
+                fence=self.room.holder.fences.get(actor.id, 0),
+                words=words(message.get("lang")),
             )  # fmt: skip
             self.remote[key] = stub
         return stub

@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from splitpot.i18n import negotiate, words
 from splitpot.protocol import (
     MAX_FRAME,
     Command,
@@ -131,10 +132,11 @@ class Client:
             await self.socket.send_text(frame(answer))
             return
         session = None if command.token is None else token_hash(command.token)
-        self.connection = Connection(player, session=session)
+        lang = command.lang or negotiate(self.socket.headers.get("accept-language"))
+        self.connection = Connection(player, session=session, words=words(lang))
         self.room.routing.connections[self.connection.id] = self.connection
         who = None if player is None else str(player.id)
-        greeting = welcome(who, None if player is None else player.name)
+        greeting = welcome(who, None if player is None else player.name, lang.value)
         servers = self.room.servers()
         if servers:
             greeting["servers"] = list(servers)

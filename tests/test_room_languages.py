@@ -1,0 +1,80 @@
+"""Each receiver hears the dealer in their own language (``lang`` in ``hello``, else the
+WebSocket's Accept-Language): a Japanese and a Russian player at one table get the same
+hand's events in their languages, a watcher whose browser asks for Russian too; the
+frames are otherwise the same; a language the room does not speak is refused by name."""
+
+from __future__ import annotations
+
+from room_helpers import Client, Frame, RoomServer, is_event, one_hand
+
+from splitpot.i18n import Language, words
+
+
+def texts(client: Client, hand: str) -> list[str]:
+    return [
+        f["event"]["text"]
+        for f in client.frames
+        if f["type"] == "event" and f["event"].get("hand") == hand and f["event"].get("text")
+    ]
+
+
+def without_text(client: Client, hand: str) -> list[Frame]:
+    return [
+        {k: v for k, v in f["event"].items() if k != "text"}
+        for f in client.frames
+        if f["type"] == "event" and f["event"].get("hand") == hand
+    ]
+
+
+def test_a_japanese_and_a_russian_player_hear_the_same_hand_in_their_languages(
+    room: RoomServer,
+) -> None:
+    (_, yuki_token), (_, ivan_token) = room.guest("Yuki"), room.guest("Ivan")
+    table = room.create_table(yuki_token, name="Two tongues", seats=2)["table"]["id"]
+    yuki = Client(room, yuki_token, lang="ja")
+    ivan = Client(room, ivan_token, lang="ru-RU")
+    watcher = Client(room, None, headers={"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"})
+    english = Client(room, None)
+    assert (yuki.welcome["lang"], ivan.welcome["lang"], watcher.welcome["lang"]) == (
+        "ja",
+        "ru",
+        "ru",
+    )
+    yuki.state(table)
+    yuki.send({"type": "host", "table": table, "action": "pause"})
+    yuki.wait(lambda f: is_event("host")(f) and f["event"]["action"] == "pause")
+    watcher.state(table)
+    english.state(table)
+    yuki.sit(table, 1, 100)
+    ivan.sit(table, 2, 100)
+    hand = one_hand(yuki, [yuki, ivan], table)["hand"]
+    for listener in (yuki, ivan, watcher, english):
+        listener.wait(lambda f: is_event("hand_ended")(f) and f["event"]["hand"] == hand)
+    japanese, russian = texts(yuki, hand), texts(ivan, hand)
+    assert japanese[0].startswith("ハンド #1：オマハ ハイロー（エイト・オア・ベター）")
+    assert russian[0].startswith("Раздача #1: Омаха Хай-Лоу, 8 или ниже")
+    assert any(line.startswith("Yukiのホールカード：") for line in japanese)
+    assert any(line.startswith("Карты игрока Ivan: ") for line in russian)
+    assert not any("ホールカード" in line and "Ivan" in line for line in japanese)  # her own only
+    ja, ru = words(Language.JAPANESE), words(Language.RUSSIAN)
+    assert any(ja.say("Flop: {cards}", cards="") in line for line in japanese)
+    assert any(ru.say("Flop: {cards}", cards="") in line for line in russian)
+    watched = texts(watcher, hand)
+    assert watched[0] == russian[0] and not any("Карты игрока" in line for line in watched)
+    # the same events, cut the same way, whatever the language: only the words differ
+    assert without_text(watcher, hand) == without_text(english, hand)
+    assert texts(english, hand)[0].startswith("Hand #1: Omaha Hi/Lo, eight or better")
+    kinds = [[e["kind"] for e in without_text(c, hand)] for c in (yuki, ivan, watcher)]
+    assert kinds[0] == kinds[1] == kinds[2]
+
+
+def test_a_language_the_room_does_not_speak_is_refused_by_name(room: RoomServer) -> None:
+    client = Client(room, None, hello=False)
+    client.send({"type": "hello", "lang": "de"})
+    error = client.wait(lambda f: f["type"] == "error")
+    assert error["code"] == "bad_message"
+    assert error["message"] == (
+        'hello.lang must be a language the room speaks (en, ja, ru), not "de"'
+    )
+    client.send({"type": "hello"})  # nothing changed: a hello without a language is English
+    assert client.wait(lambda f: f["type"] == "welcome")["lang"] == "en"
