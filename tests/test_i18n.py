@@ -18,7 +18,17 @@ from test_dealer import (
 )
 
 from splitpot.dealer import Scene
-from splitpot.i18n import DOMAIN, LANGUAGES, TERMINAL, WEB, Language, language, negotiate, words
+from splitpot.i18n import (
+    DOMAIN,
+    LANGUAGES,
+    TERMINAL,
+    WEB,
+    Language,
+    language,
+    negotiate,
+    said_n,
+    words,
+)
 from splitpot.i18n.catalogues import fields, problems, template
 from splitpot.rules import NoLimit, Variant
 from splitpot.table import TableConfig
@@ -139,3 +149,25 @@ def test_a_quartered_low_half_in_japanese_and_russian() -> None:
     assert lines_in(Language.RUSSIAN, events, NAMES, scene)[-1] == (
         "Bob и Cy делят лоу-половину (банк), 13 — 7,6,3,2,A: Bob 7 (нечётная фишка), Cy 6"
     )
+
+
+def test_a_count_takes_the_plural_form_of_its_language() -> None:
+    """CLDR: Russian one (1, 21), few (2..4, 22), many (5..20, 25); Japanese one form."""
+    message = (
+        "{name} has sat out {count} hand and leaves",
+        "{name} has sat out {count} hands and leaves",
+    )
+    left = {n: said_n(*message, n, name="Ann") for n in (1, 2, 5, 21, 22, 25)}
+    assert [str(left[n]) for n in (1, 2)] == [
+        "Ann has sat out 1 hand and leaves",
+        "Ann has sat out 2 hands and leaves",
+    ]
+    assert [left[n].to(RUSSIAN).split(",")[0] for n in (1, 2, 5, 21, 22, 25)] == [
+        "Ann: пропущена 1 раздача",
+        "Ann: пропущены 2 раздачи",
+        "Ann: пропущено 5 раздач",
+        "Ann: пропущена 21 раздача",
+        "Ann: пропущены 22 раздачи",
+        "Ann: пропущено 25 раздач",
+    ]
+    assert left[5].to(JAPANESE) == "Annは5ハンドのあいだシットアウトしたため退席します"

@@ -78,3 +78,25 @@ def test_a_language_the_room_does_not_speak_is_refused_by_name(room: RoomServer)
     )
     client.send({"type": "hello"})  # nothing changed: a hello without a language is English
     assert client.wait(lambda f: f["type"] == "welcome")["lang"] == "en"
+
+
+def test_the_rooms_own_words_come_in_each_listeners_language(room: RoomServer) -> None:
+    """The host pauses and resumes: the host event's text in Japanese to her, in Russian
+    to a Russian watcher, in English to an English one; its fields the same for all."""
+    _, yuki_token = room.guest("Yuki")
+    table = room.create_table(yuki_token, name="Host words", seats=2)["table"]["id"]
+    yuki = Client(room, yuki_token, lang="ja")
+    ivan, ann = Client(room, None, lang="ru"), Client(room, None)
+    for client in (yuki, ivan, ann):
+        client.state(table)
+    yuki.send({"type": "host", "table": table, "action": "pause"})
+    heard = [
+        client.wait(lambda f: is_event("host")(f) and f["event"]["action"] == "pause")["event"]
+        for client in (yuki, ivan, ann)
+    ]
+    assert [event["text"] for event in heard] == [
+        "ホストがゲームを一時停止しました",
+        "Хост ставит игру на паузу",
+        "The host pauses the game",
+    ]
+    assert len({str({k: v for k, v in e.items() if k != "text"}) for e in heard}) == 1

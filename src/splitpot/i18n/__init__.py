@@ -146,6 +146,35 @@ class Words:
 ENGLISH = Words()
 
 
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A message said to listeners of many languages (the room's words to a table): its
+    English source and its fields, put in each listener's words by ``to``."""
+
+    message: str
+    fields: tuple[tuple[str, Any], ...] = ()
+    plural: str | None = None  # with ``count``: a message about a count (``say_n``)
+    count: int = 0
+
+    def to(self, words: Words) -> str:
+        if self.plural is not None:
+            return words.say_n(self.message, self.plural, self.count, **dict(self.fields))
+        return words.say(self.message, **dict(self.fields))
+
+    def __str__(self) -> str:
+        return self.to(ENGLISH)
+
+
+def said(message: str, /, **fields: Any) -> Said:
+    """A message to say later, in each listener's language."""
+    return Said(message, tuple(fields.items()))
+
+
+def said_n(singular: str, plural: str, count: int, /, **fields: Any) -> Said:
+    """A message about ``count`` things to say later, in each listener's language."""
+    return Said(singular, tuple(fields.items()), plural, count)
+
+
 def marked(message: str) -> str:
     """A message said elsewhere (looked up from a table of messages): marked here so
     that the catalogues hold it."""
@@ -207,6 +236,7 @@ __all__ = [
     "TERMINAL",
     "WEB",
     "Language",
+    "Said",
     "Words",
     "catalogue_json",
     "language",
@@ -215,6 +245,8 @@ __all__ = [
     "negotiate",
     "plural_categories",
     "po_file",
+    "said",
+    "said_n",
     "translations",
     "words",
 ]

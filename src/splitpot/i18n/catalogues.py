@@ -27,6 +27,8 @@ KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "say_n": (1, 2),
     "say_p": ((1, "c"), 2),
     "marked": None,
+    "said": None,
+    "said_n": (1, 2),
 }
 # Which source files say each Python domain's messages (Babel's method maps); the page's
 # (WEB) are read from its scripts and pages by ``web_messages``.

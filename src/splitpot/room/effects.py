@@ -22,6 +22,7 @@ from splitpot.cards import Card
 from splitpot.dealer import Scene
 from splitpot.engine import LegalActions
 from splitpot.fair import PreOrder
+from splitpot.i18n import Said
 from splitpot.protocol import JsonObject
 from splitpot.room.clock import Turn
 from splitpot.room.commands import Person
@@ -193,10 +194,12 @@ class Publish:
 
 @dataclass(frozen=True, slots=True)
 class Announce:
-    """An event of the room's own, the same for every viewer."""
+    """An event of the room's own, the same for every viewer; ``said``: its ``text`` in
+    each listener's language (the event holds it in English)."""
 
     event: JsonObject
     seq: int
+    said: Said | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from splitpot.dealer import Scene, scenes
 from splitpot.engine import Action, IllegalActionError, Shown
 from splitpot.history.splitpot_json import to_json
 from splitpot.history.table_log import record_of
+from splitpot.i18n import Said, said, said_n
 from splitpot.protocol import (
     ErrorCode,
     HostAction,
@@ -400,11 +401,15 @@ class TableHost:
         if action is HostAction.PAUSE:
             yield ChangeTable({"paused": True})
             self.paused = True
-            text = "The host pauses the game" + (" after this hand" if in_hand else "")
+            text = (
+                said("The host pauses the game after this hand")
+                if in_hand
+                else said("The host pauses the game")
+            )
         elif action is HostAction.RESUME:
             yield ChangeTable({"paused": False})
             self.paused = False
-            text = "The host resumes the game"
+            text = said("The host resumes the game")
         elif action is HostAction.STAKES:
             assert command.small_blind is not None and command.big_blind is not None
             text = yield from self._new_stakes(command.small_blind, command.big_blind)
@@ -412,7 +417,11 @@ class TableHost:
             text = yield from self._new_invite()
         elif action is HostAction.CLOSE:
             self.closing = True
-            text = "The host closes the table" + (" at the end of the hand" if in_hand else "")
+            text = (
+                said("The host closes the table at the end of the hand")
+                if in_hand
+                else said("The host closes the table")
+            )
         elif action is HostAction.END_SESSION:
             if not self.settings.audit:
                 raise ProtocolError(
@@ -420,8 +429,14 @@ class TableHost:
                     f"table {self.id} was made without the audit: its sessions publish no salts",
                 )
             self.ending_session = True
-            later = " at the end of the hand" if in_hand else ""
-            text = f"The host ends the session{later}: every salt of its hands is published"
+            text = (
+                said(
+                    "The host ends the session at the end of the hand: "
+                    "every salt of its hands is published"
+                )
+                if in_hand
+                else said("The host ends the session: every salt of its hands is published")
+            )
         else:
             assert command.seat is not None
             text = yield from self._seat_command(action, command.seat)
@@ -429,7 +444,7 @@ class TableHost:
             fields |= {"seat": command.seat + 1, "player": str(occupant.player_id)}
         if action is HostAction.HOST:
             fields |= {"host": str(self.host_id)}
-        yield self._announce({"kind": "host", "hand": None, **fields, "text": text})
+        yield self._announce({"kind": "host", "hand": None, **fields}, text)
         if action in (HostAction.REMOVE, HostAction.BAN):
             assert command.seat is not None
             if not self._in_hand(command.seat):
@@ -443,7 +458,7 @@ class TableHost:
         elif action is HostAction.END_SESSION:
             yield from self._end_session()
 
-    def _seat_command(self, action: HostAction, seat: int) -> Generator[Effect, Any, str]:
+    def _seat_command(self, action: HostAction, seat: int) -> Generator[Effect, Any, Said]:
         """The host's remove, ban or new host of the player in ``seat``."""
         occupant = self.occupants.get(seat)
         if occupant is None:
@@ -455,7 +470,7 @@ class TableHost:
                 )
             yield ChangeTable({}, occupant.player_id)
             self.host_id = occupant.player_id
-            return f"{occupant.name} is now the host"
+            return said("{name} is now the host", name=occupant.name)
         ban = action is HostAction.BAN
         if ban:
             if occupant.bot is not None:
@@ -467,10 +482,16 @@ class TableHost:
             yield BanPlayer(occupant.player_id)
             self.banned |= {occupant.player_id}
         occupant.removed = True
-        later = " at the end of the hand" if self._in_hand(seat) else ""
-        return f"The host {'bans' if ban else 'removes'} {occupant.name}{later}"
+        later = self._in_hand(seat)
+        if ban:
+            if later:
+                return said("The host bans {name} at the end of the hand", name=occupant.name)
+            return said("The host bans {name}", name=occupant.name)
+        if later:
+            return said("The host removes {name} at the end of the hand", name=occupant.name)
+        return said("The host removes {name}", name=occupant.name)
 
-    def _new_stakes(self, small_blind: int, big_blind: int) -> Generator[Effect, Any, str]:
+    def _new_stakes(self, small_blind: int, big_blind: int) -> Generator[Effect, Any, Said]:
         """Check the host's new blinds (a ``SettingsError`` names what does not fit), keep
         them, and take them from the next hand."""
         blinds = {"small_blind": small_blind, "big_blind": big_blind}
@@ -480,10 +501,12 @@ class TableHost:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, str(error)) from error
         yield ChangeTable(blinds)
         self.next_settings = settings
-        later = " from the next hand" if self.table.hand is not None else ""
-        return f"The host sets the stakes to {settings.config().betting.stakes}{later}"
+        stakes = settings.config().betting.stakes
+        if self.table.hand is not None:
+            return said("The host sets the stakes to {stakes} from the next hand", stakes=stakes)
+        return said("The host sets the stakes to {stakes}", stakes=stakes)
 
-    def _new_invite(self) -> Generator[Effect, Any, str]:
+    def _new_invite(self) -> Generator[Effect, Any, Said]:
         """A private table's new invite (kept first), given to the host alone: from now on
         the old one lets no one in."""
         if not self.settings.private:
@@ -492,7 +515,7 @@ class TableHost:
             )
         invite: str = yield MakeInvite()
         yield SendInvite(invite)
-        return "The host makes a new invite: the old one lets no one in any more"
+        return said("The host makes a new invite: the old one lets no one in any more")
 
     def apply_stakes(self) -> None:
         """The host's new stakes take effect (between hands)."""
@@ -522,16 +545,29 @@ class TableHost:
         audit: SessionEnded | None = yield EndSession()
         if audit is None:
             return
-        first, last = audit.first_hand, audit.last_hand
-        hands = f"hand #{first}" if first == last else f"hands #{first} to #{last}"
+        first, last, number = audit.first_hand, audit.last_hand, audit.number
+        text = (
+            said(
+                "Session {session} ends: every salt of hand #{first} is published",
+                session=number,
+                first=first,
+            )
+            if first == last
+            else said(
+                "Session {session} ends: every salt of hands #{first} to #{last} is published",
+                session=number,
+                first=first,
+                last=last,
+            )
+        )
         yield self._announce(
             {
                 "kind": "audit",
-                "session": audit.number,
+                "session": number,
                 "first_hand": hand_id(self.id, first),
                 "last_hand": hand_id(self.id, last),
-                "text": f"Session {audit.number} ends: every salt of {hands} is published",
-            }
+            },
+            text,
         )
 
     # ------------------------------------------------------------ timers
@@ -766,8 +802,8 @@ class TableHost:
                 yield CancelHand(begun.id)
                 raise
         except Exception:
-            text = f"Hand #{pending.started.number} is called off"
-            yield self._announce({"kind": "hand_cancelled", "hand": pending.hand_id, "text": text})
+            text = said("Hand #{number} is called off", number=pending.started.number)
+            yield self._announce({"kind": "hand_cancelled", "hand": pending.hand_id}, text)
             raise
         start = next(i for i, event in enumerate(events) if isinstance(event, HandStarted))
         current = self.table.latest
@@ -790,9 +826,14 @@ class TableHost:
                 and player.sitting_out
                 and occupant.hands_out >= self.settings.sit_out_hands
             ):
-                text = f"{occupant.name} has sat out {occupant.hands_out} hands and leaves"
+                text = said_n(
+                    "{name} has sat out {count} hand and leaves",
+                    "{name} has sat out {count} hands and leaves",
+                    occupant.hands_out,
+                    name=occupant.name,
+                )
                 left: JsonObject = {"kind": "removed", "hand": None, "seat": seat + 1}
-                yield self._announce(left | {"text": text})
+                yield self._announce(left, text)
                 yield from self._leave(seat)
 
     def _finish_hand(self) -> Steps:
@@ -940,9 +981,13 @@ class TableHost:
             self.turn = None
         return Publish(tuple(events), tuple(before), first, fairness)
 
-    def _announce(self, event: JsonObject) -> Announce:
+    def _announce(self, event: JsonObject, text: Said | None = None) -> Announce:
+        """A room event, numbered; ``text``: what it says, in each listener's language
+        (the event carries it in English)."""
         self.seq += 1
-        return Announce(event, self.seq)
+        if text is None:
+            return Announce(event, self.seq)
+        return Announce(event | {"text": str(text)}, self.seq, text)
 
     # ------------------------------------------------------------ lookups
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from splitpot.equity import EquityResult
-from splitpot.i18n import Words
+from splitpot.i18n import Said, Words
 from splitpot.protocol import ErrorCode, ProtocolError, Ref, error_message, frame
 from splitpot.room.commands import Chat, TableCommand
 from splitpot.room.effects import (
@@ -361,8 +361,15 @@ class TableActor:
         match told:
             case Publish():
                 self._publish(told)
-            case Announce(event=event, seq=seq):
+            case Announce(event=event, seq=seq, said=None):
                 self._to_all(frames.room_event(self.id, event, seq))
+            case Announce(event=event, seq=seq, said=Said() as text):
+                spoken: dict[Words, str] = {}  # the frame in each language spoken here
+                for watcher in list(self.watchers):
+                    if watcher.words not in spoken:
+                        worded = event | {"text": text.to(watcher.words)}
+                        spoken[watcher.words] = frames.room_event(self.id, worded, seq)
+                    watcher.send(spoken[watcher.words])
             case ToAct():
                 self._to_all(frames.to_act(self.id, told))
             case OfferTurn(player_id=player):
