@@ -5,6 +5,8 @@ glossary (docs/glossary.md) words them."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from test_dealer import (
     ANN_ALL_IN,
@@ -24,8 +26,10 @@ from splitpot.i18n import (
     TERMINAL,
     WEB,
     Language,
+    Said,
     language,
     negotiate,
+    said,
     said_n,
     words,
 )
@@ -171,3 +175,24 @@ def test_a_count_takes_the_plural_form_of_its_language() -> None:
         "Ann: пропущено 25 раздач",
     ]
     assert left[5].to(JAPANESE) == "Annは5ハンドのあいだシットアウトしたため退席します"
+
+
+def test_a_said_message_travels_between_processes_and_is_worded_there() -> None:
+    """A refusal made in one process and told in another (the cluster's answer): its
+    fields, nested messages and plural survive JSON and read the same in each language."""
+    inner = said("a whole number from {least} to {most}", least=1, most=10)
+    outer = said("{field} must be {must}, not {value}", field="sit.seat", must=inner, value="0")
+    chat = said_n(
+        "at most {count} chat line in {seconds} seconds",
+        "at most {count} chat lines in {seconds} seconds",
+        5,
+        seconds="10",
+    )
+    for message in (outer, chat):
+        back = Said.from_json(json.loads(json.dumps(message.to_json())))
+        assert back == message
+        assert [back.to(words(lang)) for lang in LANGUAGES] == [
+            message.to(words(lang)) for lang in LANGUAGES
+        ]
+    assert str(outer) == "sit.seat must be a whole number from 1 to 10, not 0"
+    assert outer.to(RUSSIAN) == "sit.seat: нужно целое число от 1 до 10, а не 0"

@@ -100,3 +100,23 @@ def test_the_rooms_own_words_come_in_each_listeners_language(room: RoomServer) -
         "The host pauses the game",
     ]
     assert len({str({k: v for k, v in e.items() if k != "text"}) for e in heard}) == 1
+
+
+def test_a_refusal_comes_in_the_players_language(room: RoomServer) -> None:
+    """The error's code stays English, its message is the player's; a bad field names
+    the field and its value in any language; nothing changed."""
+    (_, yuki_token), (_, ivan_token) = room.guest("Yuki"), room.guest("Ivan")
+    table = room.create_table(yuki_token, name="Refusals", seats=2)["table"]["id"]
+    yuki, ivan = Client(room, yuki_token, lang="ja"), Client(room, ivan_token, lang="ru")
+    yuki.sit(table, 1, 100)
+    taken = ivan.error({"type": "sit", "table": table, "seat": 1, "buy_in": 100})
+    assert (taken["code"], taken["message"]) == ("seat_taken", "место 1 занято")
+    bad = yuki.error({"type": "sit", "table": table, "seat": 2, "buy_in": "a lot"})
+    assert bad["code"] == "bad_message"
+    assert bad["message"] == (
+        'sit.buy_inは1〜1000000000000の整数でなければなりません（"a lot"でした）'
+    )
+    english = Client(room, None).error({"type": "sit", "table": table, "seat": 2, "buy_in": 5})
+    assert english["message"] == "a watcher may only watch: say hello with a token"
+    seated = [s["player"] for s in ivan.state(table)["seats"] if s and s.get("player")]
+    assert seated == [yuki.welcome["player"]["id"]]  # the refusals changed nothing

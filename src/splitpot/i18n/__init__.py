@@ -157,12 +157,32 @@ class Said:
     count: int = 0
 
     def to(self, words: Words) -> str:
+        """In ``words``' language (a field that is itself a ``Said`` too)."""
+        fields = {k: v.to(words) if isinstance(v, Said) else v for k, v in self.fields}
         if self.plural is not None:
-            return words.say_n(self.message, self.plural, self.count, **dict(self.fields))
-        return words.say(self.message, **dict(self.fields))
+            return words.say_n(self.message, self.plural, self.count, **fields)
+        return words.say(self.message, **fields)
 
     def __str__(self) -> str:
         return self.to(ENGLISH)
+
+    def to_json(self) -> dict[str, Any]:
+        """As one of the room's processes tells another (its fields are JSON values)."""
+        fields = {k: {"said": v.to_json()} if isinstance(v, Said) else v for k, v in self.fields}
+        return {
+            "message": self.message,
+            "fields": fields,
+            "plural": self.plural,
+            "count": self.count,
+        }
+
+    @classmethod
+    def from_json(cls, body: dict[str, Any]) -> Said:
+        fields = tuple(
+            (k, cls.from_json(v["said"]) if isinstance(v, dict) and "said" in v else v)
+            for k, v in dict(body["fields"]).items()
+        )
+        return cls(str(body["message"]), fields, body.get("plural"), int(body.get("count", 0)))
 
 
 def said(message: str, /, **fields: Any) -> Said:

@@ -16,7 +16,7 @@ from enum import Enum
 from typing import Final, TypeVar
 
 from splitpot.engine import Action, ActionKind
-from splitpot.i18n import LANGUAGES, Language, language
+from splitpot.i18n import LANGUAGES, Language, Said, language, said
 from splitpot.protocol.errors import ErrorCode, ProtocolError, Ref
 from splitpot.table import MAX_SEATS
 from splitpot.text import BIDI_CONTROLS, code_point
@@ -168,15 +168,19 @@ def read_frame(data: str | bytes) -> Command:
     size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
     if size > MAX_FRAME:
         raise ProtocolError(
-            ErrorCode.BAD_MESSAGE, f"a message must be at most {MAX_FRAME} bytes, not {size}"
+            ErrorCode.BAD_MESSAGE,
+            said("a message must be at most {most} bytes, not {size}", most=MAX_FRAME, size=size),
         )
     try:
         message = json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"a message must be JSON ({error})") from None
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, said("a message must be JSON ({error})", error=str(error))
+        ) from None
     except ValueError:  # a number longer than Python converts: its words name sys.set_int_...
         raise ProtocolError(
-            ErrorCode.BAD_MESSAGE, "a message must be JSON with numbers of at most 4300 digits"
+            ErrorCode.BAD_MESSAGE,
+            said("a message must be JSON with numbers of at most 4300 digits"),
         ) from None
     return parse_command(message)
 
@@ -185,19 +189,26 @@ def parse_command(message: object) -> Command:
     """A decoded JSON message as a command; the error echoes its ``ref`` when good."""
     if not isinstance(message, dict):
         raise ProtocolError(
-            ErrorCode.BAD_MESSAGE, f"a message must be a JSON object, not {_shown(message)}"
+            ErrorCode.BAD_MESSAGE,
+            said("a message must be a JSON object, not {value}", value=_shown(message)),
         )
     ref = _ref(message)
     kind = message.get("type")
     if not isinstance(kind, str):
         raise ProtocolError(
-            ErrorCode.BAD_MESSAGE, f"type must be a message type, not {_shown(kind)}", ref
+            ErrorCode.BAD_MESSAGE,
+            said("type must be a message type, not {value}", value=_shown(kind)),
+            ref,
         )
     parse = _PARSERS.get(kind)
     if parse is None:
         known = ", ".join(_PARSERS)
         raise ProtocolError(
-            ErrorCode.BAD_MESSAGE, f"unknown message type {_shown(kind)}; types are: {known}", ref
+            ErrorCode.BAD_MESSAGE,
+            said(
+                "unknown message type {value}; types are: {types}", value=_shown(kind), types=known
+            ),
+            ref,
         )
     return parse(_Fields(kind, message, ref))
 
@@ -212,7 +223,11 @@ def _ref(message: dict[object, object]) -> Ref:
         return ref
     raise ProtocolError(
         ErrorCode.BAD_MESSAGE,
-        f"ref must be text of at most {MAX_ID} characters or a whole number, not {_shown(ref)}",
+        said(
+            "ref must be text of at most {most} characters or a whole number, not {value}",
+            most=MAX_ID,
+            value=_shown(ref),
+        ),
     )
 
 
@@ -233,18 +248,20 @@ class _Fields:
     message: dict[object, object]
     ref: Ref
 
-    def refuse(self, field: str, must: str) -> ProtocolError:
+    def refuse(self, field: str, must: Said) -> ProtocolError:
+        """The field's refusal: what it must be, and what it was."""
         value = _shown(self.message.get(field))
+        named = {"field": f"{self.kind}.{field}", "must": must, "value": value}
         return ProtocolError(
-            ErrorCode.BAD_MESSAGE, f"{self.kind}.{field} must be {must}, not {value}", self.ref
+            ErrorCode.BAD_MESSAGE, said("{field} must be {must}, not {value}", **named), self.ref
         )
 
     def text(self, field: str, most: int) -> str:
         value = self.message.get(field)
         if not isinstance(value, str) or not value or len(value) > most:
-            raise self.refuse(field, f"text of 1 to {most} characters")
+            raise self.refuse(field, said("text of 1 to {most} characters", most=most))
         if _SURROGATE.search(value):
-            raise self.refuse(field, "Unicode text (a lone surrogate is not a character)")
+            raise self.refuse(field, said("Unicode text (a lone surrogate is not a character)"))
         return value
 
     def optional_text(self, field: str, most: int) -> str | None:
@@ -256,14 +273,16 @@ class _Fields:
     def whole(self, field: str, least: int, most: int) -> int:
         value = self.message.get(field)
         if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
-            raise self.refuse(field, f"a whole number from {least} to {most}")
+            raise self.refuse(
+                field, said("a whole number from {least} to {most}", least=least, most=most)
+            )
         return value
 
     def flag(self, field: str, default: bool | None = False) -> bool:
         """A bool; absent, ``default`` (None: the field is required)."""
         value = self.message.get(field, default)
         if not isinstance(value, bool):
-            raise self.refuse(field, "true or false")
+            raise self.refuse(field, said("true or false"))
         return value
 
     def optional_seat(self) -> int | None:
@@ -276,13 +295,13 @@ class _Fields:
         value = self.message.get(field)
         chosen = names.get(value) if isinstance(value, str) else None
         if chosen is None:
-            raise self.refuse(field, "one of " + ", ".join(names))
+            raise self.refuse(field, said("one of {names}", names=", ".join(names)))
         return chosen
 
     def hex_64(self, field: str) -> str:
         value = self.message.get(field)
         if not isinstance(value, str) or not _HEX_64.fullmatch(value):
-            raise self.refuse(field, "64 lowercase hex digits (32 bytes)")
+            raise self.refuse(field, said("64 lowercase hex digits (32 bytes)"))
         return value
 
 
@@ -292,7 +311,9 @@ def _hello(fields: _Fields) -> Hello:
         lang = None if tag is None else language(tag)
     except ValueError:
         spoken = ", ".join(each.value for each in LANGUAGES)
-        raise fields.refuse("lang", f"a language the room speaks ({spoken})") from None
+        raise fields.refuse(
+            "lang", said("a language the room speaks ({languages})", languages=spoken)
+        ) from None
     return Hello(fields.optional_text("token", MAX_TOKEN), fields.ref, lang)
 
 
@@ -319,7 +340,9 @@ def _act(fields: _Fields) -> Act:
     if kind in (ActionKind.BET, ActionKind.RAISE):
         action = Action(kind, fields.whole("amount", 1, MAX_CHIPS))
     elif fields.message.get("amount") is not None:
-        raise fields.refuse("amount", f"absent or null for {kind.value} (it takes no amount)")
+        raise fields.refuse(
+            "amount", said("absent or null for {action} (it takes no amount)", action=kind.value)
+        )
     else:
         action = Action(kind)
     return Act(table, hand, action, fields.ref, seat)
@@ -353,11 +376,13 @@ def _chat(fields: _Fields) -> Chat:
     value = fields.message.get("text")
     line = value.strip() if isinstance(value, str) else ""
     if not line or len(line) > MAX_CHAT or _CONTROL.search(line) or _SURROGATE.search(line):
-        raise fields.refuse("text", f"one line of 1 to {MAX_CHAT} characters")
+        raise fields.refuse("text", said("one line of 1 to {most} characters", most=MAX_CHAT))
     turned = BIDI_CONTROLS.search(line)
     if turned is not None:
         control = code_point(turned.group())
-        raise fields.refuse("text", f"free of {control}, a bidirectional control")
+        raise fields.refuse(
+            "text", said("free of {control}, a bidirectional control", control=control)
+        )
     return Chat(table, line, fields.ref)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from splitpot.i18n import Said, Words
+
 Ref = str | int | None  # a client's tag on a command, echoed in an error about it
 
 
@@ -30,14 +32,20 @@ class ErrorCode(Enum):
 
 
 class ProtocolError(Exception):
-    """A message the room refuses: its code, a message naming the bad input, and the
-    command's ``ref`` when it had a good one."""
+    """A message the room refuses: its code, a message naming the bad input (``said``:
+    one the room can put in each listener's language; ``message`` is its English), and
+    the command's ``ref`` when it had a good one."""
 
-    def __init__(self, code: ErrorCode, message: str, ref: Ref = None) -> None:
-        super().__init__(message)
+    def __init__(self, code: ErrorCode, message: str | Said, ref: Ref = None) -> None:
+        super().__init__(str(message))
         self.code = code
-        self.message = message
+        self.message = str(message)
+        self.said = message if isinstance(message, Said) else None
         self.ref = ref
+
+    def told(self, words: Words) -> str:
+        """The message in ``words``' language (English where it has no translation)."""
+        return self.message if self.said is None else self.said.to(words)
 
 
 __all__ = ["ErrorCode", "ProtocolError", "Ref"]

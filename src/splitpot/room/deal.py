@@ -10,6 +10,7 @@ from typing import Any
 
 from splitpot import fair
 from splitpot.cards import Card
+from splitpot.i18n import said
 from splitpot.protocol import ErrorCode, Json, JsonObject, ProtocolError
 from splitpot.table import HandStarted
 
@@ -62,12 +63,15 @@ class PendingDeal:
         commitment = self.players.get(seat)
         if commitment is None:
             raise ProtocolError(
-                ErrorCode.NOT_NOW, f"seat {seat} sent no commitment for hand {self.hand_id}"
+                ErrorCode.NOT_NOW,
+                said(
+                    "seat {seat} sent no commitment for hand {hand}", seat=seat, hand=self.hand_id
+                ),
             )
         if fair.player_commitment(entropy) != commitment:
             raise ProtocolError(
                 ErrorCode.BAD_MESSAGE,
-                "reveal.entropy does not match the commitment sent for this hand",
+                said("reveal.entropy does not match the commitment sent for this hand"),
             )
         self.entropy[seat] = entropy
         return set(self.entropy) == set(self.players)

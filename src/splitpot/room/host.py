@@ -296,21 +296,33 @@ class TableHost:
         where = self.seat_of(person.id)
         if where is not None:
             raise ProtocolError(
-                ErrorCode.ALREADY_SEATED, f"{person.name} already sits in seat {where + 1}"
+                ErrorCode.ALREADY_SEATED,
+                said("{name} already sits in seat {seat}", name=person.name, seat=where + 1),
             )
         if not 0 <= seat < config.seats:
             raise ProtocolError(
-                ErrorCode.BAD_MESSAGE, f"there is no seat {seat + 1}: the table has {config.seats}"
+                ErrorCode.BAD_MESSAGE,
+                said(
+                    "there is no seat {seat}: the table has {seats}",
+                    seat=seat + 1,
+                    seats=config.seats,
+                ),
             )
         if self.table.seats[seat] is not None:
-            raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat + 1} is taken")
+            raise ProtocolError(ErrorCode.SEAT_TAKEN, said("seat {seat} is taken", seat=seat + 1))
         if any(o.name == person.name for o in self.occupants.values()):
             raise ProtocolError(
-                ErrorCode.NAME_TAKEN, f"a player named {person.name} sits at this table"
+                ErrorCode.NAME_TAKEN,
+                said("a player named {name} sits at this table", name=person.name),
             )
         low, high = config.min_buy_in, config.max_buy_in
         if not low <= buy_in <= high:
-            raise ProtocolError(ErrorCode.BUY_IN, f"the buy-in is {low} to {high}, not {buy_in}")
+            raise ProtocolError(
+                ErrorCode.BUY_IN,
+                said(
+                    "the buy-in is {low} to {high}, not {amount}", low=low, high=high, amount=buy_in
+                ),
+            )
         self.table.check_sit(seat, person.name, buy_in)
         yield TakeSeat(seat, person.id, buy_in)
         events = self.table.sit(seat, person.name, buy_in, post_now=command.post_now)
@@ -324,17 +336,28 @@ class TableHost:
         if command.seat is not None and command.seat != seat:
             raise ProtocolError(
                 ErrorCode.FORBIDDEN,
-                f"seat {command.seat + 1} is not yours: you sit in seat {seat + 1}",
+                said(
+                    "seat {asked} is not yours: you sit in seat {seat}",
+                    asked=command.seat + 1,
+                    seat=seat + 1,
+                ),
             )
         playing = self.playing
         if self.table.hand is None or playing is None:
-            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "no hand is being played")
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, said("no hand is being played"))
         if command.hand is not None and command.hand != playing.id:
             raise ProtocolError(
-                ErrorCode.WRONG_HAND, f"hand {command.hand} is not the hand in play ({playing.id})"
+                ErrorCode.WRONG_HAND,
+                said(
+                    "hand {hand} is not the hand in play ({playing})",
+                    hand=command.hand,
+                    playing=playing.id,
+                ),
             )
         if self.table.seat_to_act != seat:
-            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"seat {seat + 1} is not to act")
+            raise ProtocolError(
+                ErrorCode.NOT_YOUR_TURN, said("seat {seat} is not to act", seat=seat + 1)
+            )
         yield from self._apply(seat, command.action, now)
 
     def _sit_out(self, command: SitOut) -> Steps:
@@ -352,7 +375,8 @@ class TableHost:
         seat = self._own_seat(command.person)
         if self._in_hand(seat):
             raise ProtocolError(
-                ErrorCode.NOT_NOW, f"seat {seat + 1} is in the hand: top up between hands"
+                ErrorCode.NOT_NOW,
+                said("seat {seat} is in the hand: top up between hands", seat=seat + 1),
             )
         yield from self._top_up(seat, command.amount)
 
@@ -363,11 +387,17 @@ class TableHost:
         pending = self.pending
         if pending is None:
             raise ProtocolError(
-                ErrorCode.NOT_NOW, f"no hand is waiting for entropy, not {command.hand}"
+                ErrorCode.NOT_NOW,
+                said("no hand is waiting for entropy, not {hand}", hand=command.hand),
             )
         if command.hand != pending.hand_id:
             raise ProtocolError(
-                ErrorCode.WRONG_HAND, f"hand {pending.hand_id} is being dealt, not {command.hand}"
+                ErrorCode.WRONG_HAND,
+                said(
+                    "hand {dealt} is being dealt, not {hand}",
+                    dealt=pending.hand_id,
+                    hand=command.hand,
+                ),
             )
         if pending.reveal(seat, command.entropy):
             yield from self._deal_cards(now)
@@ -382,7 +412,13 @@ class TableHost:
             sent.popleft()
         if len(sent) >= count:
             raise ProtocolError(
-                ErrorCode.RATE_LIMITED, f"at most {count} chat lines in {window:g} seconds"
+                ErrorCode.RATE_LIMITED,
+                said_n(
+                    "at most {count} chat line in {seconds} seconds",
+                    "at most {count} chat lines in {seconds} seconds",
+                    count,
+                    seconds=format(window, "g"),
+                ),
             )
         sent.append(now)
         return SayChat(person, self.seat_of(person.id), command.text)
@@ -394,7 +430,8 @@ class TableHost:
         person, action = command.person, command.action
         if person.id != self.host_id:
             raise ProtocolError(
-                ErrorCode.FORBIDDEN, f"only the host of table {self.id} may do that"
+                ErrorCode.FORBIDDEN,
+                said("only the host of table {table} may do that", table=self.id),
             )
         fields: JsonObject = {"action": action.value, "by": str(person.id)}
         in_hand = self.table.hand is not None
@@ -426,7 +463,10 @@ class TableHost:
             if not self.settings.audit:
                 raise ProtocolError(
                     ErrorCode.BAD_MESSAGE,
-                    f"table {self.id} was made without the audit: its sessions publish no salts",
+                    said(
+                        "table {table} was made without the audit: its sessions publish no salts",
+                        table=self.id,
+                    ),
                 )
             self.ending_session = True
             text = (
@@ -462,11 +502,12 @@ class TableHost:
         """The host's remove, ban or new host of the player in ``seat``."""
         occupant = self.occupants.get(seat)
         if occupant is None:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {seat + 1} is empty")
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, said("seat {seat} is empty", seat=seat + 1))
         if action is HostAction.HOST:
             if occupant.bot is not None:
                 raise ProtocolError(
-                    ErrorCode.BAD_MESSAGE, f"seat {seat + 1} is a bot: a bot cannot host"
+                    ErrorCode.BAD_MESSAGE,
+                    said("seat {seat} is a bot: a bot cannot host", seat=seat + 1),
                 )
             yield ChangeTable({}, occupant.player_id)
             self.host_id = occupant.player_id
@@ -475,10 +516,11 @@ class TableHost:
         if ban:
             if occupant.bot is not None:
                 raise ProtocolError(
-                    ErrorCode.BAD_MESSAGE, f"seat {seat + 1} is a bot: remove it, not ban it"
+                    ErrorCode.BAD_MESSAGE,
+                    said("seat {seat} is a bot: remove it, not ban it", seat=seat + 1),
                 )
             if occupant.player_id == self.host_id:
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, "the host cannot ban themselves")
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, said("the host cannot ban themselves"))
             yield BanPlayer(occupant.player_id)
             self.banned |= {occupant.player_id}
         occupant.removed = True
@@ -511,7 +553,8 @@ class TableHost:
         the old one lets no one in."""
         if not self.settings.private:
             raise ProtocolError(
-                ErrorCode.BAD_MESSAGE, f"table {self.id} is public: it has no invite"
+                ErrorCode.BAD_MESSAGE,
+                said("table {table} is public: it has no invite", table=self.id),
             )
         invite: str = yield MakeInvite()
         yield SendInvite(invite)
@@ -705,7 +748,7 @@ class TableHost:
             yield LogAction(playing.id, seq, seat + 1, action.kind.value, action.amount)
         except Exception:
             raise ProtocolError(
-                ErrorCode.SERVER_ERROR, "the room could not record that action: send it again"
+                ErrorCode.SERVER_ERROR, said("the room could not record that action: send it again")
             ) from None
 
     def _tell(self, events: list[TableEvent]) -> Steps:
@@ -1005,7 +1048,8 @@ class TableHost:
         seat = self.seat_of(person.id)
         if seat is None:
             raise ProtocolError(
-                ErrorCode.NOT_SEATED, f"{person.name} does not sit at table {self.id}"
+                ErrorCode.NOT_SEATED,
+                said("{name} does not sit at table {table}", name=person.name, table=self.id),
             )
         return seat
 

@@ -483,7 +483,7 @@ def _refuse(request: Request, failure: ProtocolError) -> None:
     if not request.done.done():
         request.done.set_exception(failure)
     elif request.connection is not None:
-        error = error_message(failure.code, failure.message, request.ref)
+        error = error_message(failure.code, failure.told(request.connection.words), request.ref)
         request.connection.send(frame(error))
 
 

@@ -31,6 +31,7 @@ from typing import Any, Protocol
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
+from splitpot.i18n import Said
 from splitpot.protocol import ErrorCode, ProtocolError
 from splitpot.server.placement import Node
 
@@ -326,7 +327,8 @@ class Cluster:
         finally:
             self._waiting.pop(request, None)
         if answer.get("code") is not None:
-            raise ProtocolError(ErrorCode(answer["code"]), answer["message"])
+            told = Said.from_json(answer["said"]) if "said" in answer else answer["message"]
+            raise ProtocolError(ErrorCode(answer["code"]), told)
 
     def unwatch(self, table_id: str, connection: int) -> None:
         """A connection of this process no longer watches a table another runs."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from splitpot import protocol
+from splitpot.i18n import said
 from splitpot.protocol import ErrorCode, ProtocolError, TableMessage
 from splitpot.room import commands as host
 from splitpot.server.actor import Request, Unwatch, Watch
@@ -30,7 +31,9 @@ def _command(connection: Connection, command: TableMessage) -> host.TableCommand
     player = connection.player
     if player is None:
         raise ProtocolError(
-            ErrorCode.FORBIDDEN, "say hello with a token first: watchers only watch", command.ref
+            ErrorCode.FORBIDDEN,
+            said("say hello with a token first: watchers only watch"),
+            command.ref,
         )
     who = host.Person(player.id, player.name)
     match command:

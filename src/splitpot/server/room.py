@@ -27,6 +27,7 @@ from redis.exceptions import RedisError
 from splitpot.bots import make_bot
 from splitpot.cards import Deck
 from splitpot.fair import GENESIS, SEED_BYTES, PreOrder, random_bytes
+from splitpot.i18n import said
 from splitpot.protocol import ErrorCode, ProtocolError
 from splitpot.room.commands import Person
 from splitpot.room.effects import DealSecrets
@@ -452,7 +453,8 @@ class Room:
         player its host banned sees nothing of it: refused, saying so."""
         if player is not None and player.id in table.banned:
             raise ProtocolError(
-                ErrorCode.FORBIDDEN, f"{player.name} is banned from table {table.id}"
+                ErrorCode.FORBIDDEN,
+                said("{name} is banned from table {table}", name=player.name, table=table.id),
             )
         if not table.private:
             return True

@@ -11,7 +11,7 @@ from collections.abc import Callable, Coroutine
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
-from splitpot.i18n import words
+from splitpot.i18n import said, words
 from splitpot.protocol import ErrorCode, Hello, ProtocolError, Sit, TableMessage, Watch, read_frame
 from splitpot.room.settings import TableSettings, parse_settings
 from splitpot.server.actor import TableActor
@@ -75,7 +75,7 @@ class Routing:
         is remembered, to ask again for the table when it moves."""
         if connection.player is None and not isinstance(command, Watch):
             raise ProtocolError(
-                ErrorCode.FORBIDDEN, "a watcher may only watch: say hello with a token"
+                ErrorCode.FORBIDDEN, said("a watcher may only watch: say hello with a token")
             )
         table_id = command.table
         watches = isinstance(command, Watch | Sit) and table_id not in connection.watching
@@ -178,7 +178,7 @@ class Routing:
         try:
             command = read_frame(message["text"])
             if isinstance(command, Hello):
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, "hello comes once, first")
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, said("hello comes once, first"))
             await actor.submit(request(stub, command))
         except Exception as error:
             failure = refusal(error)
@@ -186,7 +186,10 @@ class Routing:
                 return
             if failure.code is ErrorCode.SERVER_ERROR:
                 log.exception("table %s: a command from %s failed", table_id, node)
-            cluster.answer(node, asked, {"code": failure.code.value, "message": failure.message})
+            refused: dict[str, Any] = {"code": failure.code.value, "message": failure.message}
+            if failure.said is not None:  # put in words by the client's own process
+                refused["said"] = failure.said.to_json()
+            cluster.answer(node, asked, refused)
         else:
             cluster.answer(node, asked, {})
 

@@ -16,7 +16,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from splitpot.i18n import negotiate, words
+from splitpot.i18n import negotiate, said, words
 from splitpot.protocol import (
     MAX_FRAME,
     Command,
@@ -116,19 +116,19 @@ class Client:
             command = self._read(data)
             ref = command.ref
             if not isinstance(command, Hello):
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, "the first message is hello", ref)
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, said("the first message is hello"), ref)
             player = None
             if command.token is not None:
                 player = await self.room.db(self.room.store.player_for_token, command.token)
                 if player is None:
-                    raise ProtocolError(
-                        ErrorCode.UNAUTHORIZED, "the token is unknown or logged out", ref
-                    )
+                    unknown = said("the token is unknown or logged out")
+                    raise ProtocolError(ErrorCode.UNAUTHORIZED, unknown, ref)
         except Exception as error:  # a refusal, or a bug: answered, never a dropped socket
             failure = refusal(error)
             if failure.code is ErrorCode.SERVER_ERROR:
                 log.exception("hello failed")
-            answer = error_message(failure.code, failure.message, failure.ref or ref)
+            hello = words(negotiate(self.socket.headers.get("accept-language")))
+            answer = error_message(failure.code, failure.told(hello), failure.ref or ref)
             await self.socket.send_text(frame(answer))
             return
         session = None if command.token is None else token_hash(command.token)
@@ -151,20 +151,20 @@ class Client:
             command = self._read(data)
             ref = command.ref
             if isinstance(command, Hello):
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, "hello comes once, first", ref)
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, said("hello comes once, first"), ref)
             assert isinstance(data, str)  # binary frames are refused by _read
             await self.room.routing.route(self.connection, command, data)
         except ProtocolError as error:
-            self._refuse(error.code, error.message, error.ref if error.ref is not None else ref)
+            self._refuse(error, error.ref if error.ref is not None else ref)
         except Exception as error:  # a refusal of the core or the store, or a bug
             failure = refusal(error)
             if failure.code is ErrorCode.SERVER_ERROR:
                 log.exception("command failed")
-            self._refuse(failure.code, failure.message, ref)
+            self._refuse(failure, ref)
 
     def _read(self, data: str | bytes) -> Command:
         if isinstance(data, bytes):
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "frames are JSON text, not binary")
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, said("frames are JSON text, not binary"))
         return read_frame(data)
 
     def _spend(self) -> None:
@@ -172,12 +172,17 @@ class Client:
         self.allowance = min(BURST, self.allowance + (now - self.checked) * RATE)
         self.checked = now
         if self.allowance < 1:
-            raise ProtocolError(ErrorCode.RATE_LIMITED, f"at most {RATE:g} messages a second")
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                said("at most {rate} messages a second", rate=format(RATE, "g")),
+            )
         self.allowance -= 1
 
-    def _refuse(self, code: ErrorCode, message: str, ref: object) -> None:
+    def _refuse(self, failure: ProtocolError, ref: object) -> None:
+        """The refusal, in the connection's language."""
         assert self.connection is not None
-        self.connection.send(frame(error_message(code, message, ref)))  # type: ignore[arg-type]
+        told = failure.told(self.connection.words)
+        self.connection.send(frame(error_message(failure.code, told, ref)))  # type: ignore[arg-type]
 
     async def _write(self, connection: Connection) -> None:
         """Send the connection's frames in order, then close the socket."""
