@@ -7,20 +7,22 @@ import ipaddress
 import json
 import os
 import sys
+import unicodedata
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 from urllib.parse import urlsplit
 
+from babel.numbers import format_decimal
 from rich.console import Console
 from rich.progress import Progress
 
 from splitpot import __version__, verify
 from splitpot.bots import make_bot
 from splitpot.cards import CardError, format_cards
-from splitpot.client.game import Game
+from splitpot.client.game import Game, signed
 from splitpot.client.lines import play_lines
-from splitpot.dealer import game_title, high_words, no_low_words
+from splitpot.dealer import award_lines, game_title, high_words, no_low_words
 from splitpot.equity import EquityResult, calculate
 from splitpot.equity.calculator import FIELDS as FIGURES
 from splitpot.equity.calculator import exact_job
@@ -29,7 +31,6 @@ from splitpot.history import HandRecord, HistoryError
 from splitpot.history.files import read_history
 from splitpot.history.pokerstars import game_name, write_pokerstars
 from splitpot.history.replay import replay_record
-from splitpot.history.report import award_lines
 from splitpot.history.table_log import record_of
 from splitpot.i18n import ENGLISH, TERMINAL, Language, Words, language, negotiate, words
 from splitpot.reading import why_unread
@@ -141,17 +142,19 @@ def _cmd_showdown(args: argparse.Namespace) -> int:
     return 0
 
 
-def _replay_hand(record: HandRecord, check: bool) -> tuple[dict[str, Any], list[str]]:
-    """The JSON entry and the text lines of one replayed hand."""
-    names = record.names
-    title = f"Hand {record.id} ({record.game})"
+def _replay_hand(
+    record: HandRecord, check: bool, words: Words = ENGLISH
+) -> tuple[dict[str, Any], list[str]]:
+    """The JSON entry and the text lines (in ``words``' language) of one replayed hand."""
+    names, say = record.names, words.say
+    title = say("Hand {hand} ({game})", hand=record.id, game=record.game)
     try:
         replayed = replay_record(record)
     except HistoryError as error:
         entry: dict[str, Any] = {"id": record.id, "game": record.game}
         entry["agrees"] = False if check else None
         entry |= {"error": str(error), "pots": [], "collected": {}, "finishing_stacks": None}
-        return entry, [title, f"  cannot be replayed under the rules: {error}"]
+        return entry, [title, say("  cannot be replayed under the rules: {reason}", reason=error)]
     result = replayed.hand.result
     assert result is not None
     variant = record.config.variant
@@ -159,23 +162,28 @@ def _replay_hand(record: HandRecord, check: bool) -> tuple[dict[str, Any], list[
     lines += [
         "  " + line
         for line in award_lines(
-            result,
+            result.awards,
             names,
-            record.unit,
-            record.currency,
-            variant.has_low,
+            has_low=variant.has_low,
             low_qualifier=variant.low_qualifier,
+            unit=record.unit,
+            currency=record.currency,
+            words=words,
         )
     ]
     agrees = replayed.agrees if check else None
     if check and agrees is None:
-        lines.append("  the file records no result to check")
+        lines.append(say("  the file records no result to check"))
     elif check and agrees:
-        lines.append("  agrees with the file")
+        lines.append(say("  agrees with the file"))
     for difference in replayed.differences if check else ():
         lines.append(
-            f"  DIFFERS: {difference.what}: the file says {difference.file}, "
-            f"the rules give {difference.rules}"
+            say(
+                "  DIFFERS: {what}: the file says {file}, the rules give {rules}",
+                what=difference.what,
+                file=difference.file,
+                rules=difference.rules,
+            )
         )
     pots = [
         {
@@ -209,7 +217,7 @@ def _replay_hand(record: HandRecord, check: bool) -> tuple[dict[str, Any], list[
     return entry, lines
 
 
-def _progress_bar() -> Progress:
+def _progress_bar() -> Progress:  # its task's label is said by the caller
     """A progress bar on stderr that leaves no trace, and shows nothing off a terminal."""
     console = Console(stderr=True)
     return Progress(transient=True, console=console, disable=not console.is_terminal)
@@ -218,72 +226,110 @@ def _progress_bar() -> Progress:
 def _cmd_replay(args: argparse.Namespace) -> int:
     entries: list[dict[str, Any]] = []
     unread: list[dict[str, Any]] = []  # hands listed with the reason they were not replayed
-    status = 0
+    status, words = 0, args.words
+    say = words.say
     for path in args.files:
         try:
             history = read_history(path)
         except (OSError, HistoryError) as error:
-            print(f"splitpot replay: {path}: {why_unread(error)}", file=sys.stderr)
+            said = say("splitpot replay: {path}: {reason}", path=path, reason=why_unread(error))
+            print(said, file=sys.stderr)
             status = EXIT_BAD_INPUT
             continue
         if not history.hands and not any(problem.skipped for problem in history.unreadable):
             reasons = "".join(
-                f"; hand {problem.hand_id} (line {problem.line}): {problem.reason}"
+                say(
+                    "; hand {hand} (line {line}): {reason}",
+                    hand=problem.hand_id,
+                    line=problem.line,
+                    reason=problem.reason,
+                )
                 for problem in history.unreadable
             )
-            print(f"splitpot replay: {path}: no hand to replay{reasons}", file=sys.stderr)
+            said = say(
+                "splitpot replay: {path}: no hand to replay{reasons}", path=path, reasons=reasons
+            )
+            print(said, file=sys.stderr)
             status = EXIT_BAD_INPUT
             continue
         if not args.json:
-            print(f"{path}: {len(history.hands)} hands ({history.format})")
+            print(
+                words.say_n(
+                    "{path}: {count} hands ({format})",
+                    "{path}: {count} hands ({format})",
+                    len(history.hands),
+                    path=path,
+                    format=history.format,
+                )
+            )
         for record in history.hands:
-            entry, lines = _replay_hand(record, args.check)
+            entry, lines = _replay_hand(record, args.check, words)
             entries.append(entry)
             if entry["agrees"] is False and status == 0:
                 status = 1
             if not args.json:
                 print("\n".join(lines))
         for problem in history.unreadable:
-            what = "skipped" if problem.skipped else "unreadable"
             unread.append(
                 {"file": path, "id": problem.hand_id, "line": problem.line, "last_line":
                  problem.last_line, "skipped": problem.skipped, "reason": problem.reason}
             )  # fmt: skip
             if not args.json:
-                print(f"Hand {problem.hand_id} (line {problem.line}) {what}: {problem.reason}")
+                said = {"hand": problem.hand_id, "line": problem.line, "reason": problem.reason}
+                if problem.skipped:
+                    print(say("Hand {hand} (line {line}) skipped: {reason}", **said))
+                else:
+                    print(say("Hand {hand} (line {line}) unreadable: {reason}", **said))
     if args.json:
         print(json.dumps({"hands": entries, "unreadable": unread}))
     elif args.check and entries:
         differing = sum(entry["agrees"] is False for entry in entries)
-        print(f"{len(entries) - differing} of {len(entries)} hands agree with their files")
+        print(
+            words.say_n(
+                "{agree} of {count} hands agree with their files",
+                "{agree} of {count} hands agree with their files",
+                len(entries),
+                agree=words.number(len(entries) - differing),
+            )
+        )
     if not entries and status == 0:
-        print("splitpot replay: no hand of a game splitpot plays to replay", file=sys.stderr)
+        print(say("splitpot replay: no hand of a game splitpot plays to replay"), file=sys.stderr)
         return EXIT_BAD_INPUT
     return status
 
 
 def _session(args: argparse.Namespace) -> GameSession:
-    config = table_config(args.variant, args.structure, args.stakes, args.seats)
+    words = args.words
+    config = table_config(args.variant, args.structure, args.stakes, args.seats, words)
     return GameSession(
-        config, name=args.name, buy_in=args.buy_in, seed=args.seed, max_hands=args.hands
+        config,
+        name=args.name,
+        buy_in=args.buy_in,
+        seed=args.seed,
+        max_hands=args.hands,
+        words=words,
     )
 
 
 def _game(args: argparse.Namespace) -> Game:
-    """The offline game against bots, or with ``--server`` a table of the room."""
+    """The offline game against bots, or with ``--server`` a table of the room; in the
+    language of ``--lang`` (or the locale's)."""
+    say = args.words.say
     if args.server is None:
         if args.table is not None or args.invite is not None:
-            raise ValueError("--table and --invite need --server URL (offline there is one table)")
+            raise ValueError(
+                say("--table and --invite need --server URL (offline there is one table)")
+            )
         if args.new:
-            raise ValueError("--new needs --server URL (offline there is no guest to keep)")
+            raise ValueError(say("--new needs --server URL (offline there is no guest to keep)"))
         return _session(args)
     from splitpot.client.announced import default_folder
     from splitpot.client.identity import Identities, default_file
     from splitpot.client.remote import RemoteGame  # the network packages load only to connect
 
-    name = player_name(args.name)
+    name = player_name(args.name, args.words)
     if args.invite is not None and args.table is None:
-        raise ValueError("--invite TOKEN goes with --table ID: the private table it opens")
+        raise ValueError(say("--invite TOKEN goes with --table ID: the private table it opens"))
     return RemoteGame(
         args.server,
         name,
@@ -293,6 +339,7 @@ def _game(args: argparse.Namespace) -> Game:
         announced=default_folder(),
         identities=Identities(default_file()),
         new=args.new,
+        words=args.words,
     )
 
 
@@ -305,7 +352,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             return run(game, two_colour=args.two_colour)
         return play_lines(game, (line.rstrip("\n") for line in sys.stdin))
     except ConnectionError as error:  # the room is out of reach, or refused the client
-        print(f"splitpot play: {error}", file=sys.stderr)
+        print(args.words.say("splitpot play: {reason}", reason=error), file=sys.stderr)
         return 1
     finally:
         game.close()
@@ -316,19 +363,22 @@ class _HandsOut:
     a run stopped by Ctrl-C keeps them all. A failure to write is a ValueError that names
     the file."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, words: Words = ENGLISH) -> None:
         self.path = path
+        self.words = words
         self.written = 0
         try:
             self._file = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by close)
         except OSError as error:
-            raise ValueError(f"--history-out {path}: {error.strerror}") from error
+            said = words.say("--history-out {path}: {reason}", path=path, reason=error.strerror)
+            raise ValueError(said) from error
 
     def write(self, played: TableHand) -> None:
         try:
             self._file.write(write_pokerstars(record_of(played), played.hand, hero=0))
         except (OSError, HistoryError) as error:
-            raise ValueError(f"--history-out {self.path}: {error}") from error
+            said = self.words.say("--history-out {path}: {reason}", path=self.path, reason=error)
+            raise ValueError(said) from error
         self.written += 1
 
     def close(self) -> None:
@@ -336,25 +386,33 @@ class _HandsOut:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    config = table_config(args.variant, args.structure, args.stakes, args.seats)
+    words: Words = args.words
+    say = words.say
+    config = table_config(args.variant, args.structure, args.stakes, args.seats, words)
     kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
     if not kinds:
-        raise ValueError(f"--bots {args.bots!r} names no bot; give kinds like sensible,random")
+        raise ValueError(
+            say(
+                "--bots {given} names no bot; give kinds like sensible,random",
+                given=repr(args.bots),
+            )
+        )
     kinds = [kinds[i % len(kinds)] for i in range(args.seats)]
     if args.history_out is not None:
         try:
             game_name(config.variant)  # refused before a hand is played, not after
         except HistoryError as error:
-            raise ValueError(f"--history-out {args.history_out}: {error}") from error
+            said = say("--history-out {path}: {reason}", path=args.history_out, reason=error)
+            raise ValueError(said) from error
     seed = args.seed
     bots = [
         make_bot(kind, f"Seat {i + 1} ({kind})", None if seed is None else seed + i)
         for i, kind in enumerate(kinds)
     ]
-    history = None if args.history_out is None else _HandsOut(args.history_out)
+    history = None if args.history_out is None else _HandsOut(args.history_out, words)
     try:
         with _progress_bar() as progress:
-            task = progress.add_task("playing", total=args.hands)
+            task = progress.add_task(say("playing"), total=args.hands)
             result = simulate(
                 config,
                 bots,
@@ -367,8 +425,13 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         if history is None:
             raise
-        print(f"splitpot simulate: interrupted; {history.written} hands played and written to "
-              f"{history.path}", file=sys.stderr)  # fmt: skip
+        said = words.say_n(
+            "splitpot simulate: interrupted; {count} hands played and written to {path}",
+            "splitpot simulate: interrupted; {count} hands played and written to {path}",
+            history.written,
+            path=history.path,
+        )
+        print(said, file=sys.stderr)
         return EXIT_INTERRUPTED
     finally:
         if history is not None:
@@ -385,11 +448,26 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         print(json.dumps(report))
     else:
         for bot in bots:
-            print(f"{bot.name}: {result.results[bot.name]:+d}")
-        speed = f"{result.hands_per_second:,.0f} hands/s"
-        print(f"{result.hands} hands in {result.seconds:.1f} s ({speed})")
+            print(f"{bot.name}: {signed(result.results[bot.name], words)}")
+        if words.language is Language.ENGLISH:
+            rate = f"{result.hands_per_second:,.0f}"
+        else:
+            rate = words.number(round(result.hands_per_second))
+        said = words.say_n(
+            "{count} hands in {seconds} s ({rate} hands/s)",
+            "{count} hands in {seconds} s ({rate} hands/s)",
+            result.hands,
+            seconds=_decimal(result.seconds, 1, words),
+            rate=rate,
+        )
+        print(said)
         print(
-            f"chips before {result.chips_before}, after {result.chips_after} (rake {result.rake})"
+            say(
+                "chips before {before}, after {after} (rake {rake})",
+                before=words.number(result.chips_before),
+                after=words.number(result.chips_after),
+                rake=words.number(result.rake),
+            )
         )
     return 0 if result.chips_before == result.chips_after else 1
 
@@ -398,13 +476,16 @@ EXACT_CONFIRM = 60.0  # seconds: an exact run estimated longer runs only with --
 
 
 def _cmd_equity(args: argparse.Namespace) -> int:
+    words: Words = args.words
     if args.force and not args.exact:
-        raise ValueError("--force goes with --exact: it runs an exact job estimated over a minute")
+        raise ValueError(
+            words.say("--force goes with --exact: it runs an exact job estimated over a minute")
+        )
     if args.exact:
         _size_exact(args)
     method = "exact" if args.exact else ("monte-carlo" if args.samples is not None else "auto")
     with _progress_bar() as progress:
-        task = progress.add_task("equity", total=None)
+        task = progress.add_task(words.say("equity"), total=None)
         result = calculate(
             args.hands,
             board=args.board,
@@ -418,7 +499,7 @@ def _cmd_equity(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(equity_json(result)))
         return 0
-    print("\n".join(equity_table(result)))
+    print("\n".join(equity_table(result, words)))
     return 0
 
 
@@ -426,31 +507,63 @@ def _size_exact(args: argparse.Namespace) -> None:
     """An exact job that is not quick: its size and time said first, on stderr, with
     Monte Carlo suggested; one estimated over ``EXACT_CONFIRM`` seconds runs only with
     --force (a ValueError says so, and what else to do)."""
+    words: Words = args.words
     job = exact_job(args.hands, board=args.board, dead=args.dead, variant=args.variant)
     if job.seconds is None:
         return
-    size = (f"{_count(job.total)} boards ({_count(job.deals)} deals of the hands, "
-            f"{_count(job.boards)} boards each), about {_duration(job.seconds)} here")  # fmt: skip
+    size = words.say(
+        "{total} boards ({deals} deals of the hands, {boards} boards each), about {time} here",
+        total=_count(job.total, words),
+        deals=_count(job.deals, words),
+        boards=_count(job.boards, words),
+        time=_duration(job.seconds, words),
+    )
     if job.seconds > EXACT_CONFIRM and not args.force:
         raise ValueError(
-            f"--exact here is {size}: Monte Carlo takes seconds (--samples 200000, a standard "
-            "error near 0.1%), or add --force to enumerate all the same"
+            words.say(
+                "--exact here is {size}: Monte Carlo takes seconds (--samples 200000, a standard "
+                "error near 0.1%), or add --force to enumerate all the same",
+                size=size,
+            )
         )
-    print(f"splitpot equity: exact: {size}; Monte Carlo (--samples N) is quicker", file=sys.stderr)
+    said = words.say(
+        "splitpot equity: exact: {size}; Monte Carlo (--samples N) is quicker", size=size
+    )
+    print(said, file=sys.stderr)
 
 
-def _count(number: int) -> str:
+def _count(number: int, words: Words = ENGLISH) -> str:
     """A count in figures, as a power of ten past a trillion: 1,086,008; 1.31e+22."""
-    return f"{number:,}" if number < 10**12 else f"{number:.2e}"
+    if number >= 10**12:
+        return f"{number:.2e}"
+    return f"{number:,}" if words.language is Language.ENGLISH else words.number(number)
 
 
-def _duration(seconds: float) -> str:
+def _decimal(value: float, places: int, words: Words = ENGLISH) -> str:
+    """A number with ``places`` decimals, as the language writes it (English: 12.50)."""
+    if words.language is Language.ENGLISH:
+        return f"{value:.{places}f}"
+    return format_decimal(value, "0." + "0" * places, locale=words.language.value)
+
+
+def _duration(seconds: float, words: Words = ENGLISH) -> str:
     """A time in the unit that reads best: 40 s, 12 min, 3.5 h, 9 days, 2,000 years."""
     for unit, length in (("years", 365.25 * 86400), ("days", 86400), ("h", 3600), ("min", 60)):
         if seconds >= 2 * length:
             amount = seconds / length
-            return f"{amount:.3g} {unit}" if amount < 1e6 else f"{amount:.1e} {unit}"
-    return f"{seconds:.0f} s"
+            return _in_unit(unit, f"{amount:.3g}" if amount < 1e6 else f"{amount:.1e}", words)
+    whole = f"{seconds:.0f}"
+    return words.say("{amount} s", amount=whole)
+
+
+def _in_unit(unit: str, amount: str, words: Words) -> str:
+    if unit == "years":
+        return words.say("{amount} years", amount=amount)
+    if unit == "days":
+        return words.say("{amount} days", amount=amount)
+    if unit == "h":
+        return words.say("{amount} h", amount=amount)
+    return words.say("{amount} min", amount=amount)
 
 
 def equity_json(result: EquityResult) -> dict[str, Any]:
@@ -465,31 +578,48 @@ def equity_json(result: EquityResult) -> dict[str, Any]:
     return {"method": result.method, "samples": result.samples, "players": players}
 
 
-def equity_table(result: EquityResult) -> list[str]:
-    headers = ["hand", "equity", "high win", "high tie", "low win", "low tie", "scoop",
-               "quarter", "3/4", "low poss."]  # fmt: skip
+def equity_table(result: EquityResult, words: Words = ENGLISH) -> list[str]:
+    """The equity of each hand as a table, in ``words``' language."""
+    say = words.say
+    headers = [words.say_p("column", "hand"), say("equity"), say("high win"),
+               say("high tie"), say("low win"), say("low tie"), say("scoop"),
+               say("quarter"), say("3/4"), say("low poss.")]  # fmt: skip
     rows = []
     for player in result.players:
         figures = [player.equity, player.high_win, player.high_tie, player.low_win,
                    player.low_tie, player.scoop, player.quarter, player.three_quarter,
                    player.low_possible]  # fmt: skip
         hand = player.hand if player.combinations == 1 else f"{player.hand} ({player.combinations})"
-        rows.append([hand, *(f"{100 * float(f):.2f}%" for f in figures)])
-    widths = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
+        rows.append([hand, *(_decimal(100 * float(f), 2, words) + "%" for f in figures)])
+    widths = [max(_width(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
     lines = [
         "  ".join(
-            str(c).rjust(w) if i else str(c).ljust(w)
-            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+            _pad(str(c), w, right=bool(i)) for i, (c, w) in enumerate(zip(r, widths, strict=True))
         )
         for r in [headers, *rows]
     ]
     if result.method == "exact":
-        lines.append(f"exact: every one of {result.samples:,} boards")
+        samples = _count(result.samples, words)
+        lines.append(say("exact: every one of {count} boards", count=samples))
     else:
         worst = max(p.errors["equity"] for p in result.players)
-        error = f"standard error of equity at most {100 * worst:.3f}%"
-        lines.append(f"Monte Carlo: {result.samples:,} deals; {error}")
+        error = say(
+            "standard error of equity at most {error}%", error=_decimal(100 * worst, 3, words)
+        )
+        samples = _count(result.samples, words)
+        lines.append(say("Monte Carlo: {count} deals; {error}", count=samples, error=error))
     return lines
+
+
+def _width(text: str) -> int:
+    """Columns a text takes in a terminal: East Asian wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    """A text padded with spaces to ``width`` columns, right-aligned or left."""
+    space = " " * (width - _width(text))
+    return space + text if right else text + space
 
 
 def _add_table_options(parser: argparse.ArgumentParser, default_seats: int) -> None:
@@ -861,10 +991,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:  # Ctrl-C: one line and status 130, never a traceback
-        print(f"splitpot {args.command}: interrupted", file=sys.stderr)
+        said = args.words.say("splitpot {command}: interrupted", command=args.command)
+        print(said, file=sys.stderr)
         return EXIT_INTERRUPTED
     except (CardError, ValueError) as error:
-        print(f"splitpot {args.command}: error: {error}", file=sys.stderr)
+        said = args.words.say(
+            "splitpot {command}: error: {reason}", command=args.command, reason=error
+        )
+        print(said, file=sys.stderr)
         return EXIT_BAD_INPUT
     return code
 

@@ -10,12 +10,17 @@ is answered with the reason and the legal ones.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from splitpot import dealer
 from splitpot.bots import Bot, make_bot
-from splitpot.cards import CardError, parse_cards
-from splitpot.client.game import HELP, Game, Reply, counted
+from splitpot.cards import CardError, format_cards, parse_cards
+from splitpot.client.game import HELP, Game, Reply
 from splitpot.client.local import PERSON, LocalTable
 from splitpot.client.state import RoomMessage, TableClient, game_title
-from splitpot.history.report import hand_summary
+from splitpot.engine import Hand
+from splitpot.history.report import revealed_holes
+from splitpot.i18n import ENGLISH, Words
 from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Variant
 from splitpot.table import Table, TableConfig, TableError
 
@@ -28,7 +33,7 @@ class SettingError(ValueError):
     """A game setting (stakes, buy-in, name, number of hands) that the table cannot play."""
 
 
-def parse_stakes(structure: str, text: str) -> tuple[int, int]:
+def parse_stakes(structure: str, text: str, words: Words = ENGLISH) -> tuple[int, int]:
     """Stakes ``S/B`` as the structure reads them (RULES.md 3): limit and mixed stakes are
     the bets, the big bet twice the small one; pot and no limit stakes are the blinds, the
     big blind at least the small one; mixed small bets divide by 4 (the pot-limit blinds)."""
@@ -36,38 +41,63 @@ def parse_stakes(structure: str, text: str) -> tuple[int, int]:
     if not (slash and small_text.isdecimal() and big_text.isdecimal()) or (
         int(small_text) == 0 or int(big_text) == 0
     ):
-        raise SettingError(f"stakes are two whole amounts above 0 like 2/4, not {text!r}")
+        raise SettingError(
+            words.say(
+                "stakes are two whole amounts above 0 like 2/4, not {given}", given=repr(text)
+            )
+        )
     small, big = int(small_text), int(big_text)
+    said = {"structure": structure, "like": DEFAULT_STAKES[structure], "given": repr(text)}
     if structure in ("limit", "mixed") and big != 2 * small:
         raise SettingError(
-            f"{structure} stakes are a small bet and a big bet of twice as much, "
-            f"like {DEFAULT_STAKES[structure]}, not {text!r}"
+            words.say(
+                "{structure} stakes are a small bet and a big bet of twice as much, "
+                "like {like}, not {given}",
+                **said,
+            )
         )
     if structure == "limit" and small < 2:  # RULES.md 4.1: the small blind is half of it
         raise SettingError(
-            f"limit stakes need a small bet of at least 2 (the small blind is half of it), "
-            f"like 2/4, not {text!r}"
+            words.say(
+                "limit stakes need a small bet of at least 2 (the small blind is half of it), "
+                "like 2/4, not {given}",
+                given=repr(text),
+            )
         )
     if structure == "mixed" and small % 4:
         raise SettingError(
-            "mixed stakes need a small bet divisible by 4 (the pot-limit rounds play blinds "
-            f"of a quarter and a half of it), like 4/8, not {text!r}"
+            words.say(
+                "mixed stakes need a small bet divisible by 4 (the pot-limit rounds play blinds "
+                "of a quarter and a half of it), like 4/8, not {given}",
+                given=repr(text),
+            )
         )
     if big < small:
         raise SettingError(
-            f"{structure} stakes are the small and the big blind, the big blind at least the "
-            f"small one, like {DEFAULT_STAKES[structure]}, not {text!r}"
+            words.say(
+                "{structure} stakes are the small and the big blind, the big blind at least the "
+                "small one, like {like}, not {given}",
+                **said,
+            )
         )
     return small, big
 
 
-def table_config(variant: str, structure: str, stakes: str | None, seats: int) -> TableConfig:
+def table_config(
+    variant: str, structure: str, stakes: str | None, seats: int, words: Words = ENGLISH
+) -> TableConfig:
     """A table from command-line words. Limit stakes are the bets (2/4: blinds 1 and 2);
     pot and no limit stakes are the blinds; mixed stakes are the limit bets, and the pot
     limit rounds play with blinds of a quarter and a half of the small bet."""
     if structure not in STRUCTURES:
-        raise SettingError(f"unknown structure {structure!r}; structures: {', '.join(STRUCTURES)}")
-    small, big = parse_stakes(structure, stakes or DEFAULT_STAKES[structure])
+        raise SettingError(
+            words.say(
+                "unknown structure {given}; structures: {structures}",
+                given=repr(structure),
+                structures=", ".join(STRUCTURES),
+            )
+        )
+    small, big = parse_stakes(structure, stakes or DEFAULT_STAKES[structure], words)
     betting: FixedLimit | PotLimit | NoLimit | Mixed
     if structure == "limit":
         betting = FixedLimit(small, big)
@@ -95,23 +125,35 @@ class GameSession(Game):
         buy_in: int | None = None,
         seed: int | None = None,
         max_hands: int | None = None,
+        words: Words = ENGLISH,
     ) -> None:
+        """``words``: the person's language (the picture, the dealer's lines, the help)."""
+        say = words.say
         if max_hands is not None and max_hands < 1:
-            raise SettingError(f"the number of hands must be 1 or more, not {max_hands}")
-        name = player_name(name)
+            raise SettingError(
+                say("the number of hands must be 1 or more, not {given}", given=max_hands)
+            )
+        name = player_name(name, words)
         low, high = config.min_buy_in, config.max_buy_in
         if buy_in is not None and not low <= buy_in <= high:
-            raise SettingError(f"the buy-in at this table is {low} to {high} chips, not {buy_in}")
+            raise SettingError(
+                say(
+                    "the buy-in at this table is {low} to {high} chips, not {given}",
+                    low=low,
+                    high=high,
+                    given=buy_in,
+                )
+            )
         self.bots = bots or [
             make_bot("sensible", f"Bot {i}", None if seed is None else seed + i)
             for i in range(1, config.seats)
         ]
         if name in {bot.name for bot in self.bots}:
-            raise SettingError(f"the name {name!r} is a bot's: choose another")
-        super().__init__(TableClient(), name)
+            raise SettingError(say("the name {name} is a bot's: choose another", name=repr(name)))
+        super().__init__(TableClient(words=words), name)
         self.buy_in = buy_in or high
         self.max_hands = max_hands
-        self.local = LocalTable(config, name, self.bots, self.buy_in, seed)
+        self.local = LocalTable(config, name, self.bots, self.buy_in, seed, words=words)
         self.client.receive(self.local.snapshot())
         self.hands_started = 0
 
@@ -138,14 +180,14 @@ class GameSession(Game):
         A hand can be over before anyone acts (heads-up, a small blind all in by posting):
         its lines are reported like those of any other hand."""
         if self.stack == 0:
-            return Reply(("You have no chips left.", *self.summary()), over=True)
+            return Reply((self.words.say("You have no chips left."), *self.summary()), over=True)
         if self.max_hands is not None and self.hands_started >= self.max_hands:
-            last = f"That was the last of your {counted(self.max_hands, 'hand')}."
-            return Reply((last, *self.summary()), over=True)
+            return Reply((self.last_of(self.max_hands), *self.summary()), over=True)
         try:
             frames = self.local.deal()
         except TableError as error:
-            return Reply((f"Cannot deal: {error}", *self.summary()), over=True)
+            said = self.words.say("Cannot deal: {reason}", reason=error)
+            return Reply((said, *self.summary()), over=True)
         self.hands_started += 1
         return Reply(tuple(self.client.receive_all(frames)))
 
@@ -159,19 +201,66 @@ class GameSession(Game):
         """A hand of the last 50, whole, as the person may see it (RULES.md 6)."""
         played = self.table.history[-back]
         viewer = played.seats.index(PERSON) if PERSON in played.seats else None
-        game = game_title(played.hand.config.variant, played.hand.config.betting)
-        title = f"Hand {played.number}: {game} (button: seat {played.button_seat + 1})"
-        return hand_summary(played.hand, played.names, viewer, title)
+        w = self.words
+        game = game_title(played.hand.config.variant, played.hand.config.betting, w)
+        title = w.say(
+            "Hand {number}: {game} (button: seat {seat})",
+            number=played.number,
+            game=game,
+            seat=played.button_seat + 1,
+        )
+        return hand_summary(played.hand, played.names, viewer, title, w)
 
 
-def player_name(name: str) -> str:
+def hand_summary(
+    hand: Hand, names: Sequence[str], viewer: int | None, title: str, words: Words = ENGLISH
+) -> list[str]:
+    """A whole finished hand as ``viewer`` may see it, in ``words``' language: every action
+    and board, the hands shown or mucked at the showdown, the five cards of each winning
+    high and low, the pots and who won them (``history.report.hand_summary``, spoken)."""
+    say = words.say
+    lines = [title]
+    lines += [
+        say("  {name}: {stack} chips", name=names[p], stack=words.number(stack))
+        for p, stack in enumerate(hand.starting_stacks)
+    ]
+    revealed = revealed_holes(hand, viewer)
+    events = hand.visible_events(viewer)
+    scene = dealer.Scene(hand.config.variant, words=words)
+    before, _ = dealer.scenes(events, scene)
+    for event, seen in zip(events, before, strict=True):
+        lines += [
+            "  " + line for line in dealer.dealer_lines(event, names, seen, revealed=revealed)
+        ]
+    result = hand.result
+    if result is not None and result.showdown:
+        for award in result.awards:
+            name = names[award.player]
+            if award.high is not None:
+                cards = format_cards(award.high.cards, " ")
+                lines.append(say("  {name} won the high with {cards}", name=name, cards=cards))
+            if award.low is not None:
+                cards = format_cards(award.low.cards, " ")
+                lines.append(say("  {name} won the low with {cards}", name=name, cards=cards))
+    return lines
+
+
+def player_name(name: str, words: Words = ENGLISH) -> str:
     """A name to play under, trimmed: 1 to 20 printable characters, no word of which reads
     as a card (the chat shows cards as symbols)."""
     if not 0 < len(name.strip()) <= MAX_NAME or not name.isprintable():
-        raise SettingError(f"a player's name is 1 to {MAX_NAME} printable characters, not {name!r}")
+        raise SettingError(
+            words.say(
+                "a player's name is 1 to {most} printable characters, not {given}",
+                most=MAX_NAME,
+                given=repr(name),
+            )
+        )
     name = name.strip()
     if any(_is_card(word) for word in name.split()):
-        raise SettingError(f"the name {name!r} reads as a card: choose another")
+        raise SettingError(
+            words.say("the name {name} reads as a card: choose another", name=repr(name))
+        )
     return name
 
 

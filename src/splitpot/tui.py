@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.table import Table as Grid
@@ -23,6 +24,7 @@ from textual.widgets import Button, Footer, Header, Input, OptionList, RichLog, 
 from splitpot.client.game import Game, Reply
 from splitpot.client.state import Frame
 from splitpot.engine import LegalActions
+from splitpot.i18n import ENGLISH, Words, marked
 from splitpot.rules import Structure
 
 CARD = re.compile(r"\b([2-9TJQKA])([shdc])\b")
@@ -31,11 +33,18 @@ SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 # two colours: the red suits red, the black suits in the text colour.
 FOUR_COLOURS = {"s": "bold", "h": "bold red1", "d": "bold dodger_blue1", "c": "bold green3"}
 TWO_COLOURS = {"s": "bold", "h": "bold red1", "d": "bold red1", "c": "bold"}
-KEYS = (
-    "Keys: f fold (muck), c check or call (show), r the smallest bet or raise, p the pot "
-    "(or the most), a all in, l the last hand (again: one more back), / type a command, "
-    "? help, q quit."
-)
+
+
+def keys_text(words: Words = ENGLISH) -> str:
+    """The keys, for the help."""
+    return words.say(
+        "Keys: f fold (muck), c check or call (show), r the smallest bet or raise, p the pot "
+        "(or the most), a all in, l the last hand (again: one more back), / type a command, "
+        "? help, q quit."
+    )
+
+
+KEYS = keys_text()
 
 
 def coloured(line: str, two_colour: bool = False) -> Text:
@@ -55,13 +64,14 @@ def coloured(line: str, two_colour: bool = False) -> Text:
 class LobbyScreen(Screen[int]):
     """The room's tables: pick one with the arrows and enter (q leaves)."""
 
-    def __init__(self, tables: Sequence[str]) -> None:
+    def __init__(self, tables: Sequence[str], words: Words = ENGLISH) -> None:
         super().__init__()
         self.tables = tables
+        self.words = words
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("Pick a table (arrows, enter); q leaves.", id="lobby-help")
+        yield Static(self.words.say("Pick a table (arrows, enter); q leaves."), id="lobby-help")
         yield OptionList(*self.tables, id="tables")
         yield Footer()
 
@@ -87,16 +97,16 @@ class PokerApp(App[list[str]]):
     #lobby-help { padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f", "fold_muck", "Fold/Muck"),
-        Binding("c", "check_call", "Check/Call"),
-        Binding("r", "raise_min", "Min raise"),
-        Binding("p", "raise_max", "Max/Pot"),
-        Binding("a", "act('allin')", "All in"),
-        Binding("l", "last_hand", "Last hands"),
-        Binding("q", "quit_game", "Quit"),
-        Binding("slash", "type_command", "Command"),
-        Binding("question_mark", "act('help')", "Help"),
-        Binding("escape", "leave_command", "Keys", show=False),
+        Binding("f", "fold_muck", marked("Fold/Muck")),
+        Binding("c", "check_call", marked("Check/Call")),
+        Binding("r", "raise_min", marked("Min raise")),
+        Binding("p", "raise_max", marked("Max/Pot")),
+        Binding("a", "act('allin')", marked("All in")),
+        Binding("l", "last_hand", marked("Last hands")),
+        Binding("q", "quit_game", marked("Quit")),
+        Binding("slash", "type_command", marked("Command")),
+        Binding("question_mark", "act('help')", marked("Help")),
+        Binding("escape", "leave_command", marked("Keys"), show=False),
     ]
     AUTO_FOCUS = None  # keys act at once; "/" moves to the command line
 
@@ -111,7 +121,14 @@ class PokerApp(App[list[str]]):
         the game already (to report a room out of reach before the screen opens)."""
         super().__init__()
         self.session = session
+        self.words = words = session.words
         self._opening = opening
+        # The keys' names in the footer, in the person's words.
+        for key, binding in list(self._bindings.key_to_bindings.items()):
+            self._bindings.key_to_bindings[key] = [
+                replace(each, description=words.say(each.description)) if each.description else each
+                for each in binding
+            ]
         self.deal_delay = deal_delay
         self.two_colour = two_colour
         self.shown: list[str] = []  # every line written to the chat, in order
@@ -126,16 +143,17 @@ class PokerApp(App[list[str]]):
         yield Header()
         yield Static(id="table")
         yield Static(id="cards")
+        say = self.words.say
         with Horizontal(id="actions"):
-            yield Button("Sit", id="sit", variant="success", compact=True)
-            yield Button("Top up", id="top_up", variant="success", compact=True)
-            yield Button("Fold", id="fold", variant="error", compact=True)
-            yield Button("Check", id="check_call", variant="primary", compact=True)
-            yield Button("Raise", id="raise_min", compact=True)
-            yield Button("Max", id="raise_max", compact=True)
-            yield Button("All in", id="allin", variant="warning", compact=True)
+            yield Button(say("Sit"), id="sit", variant="success", compact=True)
+            yield Button(say("Top up"), id="top_up", variant="success", compact=True)
+            yield Button(say("Fold"), id="fold", variant="error", compact=True)
+            yield Button(say("Check"), id="check_call", variant="primary", compact=True)
+            yield Button(say("Raise"), id="raise_min", compact=True)
+            yield Button(say("Max"), id="raise_max", compact=True)
+            yield Button(say("All in"), id="allin", variant="warning", compact=True)
             yield Input(
-                placeholder="/ to type: raise 12, say hi, last 3", id="command", compact=True
+                placeholder=say("/ to type: raise 12, say hi, last 3"), id="command", compact=True
             )
         yield RichLog(id="chat", wrap=True, markup=False)
         yield Footer()
@@ -175,10 +193,10 @@ class PokerApp(App[list[str]]):
     def action_act(self, command: str) -> None:
         reply = self.session.command(command)
         if command.strip().lower() == "help":
-            reply = Reply((*reply.lines, KEYS))
+            reply = Reply((*reply.lines, keys_text(self.words)))
         self._answer(reply)
         if self.session.quitting:
-            self.notify(reply.lines[0], title="Quit?")
+            self.notify(reply.lines[0], title=self.words.say("Quit?"))
 
     def action_check_call(self) -> None:
         legal = self.session.legal()
@@ -252,7 +270,7 @@ class PokerApp(App[list[str]]):
             self._deal = self.set_timer(self.deal_delay, self._next_hand)
         elif session.lobby() and not self._choosing:
             self._choosing = True
-            self.push_screen(LobbyScreen(session.lobby()), self._chose)
+            self.push_screen(LobbyScreen(session.lobby(), self.words), self._chose)
         elif self._choosing and not session.lobby() and isinstance(self.screen, LobbyScreen):
             self.screen.dismiss(None)  # a seat kept from an earlier run: no table to choose
 
@@ -312,21 +330,31 @@ class PokerApp(App[list[str]]):
             for name in ("fold", "check_call", "raise_min", "raise_max", "allin")
         }
         shown = dict.fromkeys(buttons, False)
+        say = self.words.say
         if legal is not None and (legal.show or legal.muck):  # the showdown
-            buttons["check_call"].label, buttons["fold"].label = "Show", "Muck"
+            buttons["check_call"].label, buttons["fold"].label = say("Show"), say("Muck")
             shown["check_call"], shown["fold"] = legal.show, legal.muck
         elif legal is not None:
-            buttons["fold"].label = "Fold"
-            buttons["check_call"].label = "Check" if legal.check else f"Call {legal.call}"
+            buttons["fold"].label = say("Fold")
+            if legal.check:
+                buttons["check_call"].label = say("Check")
+            else:
+                buttons["check_call"].label = say("Call {amount}", amount=legal.call)
             shown["fold"], shown["allin"] = legal.fold, legal.all_in
             shown["check_call"] = legal.check or legal.call is not None
             kind = legal.bet_or_raise
             if kind is not None:
-                buttons["raise_min"].label = f"{kind.value.capitalize()} {legal.min_to}"
+                if kind.value == "bet":
+                    buttons["raise_min"].label = say("Bet {amount}", amount=legal.min_to)
+                else:
+                    buttons["raise_min"].label = say("Raise {amount}", amount=legal.min_to)
                 # Pot limit: the largest raise is the pot (RULES.md 3), offered as such.
                 betting = self.session.client.betting()
                 pot = betting is not None and betting.structure is Structure.POT_LIMIT
-                buttons["raise_max"].label = f"{'Pot' if pot else 'Max'} {legal.max_to}"
+                most = {"amount": legal.max_to}
+                buttons["raise_max"].label = (
+                    say("Pot {amount}", **most) if pot else say("Max {amount}", **most)
+                )
                 shown["raise_min"] = True
                 # The largest is offered when it differs from the smallest and from all in.
                 all_in = legal.all_in and legal.max_to == legal.all_in_to

@@ -3,6 +3,11 @@ but the standard library: ``python -m splitpot.verify HAND.json`` or ``--chain F
 
 Exit 0 with a short report when every check passes; 1 naming each check that failed; 2
 when the file cannot be read.
+
+The report's words are English here; ``splitpot verify --lang`` says them in another
+language: each is made by ``say`` as a message and its fields (``Said``), which the
+command's ``splitpot.i18n.Words`` translates (this module itself imports no more than the
+standard library and splitpot's own).
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from splitpot import fair
 from splitpot.fair import chain_hash
@@ -28,6 +33,60 @@ from splitpot.reading import (
 UNKNOWN = "??"
 
 
+class Said(str):
+    """Words of the report: the English text, and the message and fields it was made of,
+    so that a reader of another language is told them in theirs (``spoken``)."""
+
+    message: str
+    fields: dict[str, Any]
+
+    def __new__(cls, message: str, /, **fields: Any) -> Said:
+        made = super().__new__(cls, message.format(**fields))
+        made.message, made.fields = message, fields
+        return made
+
+
+def say(message: str, /, **fields: Any) -> Said:
+    """A message of the report with its fields: English now, the reader's language when
+    it is printed (marked here for the catalogues: ``splitpot.i18n``)."""
+    return Said(message, **fields)
+
+
+class Speaker(Protocol):
+    """A language's words, as ``splitpot.i18n.Words`` says them."""
+
+    def say(self, message: str, /, **fields: Any) -> str: ...
+
+    def say_n(self, singular: str, plural: str, count: int, /, **fields: Any) -> str: ...
+
+
+class _English:
+    """The messages as they are written (English), with nothing to import."""
+
+    def say(self, message: str, /, **fields: Any) -> str:
+        return message.format(**fields)
+
+    def say_n(self, singular: str, plural: str, count: int, /, **fields: Any) -> str:
+        return (singular if count == 1 else plural).format(count=count, **fields)
+
+
+ENGLISH: Speaker = _English()
+
+
+def spoken(text: object, words: Speaker = ENGLISH) -> str:
+    """Words of the report in the reader's language (text that is not ``Said``, as it is)."""
+    if not isinstance(text, Said):
+        return str(text)
+    fields = {name: spoken(value, words) for name, value in text.fields.items()}
+    return words.say(text.message, **fields)
+
+
+def reason(error: BaseException) -> str:
+    """What an error says: its ``Said`` message if it was made of one."""
+    said = error.args[0] if len(error.args) == 1 else None
+    return said if isinstance(said, Said) else str(error)
+
+
 @dataclass(frozen=True)
 class Check:
     name: str
@@ -37,33 +96,47 @@ class Check:
 
 def _hex(value: Any, size: int, what: str) -> bytes:
     """``value`` as bytes, if it is lowercase hex of ``size`` bytes."""
+    said = say("{what} is not {size} bytes of lowercase hex", what=what, size=size)
     if not isinstance(value, str) or len(value) != 2 * size or value != value.lower():
-        raise fair.FairnessError(f"{what} is not {size} bytes of lowercase hex")
+        raise fair.FairnessError(said)
     try:
         return bytes.fromhex(value)
     except ValueError:
-        raise fair.FairnessError(f"{what} is not {size} bytes of lowercase hex") from None
+        raise fair.FairnessError(said) from None
 
 
 def _cards(text: Any, what: str) -> list[str]:
     if not isinstance(text, str):
-        raise fair.FairnessError(f"{what} is {shown(text)}, not a string of cards")
+        raise fair.FairnessError(
+            say("{what} is {value}, not a string of cards", what=what, value=shown(text))
+        )
     return [text[i : i + 2] for i in range(0, len(text), 2)]
 
 
 def _whole(value: Any, what: str, low: int, high: int) -> int:
     """A number of the record (a JSON number or its digits) from ``low`` to ``high``."""
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise fair.FairnessError(f"{what} is {shown(value)}, not a whole number")
+        raise fair.FairnessError(
+            say("{what} is {value}, not a whole number", what=what, value=shown(value))
+        )
     number = int(value) if isinstance(value, int) or (value.isdecimal() and len(value) < 10) else -1
     if not low <= number <= high:
-        raise fair.FairnessError(f"{what} is {shown(value)}, not a number from {low} to {high}")
+        said = say(
+            "{what} is {value}, not a number from {low} to {high}",
+            what=what,
+            value=shown(value),
+            low=low,
+            high=high,
+        )
+        raise fair.FairnessError(said)
     return number
 
 
 def _text(value: Any, what: str) -> str:
     if not isinstance(value, str):
-        raise fair.FairnessError(f"{what} is {shown(value)}, not a string")
+        raise fair.FairnessError(
+            say("{what} is {value}, not a string", what=what, value=shown(value))
+        )
     return value
 
 
@@ -87,7 +160,7 @@ def verify_hand(
     fails with the reason."""
     fairness = record.get("fairness")
     if not isinstance(fairness, dict):
-        return [Check("fairness", False, "the record has no fairness object")]
+        return [Check(say("fairness"), False, say("the record has no fairness object"))]
     try:
         checks = _checks(record, fairness)
         if announced is not None:
@@ -96,50 +169,57 @@ def verify_hand(
             checks += _own(fairness, announced, own)
         return checks
     except KeyError as error:
-        return [Check("record", False, f"cannot be checked: the field {error} is missing")]
+        missing = say("cannot be checked: the field {field} is missing", field=str(error))
+        return [Check(say("record"), False, missing)]
     except (fair.FairnessError, TypeError, ValueError, IndexError, OverflowError) as error:
-        return [Check("record", False, f"cannot be checked: {error}")]
+        return [
+            Check(say("record"), False, say("cannot be checked: {reason}", reason=reason(error)))
+        ]
 
 
 def _checks(record: Mapping[str, Any], fairness: Mapping[str, Any]) -> list[Check]:
-    checks = [Check("scheme", fairness["scheme"] == fair.SCHEME, _named(fairness["scheme"]))]
+    scheme = fairness["scheme"]
+    checks = [Check(say("scheme"), scheme == fair.SCHEME, _named(scheme))]
     seed = _hex(fairness["server_seed"], fair.SEED_BYTES, "server_seed")
     served = fair.server_commitment(seed).hex()
-    checks.append(Check("server seed", served == fairness["server_commitment"], "T = H(t)"))
+    checks.append(Check(say("server seed"), served == fairness["server_commitment"], "T = H(t)"))
     entropy: dict[int, bytes] = {}
     for player in fairness["players"]:
-        seat = _whole(player["seat"], "a player's seat", 0, 255)
+        seat = _whole(player["seat"], say("a player's seat"), 0, 255)
+        name = say("seat {seat}'s entropy", seat=seat)
         if player["entropy"] is None:
-            checks.append(Check(f"seat {seat}'s entropy", True, "not revealed: dealt without"))
+            checks.append(Check(name, True, say("not revealed: dealt without")))
             continue
-        value = _hex(player["entropy"], fair.SEED_BYTES, f"seat {seat}'s entropy")
+        value = _hex(player["entropy"], fair.SEED_BYTES, name)
         made = fair.player_commitment(value).hex() == player["commitment"]
-        checks.append(Check(f"seat {seat}'s entropy", made, "u = H(x)"))
+        checks.append(Check(name, made, "u = H(x)"))
         entropy[seat] = value
-    commitments = [_hex(c, 32, "a card commitment") for c in fairness["commitments"]]
+    commitments = [_hex(c, 32, say("a card commitment")) for c in fairness["commitments"]]
     deck = fair.deck_commitment(commitments)
-    checks.append(Check("deck commitment", deck.hex() == fairness["deck_commitment"], "D"))
+    checks.append(Check(say("deck commitment"), deck.hex() == fairness["deck_commitment"], "D"))
     if fairness["table_id"] != record.get("table", fairness["table_id"]) or fairness[
         "hand_id"
     ] != record.get("id"):
-        checks.append(Check("hand", False, "the fairness object is another hand's"))
+        checks.append(Check(say("hand"), False, say("the fairness object is another hand's")))
     table_id = _text(fairness["table_id"], "table_id")
     key = fair.deal_key(table_id, _text(fairness["hand_id"], "hand_id"), deck, seed, entropy)
     order = fair.permutation(key)
     revealed: dict[int, str] = {}
     for entry in fairness["revealed"]:
-        position = _whole(entry["position"], "a revealed position", 0, len(fair.CARDS) - 1)
-        card = _text(entry["card"], f"the card at position {position}")
-        salt = _hex(entry["salt"], fair.SALT_BYTES, f"the salt at position {position}")
+        position = _whole(entry["position"], say("a revealed position"), 0, len(fair.CARDS) - 1)
+        card = _text(entry["card"], say("the card at position {position}", position=position))
+        salt_at = say("the salt at position {position}", position=position)
+        salt = _hex(entry["salt"], fair.SALT_BYTES, salt_at)
         matches = fair.card_commitment(salt, card) == commitments[order[position]]
-        checks.append(Check(f"card {card} at position {position}", matches, "c = H(r, card)"))
+        name = say("card {card} at position {position}", card=card, position=position)
+        checks.append(Check(name, matches, "c = H(r, card)"))
         revealed[position] = card
     checks += _dealing_order(record, fairness, revealed)
     return checks
 
 
 def _seats_of(record: Mapping[str, Any]) -> list[int]:
-    return [_whole(p["seat"], "a player's seat", 0, 255) for p in record["players"]]
+    return [_whole(p["seat"], say("a player's seat"), 0, 255) for p in record["players"]]
 
 
 def _hole_cards(record: Mapping[str, Any], seats: Sequence[int]) -> int:
@@ -149,15 +229,33 @@ def _hole_cards(record: Mapping[str, Any], seats: Sequence[int]) -> int:
     variant = game.get("variant") if isinstance(game, dict) else None
     if not isinstance(variant, str) or variant not in fair.HOLE_CARDS:
         known = ", ".join(fair.HOLE_CARDS)
-        raise fair.FairnessError(f"the record's variant is {shown(variant)}, not one of {known}")
+        raise fair.FairnessError(
+            say(
+                "the record's variant is {value}, not one of {known}",
+                value=shown(variant),
+                known=known,
+            )
+        )
     hole_cards = fair.HOLE_CARDS[variant]
-    holes = [_cards(hole, "a player's hole cards") for hole in record["holes"]]
+    holes = [_cards(hole, say("a player's hole cards")) for hole in record["holes"]]
     if len(holes) != len(seats):
-        raise fair.FairnessError(f"the record has {len(seats)} players and {len(holes)} hands")
+        raise fair.FairnessError(
+            say(
+                "the record has {players} players and {hands} hands",
+                players=len(seats),
+                hands=len(holes),
+            )
+        )
     for seat, hole in zip(seats, holes, strict=True):
         if len(hole) != hole_cards:
             raise fair.FairnessError(
-                f"seat {seat}'s hand holds {len(hole)} cards, where {variant} deals {hole_cards}"
+                say(
+                    "seat {seat}'s hand holds {held} cards, where {variant} deals {dealt}",
+                    seat=seat,
+                    held=len(hole),
+                    variant=variant,
+                    dealt=hole_cards,
+                )
             )
     return hole_cards
 
@@ -170,51 +268,64 @@ def _dealing_order(
     from its variant; the fairness object's own ``seats_dealt`` and ``hole_cards`` must
     agree with them."""
     seats = _seats_of(record)
-    button = _whole(record["button"], "the button", 0, len(seats) - 1)
+    button = _whole(record["button"], say("the button"), 0, len(seats) - 1)
     order = fair.dealing_order(seats[button], seats)
-    claimed = [_whole(seat, "a seat dealt", 0, 255) for seat in fairness["seats_dealt"]]
+    claimed = [_whole(seat, say("a seat dealt"), 0, 255) for seat in fairness["seats_dealt"]]
     hole_cards = _hole_cards(record, seats)
+    from_button = say("from the button (seat {seat})", seat=seats[button])
     checks = [
-        _derived(
-            "seats dealt", order, claimed, _seat_list, f"from the button (seat {seats[button]})"
-        ),
-        _derived("hole cards", hole_cards, fairness["hole_cards"], shown, "each"),
+        _derived(say("seats dealt"), order, claimed, _seat_list, from_button),
+        _derived(say("hole cards"), hole_cards, fairness["hole_cards"], shown, say("each")),
     ]
     if len(order) * hole_cards + 8 > len(fair.CARDS):  # the engine's deck_size
         raise fair.FairnessError(
-            f"{len(order)} seats of {hole_cards} hole cards are more than a deck deals"
+            say(
+                "{seats} seats of {cards} hole cards are more than a deck deals",
+                seats=len(order),
+                cards=hole_cards,
+            )
         )
     holes, board = fair.dealing_positions(len(order), hole_cards)
     expected: dict[int, tuple[str, str]] = {}  # position -> (the card, where it went)
-    for position, card in zip(board, _cards(record["board"], "the board"), strict=False):
-        expected[position] = (card, "the board")
+    the_board = say("the board")
+    for position, card in zip(board, _cards(record["board"], the_board), strict=False):
+        expected[position] = (card, the_board)
     by_seat = {seat: index for index, seat in enumerate(seats)}
     for index, seat in enumerate(order):
-        hole = _cards(record["holes"][by_seat[seat]], f"seat {seat}'s hole cards")
+        hole = _cards(record["holes"][by_seat[seat]], say("seat {seat}'s hole cards", seat=seat))
         for position, card in zip(holes[index], hole, strict=True):
             if card != UNKNOWN:
-                expected[position] = (card, f"seat {seat}")
+                expected[position] = (card, say("seat {seat}", seat=seat))
     for position, (card, where) in sorted(expected.items()):
         found = revealed.get(position)
-        detail = f"{card} to {where} from position {position}"
+        said = {"card": card, "where": where, "position": position}
         if found is None:
-            detail += ": not revealed"
-        checks.append(Check(f"dealt {card}", found == card, detail))
+            detail = say("{card} to {where} from position {position}: not revealed", **said)
+        else:
+            detail = say("{card} to {where} from position {position}", **said)
+        checks.append(Check(say("dealt {card}", card=card), found == card, detail))
     for position in sorted(set(revealed) - set(expected)):
-        checks.append(Check(f"position {position}", False, "revealed, but no card of the hand"))
+        name = say("position {position}", position=position)
+        checks.append(Check(name, False, say("revealed, but no card of the hand")))
     return checks
 
 
 def _derived(name: str, derived: Any, claimed: Any, said: Any, how: str) -> Check:
     """A value derived from the rules, and the record's claim of it, which must agree."""
-    detail = f"{said(derived)}, {how}"
     if claimed != derived:
-        detail += f"; the record says {said(claimed)}"
+        detail = say(
+            "{derived}, {how}; the record says {claimed}",
+            derived=said(derived),
+            how=how,
+            claimed=said(claimed),
+        )
+    else:
+        detail = say("{derived}, {how}", derived=said(derived), how=how)
     return Check(name, claimed == derived, detail)
 
 
 def _seat_list(seats: Sequence[int]) -> str:
-    return "seats " + ", ".join(map(str, seats)) if seats else "no seat"
+    return say("seats {seats}", seats=", ".join(map(str, seats))) if seats else say("no seat")
 
 
 # ------------------------------------------------------------------ the announcement
@@ -235,19 +346,28 @@ class CalledOff:
 
     def check(self, source: str) -> Check:
         """Failed when the announcement listed players' commitments (they could reveal)."""
-        name = f"hand {_named(self.hand)}"
+        name = say("hand {hand}", hand=_named(self.hand))
         if self.announced is None:
-            return Check(name, False, f"called off, but its announcement is not in {source}")
+            return Check(
+                name,
+                False,
+                say("called off, but its announcement is not in {source}", source=source),
+            )
         fairness = self.announced.get("fairness")
         if not isinstance(fairness, dict) or not fairness.get("players"):
-            return Check(name, True, "called off before any player's commitment was listed")
-        detail = "was called off after the players could reveal their entropy"
-        if not self.cancelled:
-            detail += " (with no hand_cancelled)"
-        if self.again is not None:
-            new = self.again.get("fairness") != fairness
-            detail += " and dealt again" + (" under new commitments" if new else "")
-        detail += ": a room that cancels until it likes the cards could do this"
+            return Check(name, True, say("called off before any player's commitment was listed"))
+        unsaid = "" if self.cancelled else say(" (with no hand_cancelled)")
+        again = ""
+        if self.again is not None and self.again.get("fairness") != fairness:
+            again = say(" and dealt again under new commitments")
+        elif self.again is not None:
+            again = say(" and dealt again")
+        detail = say(
+            "was called off after the players could reveal their entropy{unsaid}{again}: a "
+            "room that cancels until it likes the cards could do this",
+            unsaid=unsaid,
+            again=again,
+        )
         return Check(name, False, detail)
 
 
@@ -278,7 +398,7 @@ def announcements(loaded: Any) -> Announcements:
     last: dict[str, Mapping[str, Any]] = {}  # each hand's last event: the same again is one
     ends: list[tuple[int, str, Mapping[str, Any] | None, bool]] = []
     for index, event in enumerate(events):
-        hand = _text(event.get("hand"), f"the hand of a {event['kind']}")
+        hand = _text(event.get("hand"), say("the hand of a {kind}", kind=event["kind"]))
         if last.get(hand) == event:
             continue
         last[hand] = event
@@ -290,7 +410,7 @@ def announcements(loaded: Any) -> Announcements:
             ends.append((index, hand, before, False))
         standing[hand] = event
     if not any(event["kind"] == "hand_started" for event in events):
-        raise ValueError("the file holds no hand_started event (the announcement of a hand)")
+        raise ValueError(say("the file holds no hand_started event (the announcement of a hand)"))
     called_off = tuple(
         CalledOff(hand, before, cancelled, _next_of(hand, events[index:]))
         for index, hand, before, cancelled in ends
@@ -311,45 +431,62 @@ def _announced(
     the order of dealing derived from the announced button and seats."""
     announced = started["fairness"]
     if not isinstance(announced, dict):
-        return [Check("announced", False, "the hand was announced without its commitments")]
+        return [
+            Check(say("announced"), False, say("the hand was announced without its commitments"))
+        ]
     same = (
         fairness["hand_id"] == started["hand"]
         and started.get("table", fairness["table_id"]) == fairness["table_id"]
     )
-    checks = [Check("announced hand", same, f"{_named(started['hand'])}")]
-    for field, name in (("deck_commitment", "D"), ("server_commitment", "T")):
+    checks = [Check(say("announced hand"), same, f"{_named(started['hand'])}")]
+    fields = (
+        ("deck_commitment", "D", say("announced deck commitment")),
+        ("server_commitment", "T", say("announced server commitment")),
+    )
+    for field, name, check in fields:
         agrees = fairness[field] == announced[field]
-        detail = f"{name} as announced" if agrees else f"{name} is not the one announced"
-        checks.append(Check(f"announced {field.replace('_', ' ')}", agrees, detail))
+        if agrees:
+            detail = say("{name} as announced", name=name)
+        else:
+            detail = say("{name} is not the one announced", name=name)
+        checks.append(Check(check, agrees, detail))
     told = {
-        _whole(p["seat"], "an announced seat", 0, 255): p["commitment"]
+        _whole(p["seat"], say("an announced seat"), 0, 255): p["commitment"]
         for p in announced["players"]
     }
     listed = {
-        _whole(p["seat"], "a player's seat", 0, 255): p["commitment"] for p in fairness["players"]
+        _whole(p["seat"], say("a player's seat"), 0, 255): p["commitment"]
+        for p in fairness["players"]
     }
     for seat in sorted(set(told) | set(listed)):
+        agrees = False
         if seat not in listed:
-            detail = "announced, missing from the record"
+            detail = say("announced, missing from the record")
         elif seat not in told:
-            detail = "in the record, never announced"
+            detail = say("in the record, never announced")
+        elif told[seat] == listed[seat]:
+            detail, agrees = say("as announced"), True
         else:
-            detail = "as announced" if told[seat] == listed[seat] else "not the one announced"
-        checks.append(Check(f"seat {seat}'s commitment", detail == "as announced", detail))
+            detail = say("not the one announced")
+        checks.append(Check(say("seat {seat}'s commitment", seat=seat), agrees, detail))
     checks += [
-        Check(f"seat {p['seat']}'s entropy", True, "missing: the room dealt without it")
+        Check(
+            say("seat {seat}'s entropy", seat=p["seat"]),
+            True,
+            say("missing: the room dealt without it"),
+        )
         for p in fairness["players"]
         if p["entropy"] is None and p["seat"] in told
     ]
-    seats = [_whole(s["seat"], "an announced seat", 0, 255) for s in started["seats"]]
-    button = _whole(started["button"], "the announced button", 0, 255)
+    seats = [_whole(s["seat"], say("an announced seat"), 0, 255) for s in started["seats"]]
+    button = _whole(started["button"], say("the announced button"), 0, 255)
     order = fair.dealing_order(button, seats)
-    dealt = [_whole(seat, "a seat dealt", 0, 255) for seat in fairness["seats_dealt"]]
-    how = f"from the announced button (seat {button})"
-    checks.append(_derived("announced dealing order", order, dealt, _seat_list, how))
+    dealt = [_whole(seat, say("a seat dealt"), 0, 255) for seat in fairness["seats_dealt"]]
+    how = say("from the announced button (seat {seat})", seat=button)
+    checks.append(_derived(say("announced dealing order"), order, dealt, _seat_list, how))
     record_seats = sorted(_seats_of(record))
-    how = "as announced"
-    checks.append(_derived("announced seats", sorted(seats), record_seats, _seat_list, how))
+    how = say("as announced")
+    checks.append(_derived(say("announced seats"), sorted(seats), record_seats, _seat_list, how))
     return checks
 
 
@@ -360,19 +497,21 @@ def _own(fairness: Mapping[str, Any], started: Mapping[str, Any] | None, own: Ow
     checks = []
     if started is not None:
         told = {p["seat"]: p["commitment"] for p in started["fairness"]["players"]}
+        agrees = own.seat in told and told[own.seat] == commitment
         if own.seat not in told:
-            detail = "the announcement left out your commitment"
+            detail = say("the announcement left out your commitment")
         else:
-            detail = "announced" if told[own.seat] == commitment else "another was announced"
-        checks.append(Check("your commitment", detail == "announced", detail))
+            detail = say("announced") if agrees else say("another was announced")
+        checks.append(Check(say("your commitment"), agrees, detail))
     mine = [p for p in fairness["players"] if p["seat"] == own.seat]
+    dealt = bool(mine) and mine[0]["entropy"] == own.entropy.hex()
     if not mine:
-        detail = f"seat {own.seat} is not among the deal's players"
+        detail = say("seat {seat} is not among the deal's players", seat=own.seat)
     elif mine[0]["entropy"] is None:
-        detail = "missing: the room dealt without your entropy"
+        detail = say("missing: the room dealt without your entropy")
     else:
-        detail = "in the deal" if mine[0]["entropy"] == own.entropy.hex() else "not yours"
-    checks.append(Check("your entropy", detail == "in the deal", detail))
+        detail = say("in the deal") if dealt else say("not yours")
+    checks.append(Check(say("your entropy"), dealt, detail))
     return checks
 
 
@@ -390,8 +529,8 @@ def public_view(record: Mapping[str, Any]) -> Mapping[str, Any]:
     if not isinstance(private, list) or not all(
         isinstance(p, int) and not isinstance(p, bool) for p in private
     ):
-        raise ValueError("chain.private is not a list of deck positions")
-    deck = _cards(record["deck"], "the deck")
+        raise ValueError(say("chain.private is not a list of deck positions"))
+    deck = _cards(record["deck"], say("the deck"))
     hidden = {deck[p] for p in private if 0 <= p < len(deck)}
     public = dict(record)
     if isinstance(chain, dict):
@@ -399,7 +538,7 @@ def public_view(record: Mapping[str, Any]) -> Mapping[str, Any]:
     public["you"] = None
     public["deck"] = "".join(UNKNOWN if card in hidden else card for card in deck)
     public["holes"] = [
-        "".join(UNKNOWN if card in hidden else card for card in _cards(hole, "hole cards"))
+        "".join(UNKNOWN if card in hidden else card for card in _cards(hole, say("hole cards")))
         for hole in record["holes"]
     ]
     fairness = record.get("fairness")
@@ -416,23 +555,26 @@ def verify_chain(records: Sequence[Mapping[str, Any]]) -> list[Check]:
     previous: bytes | None = None
     for record in records:
         chain = record.get("chain")
-        name = f"hand {_named(record.get('id'))}"
+        name = say("hand {hand}", hand=_named(record.get("id")))
         if not isinstance(chain, dict):
-            return [*checks, Check(name, False, "the record has no chain")]
+            return [*checks, Check(name, False, say("the record has no chain"))]
         try:
             before = _hex(chain["previous"], 32, "chain.previous")
-        except (fair.FairnessError, KeyError) as error:
+        except fair.FairnessError as error:
+            return [*checks, Check(name, False, reason(error))]
+        except KeyError as error:
             return [*checks, Check(name, False, str(error))]
         if previous is not None and before != previous:
-            return [*checks, Check(name, False, "does not follow the hand before it")]
+            return [*checks, Check(name, False, say("does not follow the hand before it"))]
         try:
             made = chain_hash(before, public_view(record))
         except (KeyError, TypeError) as error:
-            return [*checks, Check(name, False, f"cannot be hashed: {error}")]
+            return [*checks, Check(name, False, say("cannot be hashed: {reason}", reason=error))]
         except (ValueError, RecursionError) as error:  # a lone surrogate; nested too deep
-            return [*checks, Check(name, False, f"cannot be hashed: {error}")]
+            said = say("cannot be hashed: {reason}", reason=reason(error))
+            return [*checks, Check(name, False, said)]
         if made.hex() != chain.get("hash"):
-            return [*checks, Check(name, False, "its hash does not match its contents")]
+            return [*checks, Check(name, False, say("its hash does not match its contents"))]
         checks.append(Check(name, True, made.hex()[:16]))
         previous = made
     return checks
@@ -451,43 +593,48 @@ def verify_audit(
     opened: dict[str, str] = {}  # hand id -> D
     hands = audit.get("hands")
     if not isinstance(hands, list) or not hands:
-        return [Check("audit", False, "the file has no hands to audit (a list 'hands')")]
+        return [Check(say("audit"), False, say("the file has no hands to audit (a list 'hands')"))]
     for hand in hands:
-        name = f"hand {_named(hand.get('hand') if isinstance(hand, dict) else hand)}"
+        name = say("hand {hand}", hand=_named(hand.get("hand") if isinstance(hand, dict) else hand))
         try:
             detail = _audited(hand)
         except (KeyError, TypeError, AttributeError) as error:
-            checks.append(Check(name, False, f"cannot be checked: {error}"))
+            checks.append(Check(name, False, say("cannot be checked: {reason}", reason=error)))
             continue
         except fair.FairnessError as error:
-            checks.append(Check(name, False, str(error)))
+            checks.append(Check(name, False, reason(error)))
             continue
         checks.append(Check(name, detail.startswith("52 "), detail))
         opened[hand["hand"]] = hand["deck_commitment"]
     for record in records:
         fairness = record.get("fairness")
-        name = f"record {_named(record.get('id'))}"
+        name = say("record {hand}", hand=_named(record.get("id")))
         if not isinstance(fairness, dict) or record.get("id") not in opened:
-            checks.append(Check(name, False, "not among the hands audited"))
+            checks.append(Check(name, False, say("not among the hands audited")))
             continue
         agrees = fairness.get("deck_commitment") == opened[record["id"]]
-        checks.append(Check(name, agrees, "D as audited" if agrees else "D is not the audited"))
+        detail = say("D as audited") if agrees else say("D is not the audited")
+        checks.append(Check(name, agrees, detail))
     return checks
 
 
 def _audited(hand: Mapping[str, Any]) -> str:
     """One hand of an audit: what its 52 opened commitments are, or the first fault."""
-    cards = [_text(c, "an audited card") for c in hand["cards"]]
-    salts = [_hex(s, fair.SALT_BYTES, "an audited salt") for s in hand["salts"]]
+    cards = [_text(c, say("an audited card")) for c in hand["cards"]]
+    salts = [_hex(s, fair.SALT_BYTES, say("an audited salt")) for s in hand["salts"]]
     if len(cards) != len(fair.CARDS) or len(salts) != len(fair.CARDS):
-        return f"opens {len(cards)} cards and {len(salts)} salts, not 52 of each"
+        return say(
+            "opens {cards} cards and {salts} salts, not 52 of each",
+            cards=len(cards),
+            salts=len(salts),
+        )
     commitments = [fair.card_commitment(s, c) for s, c in zip(salts, cards, strict=True)]
     if fair.deck_commitment(commitments).hex() != hand["deck_commitment"]:
-        return "the opened commitments do not make its D"
+        return say("the opened commitments do not make its D")
     twice = sorted({card for card in cards if cards.count(card) > 1})
     if twice:
-        return f"commits to {', '.join(twice)} more than once"
-    return "52 different cards, as committed in D"
+        return say("commits to {cards} more than once", cards=", ".join(twice))
+    return say("52 different cards, as committed in D")
 
 
 # ------------------------------------------------------------------ the command
@@ -504,11 +651,16 @@ def _load(path: Path) -> Any:
     try:
         text = read_bounded(path).decode("utf-8-sig")
     except UnicodeDecodeError as error:
+        byte = f"0x{error.object[error.start]:02x}"
         raise ValueError(
-            f"not UTF-8 text: byte 0x{error.object[error.start]:02x} at offset {error.start}"
+            say(
+                "not UTF-8 text: byte {byte} at offset {offset}",
+                byte=byte,
+                offset=error.start,
+            )
         ) from None
     if not text or text.isspace():
-        raise ValueError("the file is empty")
+        raise ValueError(say("the file is empty"))
     try:
         return parse_json(text)
     except JsonProblem as whole:
@@ -534,14 +686,19 @@ def _records(loaded: Any) -> list[Mapping[str, Any]]:
     if isinstance(loaded, list) and loaded and all(isinstance(item, dict) for item in loaded):
         return loaded
     if loaded == []:
-        raise ValueError("the file holds no hand record: its list of hands is empty")
-    raise ValueError("the file holds no hand record (a JSON object or a list of them)")
+        raise ValueError(say("the file holds no hand record: its list of hands is empty"))
+    raise ValueError(say("the file holds no hand record (a JSON object or a list of them)"))
 
 
-def report(checks: Sequence[Check], out: Any) -> bool:
+def report(checks: Sequence[Check], out: Any, words: Speaker = ENGLISH) -> bool:
     for check in checks:
-        mark = "ok  " if check.passed else "FAIL"
-        print(f"  {mark} {check.name}" + (f": {check.detail}" if check.detail else ""), file=out)
+        said = spoken(check.name, words)
+        if check.detail:
+            said = words.say("{check}: {detail}", check=said, detail=spoken(check.detail, words))
+        if check.passed:
+            print(words.say("  ok   {check}", check=said), file=out)
+        else:
+            print(words.say("  FAIL {check}", check=said), file=out)
     return all(check.passed for check in checks) and bool(checks)
 
 
@@ -586,15 +743,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _own_arguments(args: argparse.Namespace) -> Own | None:
     """``--entropy`` and ``--seat``, both or neither."""
     if (args.entropy is None) != (args.seat is None):
-        raise ValueError("--entropy and --seat go together: your entropy and your seat")
+        raise ValueError(say("--entropy and --seat go together: your entropy and your seat"))
     if args.entropy is None:
         return None
     if not 1 <= args.seat <= 255:
-        raise ValueError(f"--seat {args.seat} is not a seat (1 to 255)")
+        raise ValueError(say("--seat {seat} is not a seat (1 to 255)", seat=args.seat))
     try:
         return Own(args.seat, _hex(args.entropy, fair.SEED_BYTES, "--entropy"))
     except fair.FairnessError as error:
-        raise ValueError(str(error)) from None
+        raise ValueError(reason(error)) from None
 
 
 def _read(path: Path, reading: Callable[[Any], Any] = lambda loaded: loaded) -> Any:
@@ -602,47 +759,62 @@ def _read(path: Path, reading: Callable[[Any], Any] = lambda loaded: loaded) -> 
     try:
         return reading(_load(path))
     except (OSError, ValueError) as error:
-        raise ValueError(f"{path}: cannot be read: {why_unread(error)}") from None
+        why = reason(error) if isinstance(reason(error), Said) else why_unread(error)
+        raise ValueError(say("{path}: cannot be read: {reason}", path=path, reason=why)) from None
 
 
 def run(args: argparse.Namespace) -> int:
+    """The command: ``args.words`` (``splitpot verify --lang``) says the report, else
+    English."""
+    words: Speaker = getattr(args, "words", None) or ENGLISH
     try:
         own = _own_arguments(args)
         if not args.files and args.audit is None:
-            raise ValueError("name the hand records to check (or --audit AUDIT)")
+            raise ValueError(say("name the hand records to check (or --audit AUDIT)"))
         told = None if args.announced is None else _read(args.announced, announcements)
         audit = None if args.audit is None else _read(args.audit)
         if audit is not None and not isinstance(audit, dict):
-            raise ValueError(f"{args.audit}: not an audit (a JSON object with 'hands')")
+            raise ValueError(
+                say("{path}: not an audit (a JSON object with 'hands')", path=args.audit)
+            )
         files = [(path, _read(path, _records)) for path in args.files]
     except ValueError as error:
-        print(error, file=sys.stderr)
+        print(spoken(reason(error), words), file=sys.stderr)
         return 2
     passed = True
     if told is not None and told.called_off:
-        print(f"{args.announced}: hands called off")
+        print(words.say("{path}: hands called off", path=args.announced))
         checks = [called.check(str(args.announced)) for called in told.called_off]
-        passed = report(checks, sys.stdout)
+        passed = report(checks, sys.stdout, words)
     for path, records in files:
         for record in records:
             announced = None
             if told is not None:
                 announced = told.hands.get(str(record.get("id")))
                 if announced is None:
-                    print(
-                        f"hand {_named(record.get('id'))}: FAILED: no announcement of it "
-                        f"in {args.announced}"
+                    said = words.say(
+                        "hand {hand}: FAILED: no announcement of it in {path}",
+                        hand=_named(record.get("id")),
+                        path=args.announced,
                     )
+                    print(said)
                     passed = False
                     continue
-            passed = report_hand(record, verify_hand(record, announced, own)) and passed
+            checks = verify_hand(record, announced, own)
+            passed = report_hand(record, checks, words) and passed
         if args.chain:
-            print(f"{path}: chain of {len(records)} hands")
-            passed = report(verify_chain(records), sys.stdout) and passed
+            chain = words.say_n(
+                "{path}: chain of {count} hands",
+                "{path}: chain of {count} hands",
+                len(records),
+                path=path,
+            )
+            print(chain)
+            passed = report(verify_chain(records), sys.stdout, words) and passed
     if audit is not None:
         hands = [record for _, records in files for record in records]
-        print(f"{args.audit}: audit")
-        passed = report(verify_audit(audit, hands), sys.stdout) and passed
+        print(words.say("{path}: audit", path=args.audit))
+        passed = report(verify_audit(audit, hands), sys.stdout, words) and passed
     return 0 if passed else 1
 
 
@@ -652,12 +824,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(parser.parse_args(argv))
 
 
-def report_hand(record: Mapping[str, Any], checks: Sequence[Check]) -> bool:
+def report_hand(
+    record: Mapping[str, Any], checks: Sequence[Check], words: Speaker = ENGLISH
+) -> bool:
     failed = [check for check in checks if not check.passed]
-    verdict = "verified" if not failed else f"{len(failed)} check(s) FAILED"
-    print(f"hand {_named(record.get('id'))}: {verdict} ({len(checks)} checks)")
+    hand = _named(record.get("id"))
+    if not failed:
+        said = words.say_n(
+            "hand {hand}: verified ({count} checks)",
+            "hand {hand}: verified ({count} checks)",
+            len(checks),
+            hand=hand,
+        )
+    else:
+        verdict = words.say_n("{count} check(s) FAILED", "{count} check(s) FAILED", len(failed))
+        said = words.say_n(
+            "hand {hand}: {verdict} ({count} checks)",
+            "hand {hand}: {verdict} ({count} checks)",
+            len(checks),
+            hand=hand,
+            verdict=verdict,
+        )
+    print(said)
     if failed:
-        report(failed, sys.stdout)
+        report(failed, sys.stdout, words)
     return not failed
 
 

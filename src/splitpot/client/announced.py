@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from splitpot.client.identity import client_folder
-from splitpot.verify import Check, Own, verify_hand
+from splitpot.i18n import ENGLISH, Words
+from splitpot.verify import Check, Own, say, spoken, verify_hand
 
 KEPT = 50  # hands kept per table: the room's last hands (RULES.md 6) and more
 
@@ -47,7 +48,8 @@ class Announced:
 class Announcements:
     """The announcements of one table of one room, kept in ``folder`` (None: in memory)."""
 
-    def __init__(self, folder: Path | None, room: str, table: str) -> None:
+    def __init__(self, folder: Path | None, room: str, table: str, words: Words = ENGLISH) -> None:
+        self.words = words
         name = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{room}-{table}")
         self.path = None if folder is None else folder / f"{name}.json"
         self.table = table
@@ -80,8 +82,11 @@ class Announcements:
         listed = {p.get("seat") for p in (event.get("fairness") or {}).get("players", [])}
         if seat is not None and commitment is not None and seat not in listed:
             return [
-                f"WARNING: hand {entry.hand} was announced without your commitment: the "
-                "room is dealing it without your entropy."
+                self.words.say(
+                    "WARNING: hand {hand} was announced without your commitment: the room is "
+                    "dealing it without your entropy.",
+                    hand=entry.hand,
+                )
             ]
         return []
 
@@ -99,9 +104,13 @@ class Announcements:
         entry.cancelled = True
         self._save()
         return [
-            f"WARNING: hand {hand} was called off after the players revealed their entropy "
-            "(a room that cancels until it likes the cards could do this). Hands called "
-            f"off after the reveals at this table: {self.cancelled_after_reveals()}."
+            self.words.say(
+                "WARNING: hand {hand} was called off after the players revealed their entropy "
+                "(a room that cancels until it likes the cards could do this). Hands called "
+                "off after the reveals at this table: {count}.",
+                hand=hand,
+                count=self.cancelled_after_reveals(),
+            )
         ]
 
     def cancelled_after_reveals(self) -> int:
@@ -118,14 +127,18 @@ class Announcements:
         """The record against what this client was told (and its own entropy)."""
         entry = self.of(str(record.get("id")))
         if entry is None:
-            return [Check("announced", False, "this client kept no announcement of the hand")]
+            return [
+                Check(say("announced"), False, say("this client kept no announcement of the hand"))
+            ]
         own = None
         if entry.seat is not None and entry.entropy is not None:
             own = Own(entry.seat, bytes.fromhex(entry.entropy))
         return verify_hand(record, entry.event, own)
 
 
-def unrevealed(record: Mapping[str, Any], own_seat: int | None) -> list[str]:
+def unrevealed(
+    record: Mapping[str, Any], own_seat: int | None, words: Words = ENGLISH
+) -> list[str]:
     """FAIRNESS.md: each other seat whose listed commitment the record shows with
     ``entropy: null``, named with its player (the room says they did not reveal in time)."""
     fairness = record.get("fairness")
@@ -140,20 +153,39 @@ def unrevealed(record: Mapping[str, Any], own_seat: int | None) -> list[str]:
         seat = player.get("seat") if isinstance(player, dict) else None
         if seat is None or seat == own_seat or player.get("entropy") is not None:
             continue
-        who = f"seat {seat} ({names[seat]})" if names.get(seat) else f"seat {seat}"
+        if names.get(seat):
+            who = words.say("seat {seat} ({name})", seat=seat, name=names[seat])
+        else:
+            who = words.say("seat {seat}", seat=seat)
         lines.append(
-            f"Note: hand {record.get('id')}: {who} was dealt in without their entropy: "
-            "the room says they did not reveal in time."
+            words.say(
+                "Note: hand {hand}: {who} was dealt in without their entropy: the room says "
+                "they did not reveal in time.",
+                hand=record.get("id"),
+                who=who,
+            )
         )
     return lines
 
 
-def verdict(hand: str, checks: list[Check]) -> list[str]:
+def verdict(hand: str, checks: list[Check], words: Words = ENGLISH) -> list[str]:
     """A check of a hand in words: one line when it holds, the failures loudly when not."""
     failed = [check for check in checks if not check.passed]
     if not failed:
         return [
-            f"Hand {hand}: the deal checks out against its announcement ({len(checks)} checks)."
+            words.say_n(
+                "Hand {hand}: the deal checks out against its announcement ({count} checks).",
+                "Hand {hand}: the deal checks out against its announcement ({count} checks).",
+                len(checks),
+                hand=hand,
+            )
         ]
-    lines = [f"WARNING: hand {hand} is not the deal the room announced:"]
-    return lines + [f"  {check.name}: {check.detail}" for check in failed]
+    lines = [words.say("WARNING: hand {hand} is not the deal the room announced:", hand=hand)]
+    return lines + [
+        words.say(
+            "  {check}: {detail}",
+            check=spoken(check.name, words),
+            detail=spoken(check.detail, words),
+        )
+        for check in failed
+    ]

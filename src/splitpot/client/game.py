@@ -15,20 +15,32 @@ from dataclasses import dataclass
 
 from splitpot.client.state import Frame, RoomMessage, TableClient
 from splitpot.engine import LegalActions
+from splitpot.i18n import ENGLISH, Words
 from splitpot.table import HISTORY_SIZE
 
-HELP = (
-    "Commands:",
-    "  fold, check, call   as the words say",
-    "  bet N               the first bet of a round, to a total of N",
-    "  raise N             raise a bet, to a total of N this round",
-    "  allin               all your chips",
-    "  show, muck          at the showdown: show your hand or give it up unseen",
-    f"  last, last N        the last hand, or the hand N back (up to {HISTORY_SIZE}), whole",
-    "  say TEXT            a line in the table's chat",
-    "  help                this list",
-    "  quit                leave the table (in a hand: asks once, then folds it)",
-)
+
+def help_text(words: Words = ENGLISH) -> tuple[str, ...]:
+    """The commands, each with what it does (the commands themselves are typed in
+    English in every language)."""
+    say = words.say
+    return (
+        say("Commands:"),
+        say("  fold, check, call   as the words say"),
+        say("  bet N               the first bet of a round, to a total of N"),
+        say("  raise N             raise a bet, to a total of N this round"),
+        say("  allin               all your chips"),
+        say("  show, muck          at the showdown: show your hand or give it up unseen"),
+        say(
+            "  last, last N        the last hand, or the hand N back (up to {size}), whole",
+            size=HISTORY_SIZE,
+        ),
+        say("  say TEXT            a line in the table's chat"),
+        say("  help                this list"),
+        say("  quit                leave the table (in a hand: asks once, then folds it)"),
+    )
+
+
+HELP = help_text()
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,15 +61,19 @@ class Game(ABC):
     Every reply may end the session (``Reply.over``).
     """
 
-    help_lines: tuple[str, ...] = HELP
     paced = False  # True: the front end deals the next hand when it likes (offline)
 
     def __init__(self, client: TableClient, name: str) -> None:
         self.client = client
+        self.words = client.words  # the person's language
         self.name = name
         self.buy_in: int | None = None  # the chips the person sat down with
         self._quitting = False  # "quit" was typed once in a hand: the next one leaves
         self._folded: tuple[int, int] | None = None  # (hand, chips in) given up to leave
+
+    @property
+    def help_lines(self) -> tuple[str, ...]:
+        return help_text(self.words)
 
     # ------------------------------------------------------------ to implement
 
@@ -141,8 +157,21 @@ class Game(ABC):
         if word in ("quit", "exit") and len(words) == 1:
             if self.in_hand() and not confirmed:
                 self._quitting = True
-                lost = _lost(self.client.put_in(), "have")
-                return Reply((f"Quitting now folds your hand{lost}. Quit again to leave.",))
+                chips, say_n = self.client.put_in(), self.words.say_n
+                if chips == 0:
+                    said = self.words.say(
+                        "Quitting now folds your hand (you have put no chips in). "
+                        "Quit again to leave."
+                    )
+                else:
+                    said = say_n(
+                        "Quitting now folds your hand: the {count} chip you have put in is "
+                        "lost. Quit again to leave.",
+                        "Quitting now folds your hand: the {count} chips you have put in are "
+                        "lost. Quit again to leave.",
+                        chips,
+                    )
+                return Reply((said,))
             return self.quit()
         if word == "help" and len(words) == 1:
             return Reply(self.help_lines)
@@ -165,7 +194,7 @@ class Game(ABC):
         reply = self._reply(self.send({"type": "leave", "table": self.client.table}))
         if reply.over or self.client.hand is None:
             return reply
-        return Reply((*reply.lines, "You leave the table when this hand is over."))
+        return Reply((*reply.lines, self.words.say("You leave the table when this hand is over.")))
 
     def take(self, frame: Frame) -> Reply:
         """A frame the room sent unasked, folded in: the lines it adds."""
@@ -179,18 +208,31 @@ class Game(ABC):
 
     def _last_command(self, words: list[str]) -> list[str]:
         if len(words) > 1 or (words and not words[0].isdecimal()):
-            return [f"last takes how many hands back, like 'last 3', not {' '.join(words)!r}"]
+            given = repr(" ".join(words))
+            return [
+                self.words.say(
+                    "last takes how many hands back, like 'last 3', not {given}", given=given
+                )
+            ]
         return self.last_hand(int(words[0]) if words else 1)
 
     def last_hand(self, back: int = 1) -> list[str]:
         """The last hand, or the hand ``back`` hands ago, or why there is none."""
         kept = self.hands_kept()
         if not kept:
-            return ["No finished hand to show yet."]
+            return [self.words.say("No finished hand to show yet.")]
         if not 1 <= back <= kept:
             return [
-                f"No hand {back} back: {counted(kept, 'finished hand')} kept, 'last 1' to "
-                f"'last {kept}' (the table keeps the last {HISTORY_SIZE})."
+                self.words.say_n(
+                    "No hand {back} back: {count} finished hand kept, 'last 1' to 'last {kept}' "
+                    "(the table keeps the last {size}).",
+                    "No hand {back} back: {count} finished hands kept, 'last 1' to 'last {kept}' "
+                    "(the table keeps the last {size}).",
+                    kept,
+                    back=back,
+                    kept=kept,
+                    size=HISTORY_SIZE,
+                )
             ]
         return self.hand_back(back)
 
@@ -201,29 +243,59 @@ class Game(ABC):
         lines = []
         if self._folded is not None:
             number, put = self._folded
-            lines.append(f"You folded hand {number} to leave{_lost(put, 'had')}.")
+            if put == 0:
+                said = self.words.say(
+                    "You folded hand {number} to leave (you had put no chips in).", number=number
+                )
+            else:
+                said = self.words.say_n(
+                    "You folded hand {number} to leave: the {count} chip you had put in is lost.",
+                    "You folded hand {number} to leave: the {count} chips you had put in are lost.",
+                    put,
+                    number=number,
+                )
+            lines.append(said)
         return lines + self.summary()
 
     def summary(self) -> list[str]:
-        lines = [f"Session over: {counted(self.client.hands_played, 'hand')} played."]
+        w = self.words
+        played = self.client.hands_played
+        lines = [
+            w.say_n(
+                "Session over: {count} hand played.", "Session over: {count} hands played.", played
+            )
+        ]
         if self.buy_in is not None:
             net = self.stack - self.buy_in
             lines.append(
-                f"{self.name}: {self.stack} chips, {net:+d} on the buy-in of {self.buy_in}."
+                w.say_n(
+                    "{name}: {count} chips, {net} on the buy-in of {buy_in}.",
+                    "{name}: {count} chips, {net} on the buy-in of {buy_in}.",
+                    self.stack,
+                    name=self.name,
+                    net=signed(net, w),
+                    buy_in=w.number(self.buy_in),
+                )
             )
         return lines
 
+    def last_of(self, hands: int) -> str:
+        """The line that ends a session of ``hands`` hands."""
+        return self.words.say_n(
+            "That was the last of your {count} hand.",
+            "That was the last of your {count} hands.",
+            hands,
+        )
+
+
+def signed(number: int, words: Words = ENGLISH) -> str:
+    """A gain or a loss with its sign: "+12", "-3", "+0"."""
+    return ("-" if number < 0 else "+") + words.number(abs(number))
+
 
 def counted(number: int, noun: str) -> str:
-    """A number of things in words: \"1 hand\", \"3 hands\"."""
+    """A number of things in English words: \"1 hand\", \"3 hands\"."""
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def _lost(chips: int, have: str) -> str:
-    """The chips a fold loses, in words: ": the 6 chips you have put in are lost"."""
-    if chips == 0:
-        return f" (you {have} put no chips in)"
-    return f": the {counted(chips, 'chip')} you {have} put in {'is' if chips == 1 else 'are'} lost"
-
-
-__all__ = ["HELP", "Game", "Reply", "counted"]
+__all__ = ["HELP", "Game", "Reply", "counted", "help_text", "signed"]

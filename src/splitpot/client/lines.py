@@ -45,7 +45,8 @@ class Inbox:
             for frame in game.listen():
                 self._items.put(frame)
         except Exception as error:  # any: the person gets one line, never a thread's traceback
-            self._items.put({"type": "lost", "message": f"the room's connection failed: {error}"})
+            said = game.words.say("the room's connection failed: {reason}", reason=error)
+            self._items.put({"type": "lost", "message": said})
 
     def _read(self, lines: Iterator[str]) -> None:
         while True:

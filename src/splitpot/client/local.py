@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from splitpot.bots import Bot
 from splitpot.engine import IllegalActionError
+from splitpot.i18n import ENGLISH, Words
 from splitpot.protocol import (
     Act,
     Chat,
@@ -46,7 +47,8 @@ AT_ONCE = HostOptions(hand_pause=0, street_pause=0, show_pause=0, reveal_wait=0,
 
 class LocalTable:
     """A person in seat 1 (table seat 0) against ``bots`` in the seats after it, every
-    player with ``buy_in`` chips; ``seed`` shuffles reproducibly."""
+    player with ``buy_in`` chips; ``seed`` shuffles reproducibly; the dealer speaks
+    ``words``' language (the host's scenes are told again in it)."""
 
     def __init__(
         self,
@@ -55,7 +57,10 @@ class LocalTable:
         bots: Sequence[Bot],
         buy_in: int,
         seed: int | None = None,
+        *,
+        words: Words = ENGLISH,
     ) -> None:
+        self.words = words
         self.person = host_commands.Person(PERSON + 1, name)
         settings = TableSettings("Offline", seats=config.seats)
         self.host = TableHost(TABLE_ID, settings, self.person.id, AT_ONCE, table=Table(config))
@@ -137,8 +142,9 @@ class LocalTable:
                 case Publish(events=events, scenes=scenes, seq=seq, fairness=fairness):
                     for offset, (event, scene) in enumerate(zip(events, scenes, strict=True)):
                         seen = seen_by(event, PERSON)
+                        spoken = scene.speaking(self.words)
                         frames.append(
-                            messages.event(self.host, seen, scene, seq + offset, fairness)
+                            messages.event(self.host, seen, spoken, seq + offset, fairness)
                         )
                 case Announce(event=event, seq=seq):
                     frames.append(event_message(TABLE_ID, seq, event))

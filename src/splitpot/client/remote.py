@@ -23,19 +23,36 @@ from websockets.sync.client import ClientConnection, connect
 
 from splitpot.client.announced import Announcements, unrevealed, verdict
 from splitpot.client.entropy import Entropy
-from splitpot.client.game import HELP, Game, Reply, counted
+from splitpot.client.game import Game, Reply, help_text
 from splitpot.client.identity import Identities
 from splitpot.client.state import Frame, RoomMessage, TableClient
+from splitpot.dealer import game_title
+from splitpot.i18n import ENGLISH, Language, Words
+from splitpot.protocol import betting_from_json
+from splitpot.rules import Variant
 
 RECONNECTED = "reconnected"  # the connection's own frame: it dropped and is open again
 AWAITED = ("act", "sit", "sit_out", "sit_in", "leave", "top_up")  # their answer is awaited
-SEATED_HELP = (
-    "  sit [SEAT [BUYIN]]  sit down (the first free seat, the most chips, by default)",
-    "  sit out, sit in     miss the next hands, or come back",
-    "  top up [N], rebuy   add chips between your hands (up to the most a buy-in takes)",
-    "  show losing on|off  show your losing hands at the showdown (off: mucked, the default)",
-    "  verify, verify N    check the last hand's deal (or N back) against its announcement",
-)
+
+
+def seated_help(words: Words = ENGLISH) -> tuple[str, ...]:
+    """The room's own commands, for the help."""
+    say = words.say
+    return (
+        say("  sit [SEAT [BUYIN]]  sit down (the first free seat, the most chips, by default)"),
+        say("  sit out, sit in     miss the next hands, or come back"),
+        say("  top up [N], rebuy   add chips between your hands (up to the most a buy-in takes)"),
+        say(
+            "  show losing on|off  show your losing hands at the showdown "
+            "(off: mucked, the default)"
+        ),
+        say(
+            "  verify, verify N    check the last hand's deal (or N back) against its announcement"
+        ),
+    )
+
+
+SEATED_HELP = seated_help()
 
 
 class RemoteError(ConnectionError):
@@ -70,8 +87,15 @@ class Lobby:
     """The room's HTTP API as the terminal game uses it: a guest identity, the public
     tables, and the last hands of a table as the player may see them."""
 
-    def __init__(self, url: str, timeout: float = 10.0, invite: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        timeout: float = 10.0,
+        invite: str | None = None,
+        words: Words = ENGLISH,
+    ) -> None:
         self.url = url.rstrip("/")
+        self.words = words
         self.servers = [self.url]  # the room's processes (its welcome names them)
         self.token: str | None = None
         self.invite = invite  # a private table's invite, sent with every table request
@@ -80,6 +104,8 @@ class Lobby:
     def _call(self, method: str, path: str, **options: Any) -> httpx.Response:
         """A request to the process in use, or, when it cannot be reached, the others."""
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        if self.words.language is not Language.ENGLISH:  # the room's messages in it too
+            headers["Accept-Language"] = self.words.language.value
         others = [server for server in self.servers if server != self.url]
         failure: httpx.HTTPError | None = None
         for url in [self.url, *others]:
@@ -91,13 +117,23 @@ class Lobby:
             self.url = url
             break
         else:
-            raise RemoteError(f"cannot reach the room at {self.url}: {failure}") from failure
+            said = self.words.say(
+                "cannot reach the room at {url}: {reason}", url=self.url, reason=failure
+            )
+            raise RemoteError(said) from failure
         if answer.is_error:
             try:
                 message = answer.json()["error"]["message"]
             except (ValueError, KeyError, TypeError):
                 message = answer.text[:200]
-            raise RemoteError(f"the room refused {method} {path}: {message}")
+            raise RemoteError(
+                self.words.say(
+                    "the room refused {method} {path}: {reason}",
+                    method=method,
+                    path=path,
+                    reason=message,
+                )
+            )
         return answer
 
     def guest(self, name: str) -> None:
@@ -139,8 +175,11 @@ class Connection:
     ``patience`` seconds of failed tries it raises ``RemoteError``. A room of several
     processes names them in its welcome (``servers``): the tries go round them."""
 
-    def __init__(self, url: str, token: str, patience: float = 60.0) -> None:
+    def __init__(
+        self, url: str, token: str, patience: float = 60.0, words: Words = ENGLISH
+    ) -> None:
         self.url = url
+        self.words = words  # the language asked of the room in the hello
         self.urls = [url]  # the room's processes' sockets, the one in use first
         self.servers: list[str] = []  # their web addresses, as the last welcome named them
         self.token = token
@@ -158,13 +197,21 @@ class Connection:
                 connect(self.url, open_timeout=10, max_size=2**22, logger=SOCKET_LOG)
             )
         except (OSError, TimeoutError, WebSocketException) as error:
-            raise RemoteError(f"cannot reach the room at {self.url}: {error}") from error
+            said = self.words.say(
+                "cannot reach the room at {url}: {reason}", url=self.url, reason=error
+            )
+            raise RemoteError(said) from error
         try:
-            socket.send(json.dumps({"type": "hello", "token": self.token}))
+            hello = {"type": "hello", "token": self.token, "lang": self.words.language.value}
+            socket.send(json.dumps(hello))
             welcome: dict[str, Any] = json.loads(socket.recv(timeout=10))
             if welcome.get("type") != "welcome":
                 refused = UnknownToken if welcome.get("code") == "unauthorized" else RemoteError
-                raise refused(f"the room refused the hello: {welcome.get('message')}")
+                raise refused(
+                    self.words.say(
+                        "the room refused the hello: {reason}", reason=welcome.get("message")
+                    )
+                )
             self._learn(welcome.get("servers"))
             if self._watch is not None:
                 socket.send(json.dumps(self._watch))
@@ -173,7 +220,10 @@ class Connection:
             raise
         except (OSError, TimeoutError, WebSocketException) as error:
             socket.close()
-            raise RemoteError(f"the room at {self.url} did not answer: {error}") from error
+            said = self.words.say(
+                "the room at {url} did not answer: {reason}", url=self.url, reason=error
+            )
+            raise RemoteError(said) from error
         with self._lock:
             self.socket = socket
         return welcome
@@ -234,9 +284,14 @@ class Connection:
                 return
             except RemoteError as error:
                 if self.closed or time.monotonic() + pause > give_up:
+                    patience = f"{self.patience:g}"
                     raise RemoteError(
-                        f"the connection to the room dropped and did not come back in "
-                        f"{self.patience:g} s: {error}"
+                        self.words.say(
+                            "the connection to the room dropped and did not come back in "
+                            "{seconds} s: {reason}",
+                            seconds=patience,
+                            reason=error,
+                        )
                     ) from error
             tried += 1  # the same process once more, then round the others
             self.url = self.urls[tried % len(self.urls)]
@@ -255,8 +310,6 @@ class RemoteGame(Game):
     The line game reads a line when the game waits for one: the table to watch, the seat
     to take, each turn, while the person sits out, and when they have no chips left."""
 
-    help_lines = (*HELP[:-2], *SEATED_HELP, *HELP[-2:])
-
     def __init__(
         self,
         url: str,
@@ -269,17 +322,19 @@ class RemoteGame(Game):
         announced: Path | None = None,
         identities: Identities | None = None,
         new: bool = False,
+        words: Words = ENGLISH,
     ) -> None:
         """``announced``: the folder where the hands' announcements are kept (FAIRNESS.md
         "What the player's own client checks"); None keeps them in memory only.
         ``identities``: where the guest is kept from one run to the next (None: a new
-        guest, kept nowhere); ``new``: a new guest all the same, kept in the old one's place."""
-        super().__init__(TableClient(table), name)
+        guest, kept nowhere); ``new``: a new guest all the same, kept in the old one's place.
+        ``words``: the person's language, asked of the room too (``lang`` in the hello)."""
+        super().__init__(TableClient(table, words), name)
         self.url = url
         self.table_id = table
         self.max_hands = max_hands
         self.patience = patience
-        self.rooms = Lobby(url, invite=invite)
+        self.rooms = Lobby(url, invite=invite, words=words)
         self.connection: Connection | None = None
         self._tables: list[dict[str, Any]] | None = None  # the lobby, while choosing
         self._asked: tuple[object, ...] | None = None  # where a command left the game
@@ -293,6 +348,11 @@ class RemoteGame(Game):
         self.identities = identities
         self.new = new
 
+    @property
+    def help_lines(self) -> tuple[str, ...]:
+        common = help_text(self.words)
+        return (*common[:-2], *seated_help(self.words), *common[-2:])
+
     # ------------------------------------------------------------ the game
 
     def start(self) -> Reply:
@@ -302,11 +362,13 @@ class RemoteGame(Game):
         if self.table_id is not None:
             return Reply((*said, *self._watch(self.table_id)))
         tables = self.rooms.tables()
+        say = self.words.say
         if not tables:
-            return Reply((*said, f"The room at {self.url} has no public table yet."), over=True)
+            none = say("The room at {url} has no public table yet.", url=self.url)
+            return Reply((*said, none), over=True)
         self._tables = tables
-        lines = ["Tables:", *(f"  {line}" for line in self.lobby())]
-        return Reply((*said, *lines, "Pick a table: its number (enter: the first)."))
+        lines = [say("Tables:"), *(f"  {line}" for line in self.lobby())]
+        return Reply((*said, *lines, say("Pick a table: its number (enter: the first).")))
 
     def _sign_in(self) -> list[str]:
         """The guest kept for this name at this room, or a new one (then kept), and the
@@ -318,8 +380,13 @@ class RemoteGame(Game):
             self.rooms.token = kept
             try:
                 self._connect(kept)
-                return [f"You play as {self.name} again, the guest you were at this room "
-                        "(--new for a new one)."]  # fmt: skip
+                return [
+                    self.words.say(
+                        "You play as {name} again, the guest you were at this room "
+                        "(--new for a new one).",
+                        name=self.name,
+                    )
+                ]
             except UnknownToken:
                 pass  # the room has forgotten that guest: a new one
         self.rooms.guest(self.name)
@@ -329,7 +396,7 @@ class RemoteGame(Game):
 
     def _connect(self, token: str) -> None:
         """The WebSocket, hello said with ``token``; the room's processes learnt."""
-        self.connection = Connection(socket_url(self.url), token, self.patience)
+        self.connection = Connection(socket_url(self.url), token, self.patience, self.words)
         self.connection.open()
         if self.connection.servers:
             self.rooms.servers = self.connection.servers
@@ -341,12 +408,19 @@ class RemoteGame(Game):
         try:
             self.identities.keep(self.url, self.name, token)
         except OSError as error:
-            return [f"Your guest could not be kept in {self.identities.path} ({error.strerror}): "
-                    "the next run is a new guest."]  # fmt: skip
+            return [
+                self.words.say(
+                    "Your guest could not be kept in {path} ({reason}): the next run is a new "
+                    "guest.",
+                    path=self.identities.path,
+                    reason=error.strerror,
+                )
+            ]
         return []
 
     def lobby(self) -> list[str]:
-        return [f"{n}. {_table_words(table)}" for n, table in enumerate(self._tables or (), 1)]
+        tables = enumerate(self._tables or (), 1)
+        return [f"{n}. {_table_words(table, self.words)}" for n, table in tables]
 
     def waiting(self) -> bool:
         """The lobby; a seat to take; a turn; or sitting out. Not while a command the
@@ -378,7 +452,7 @@ class RemoteGame(Game):
             return Reply((str(frame["message"]),), over=True)
         if kind == RECONNECTED:
             self._asked = None
-            return Reply(("The connection dropped; it is open again.",))
+            return Reply((self.words.say("The connection dropped; it is open again."),))
         if kind == "error" and frame.get("ref") == EARLY:
             self.entropy = Entropy()  # the seat was refused: the commitment with it too
             return Reply(())
@@ -387,7 +461,11 @@ class RemoteGame(Game):
         watching = self.client.viewer is None and not self.client.summary
         reply = super().take(frame)
         if kind == "error" and watching and frame.get("code") in NO_TABLE:
-            raise RemoteError(f"table {self.client.table}: {frame.get('message')}")
+            raise RemoteError(
+                self.words.say(
+                    "table {table}: {reason}", table=self.client.table, reason=frame.get("message")
+                )
+            )
         lines = list(reply.lines)
         if kind == "table" and watching and self.client.summary:
             lines += self._welcome()
@@ -404,7 +482,7 @@ class RemoteGame(Game):
         ):
             leaving = self.send({"type": "leave", "table": self.client.table})  # first: in time
             lines += self._checked(frame)
-            lines.append(f"That was the last of your {counted(self.max_hands, 'hand')}.")
+            lines.append(self.last_of(self.max_hands))
             return self._reply(lines + leaving)
         if reply.over:  # the hands' checks before the session's summary
             return Reply((*self._checked(frame, wait=True), *lines), over=True)
@@ -416,7 +494,13 @@ class RemoteGame(Game):
         if event is None or event.get("kind") != "hand_ended" or not self.client.broke():
             return []
         low, high = self.client.summary["min_buy_in"], self.client.summary["max_buy_in"]
-        return [f"You have no chips left: 'top up' ({low} to {high}) to play on, or quit."]
+        return [
+            self.words.say(
+                "You have no chips left: 'top up' ({low} to {high}) to play on, or quit.",
+                low=low,
+                high=high,
+            )
+        ]
 
     def _checked(self, frame: Frame, wait: bool = False) -> list[str]:
         """A hand's end starts its check (the record fetched on a thread of its own, so
@@ -440,7 +524,7 @@ class RemoteGame(Game):
         if self.connection is None or table is None:
             return []
         if self.announced is None or self.announced.table != table:
-            self.announced = Announcements(self.folder, self.url, table)
+            self.announced = Announcements(self.folder, self.url, table, self.words)
         lines: list[str] = []
         commands = []
         if event is not None and kind == "hand_started":
@@ -462,15 +546,29 @@ class RemoteGame(Game):
 
     def _verify_command(self, words: list[str]) -> list[str]:
         """``verify [N]``: the deal of the hand N back checked against its announcement."""
+        say = self.words.say
         if len(words) > 1 or (words and not words[0].isdecimal()):
-            return [f"verify takes how many hands back, like 'verify 3', not {' '.join(words)!r}"]
+            given = repr(" ".join(words))
+            return [
+                say("verify takes how many hands back, like 'verify 3', not {given}", given=given)
+            ]
         back, kept = int(words[0]) if words else 1, self.hands_kept()
         if not 1 <= back <= kept:
-            return [f"No hand {back} back: {counted(kept, 'finished hand')} kept."]
+            return [
+                self.words.say_n(
+                    "No hand {back} back: {count} finished hand kept.",
+                    "No hand {back} back: {count} finished hands kept.",
+                    kept,
+                    back=back,
+                )
+            ]
         hand = self._hands[back - 1]
         return self._check_hand(hand) or [
-            f"Hand {hand}: this client kept no announcement of it (it was not here when the "
-            "hand was announced), so only the record itself can be checked: splitpot verify."
+            say(
+                "Hand {hand}: this client kept no announcement of it (it was not here when the "
+                "hand was announced), so only the record itself can be checked: splitpot verify.",
+                hand=hand,
+            )
         ]
 
     def _check_hand(self, hand: str) -> list[str]:
@@ -480,10 +578,17 @@ class RemoteGame(Game):
         try:
             record = self.rooms.hand_record(hand)
         except RemoteError as error:
-            return [f"Hand {hand} could not be fetched to check its deal: {error}"]
+            return [
+                self.words.say(
+                    "Hand {hand} could not be fetched to check its deal: {reason}",
+                    hand=hand,
+                    reason=error,
+                )
+            ]
         own = self.announced.of(hand)
         seat = None if own is None else own.seat
-        return verdict(hand, self.announced.check(record)) + unrevealed(record, seat)
+        checks = self.announced.check(record)
+        return verdict(hand, checks, self.words) + unrevealed(record, seat, self.words)
 
     def command(self, text: str) -> Reply:
         """In the lobby: a table's number or id (``quit`` and ``help`` as ever)."""
@@ -498,7 +603,12 @@ class RemoteGame(Game):
             if word in (str(number), str(table["id"]).lower()):
                 chosen = table
         if chosen is None:
-            return Reply((f"Pick a table by its number, 1 to {len(tables)}, not {text!r}.",))
+            said = self.words.say(
+                "Pick a table by its number, 1 to {most}, not {given}.",
+                most=len(tables),
+                given=repr(text),
+            )
+            return Reply((said,))
         self._tables = None
         return Reply(tuple(self._watch(str(chosen["id"]))))
 
@@ -512,7 +622,7 @@ class RemoteGame(Game):
             # Wait for the connection to come back (the room then says where the game
             # stands) rather than read more lines that cannot be sent.
             self._asked, self.leaving = self._prompt(), False
-            return ["Not sent: the connection dropped (it is being opened again)."]
+            return [self.words.say("Not sent: the connection dropped (it is being opened again).")]
         if command["type"] == "sit" and not self.entropy.committed:
             # The commitment right behind the seat (the room takes them in order): a hand
             # dealt as the person sits down has their entropy too.
@@ -524,7 +634,7 @@ class RemoteGame(Game):
     def table_lines(self) -> list[str]:
         """The table, and for a player sitting out how to come back."""
         me = self.client.me()
-        back = ["You sit out: 'sit in' to play again, or quit."]
+        back = [self.words.say("You sit out: 'sit in' to play again, or quit.")]
         return self.client.table_lines() + (back if me and me.status == "sitting_out" else [])
 
     def hands_kept(self) -> int:
@@ -556,17 +666,36 @@ class RemoteGame(Game):
         """What a watcher is told once the table arrives: the game and how to sit (or,
         back at a seat kept since an earlier run, where they sit)."""
         summary, free, me = self.client.summary, self.client.free_seats(), self.client.me()
+        say = self.words.say
         where = f"{summary['name']}: {self.client.title()}"
         if me is not None:
             self._tables = None  # a seat is kept: no table to choose
-            return [f"You sit in seat {me.seat} at {where}, with {me.stack} chips."]
+            return [
+                self.words.say_n(
+                    "You sit in seat {seat} at {table}, with {count} chip.",
+                    "You sit in seat {seat} at {table}, with {count} chips.",
+                    me.stack,
+                    seat=me.seat,
+                    table=where,
+                )
+            ]
         if not free:
-            return [f"You watch {where}. Every seat is taken: wait, or quit."]
+            return [say("You watch {table}. Every seat is taken: wait, or quit.", table=where)]
         low, high = summary["min_buy_in"], summary["max_buy_in"]
-        seats = ", ".join(map(str, free))
+        seats = self.words.say_p("list", ", ").join(map(str, free))
         return [
-            f"You watch {where}. Free seats: {seats}; buy-in {low} to {high}.",
-            f"Sit down with 'sit' (seat {free[0]}, {high} chips) or 'sit SEAT BUYIN'.",
+            say(
+                "You watch {table}. Free seats: {seats}; buy-in {low} to {high}.",
+                table=where,
+                seats=seats,
+                low=low,
+                high=high,
+            ),
+            say(
+                "Sit down with 'sit' (seat {seat}, {chips} chips) or 'sit SEAT BUYIN'.",
+                seat=free[0],
+                chips=high,
+            ),
         ]
 
     def _prompt(self) -> tuple[object, ...]:
@@ -576,11 +705,20 @@ class RemoteGame(Game):
         return (self.client.turn, self.client.viewer, seat)
 
 
-def _table_words(table: dict[str, Any]) -> str:
+def _table_words(table: dict[str, Any], words: Words = ENGLISH) -> str:
     """A table of the lobby in one line: name, game, stakes, players."""
     game = table.get("game") or table.get("variant_name") or table.get("variant", "")
     stakes = f"{table.get('structure', '')} {table.get('stakes', '')}".strip()
-    players = f"{table.get('players', 0)}/{table.get('seats', '?')} players"
+    if words.language is not Language.ENGLISH:  # English: the room's own words, as ever
+        try:  # the game and its structure as the rules name them, in the person's words
+            betting = betting_from_json(table)
+            game = game_title(Variant.parse(str(table["variant"])), words)
+            stakes = f"{words.say(betting.name)} {betting.stakes}"  # the rules' name
+        except (KeyError, TypeError, ValueError):
+            pass  # a table the room describes otherwise: as it says
+    players = words.say(
+        "{players}/{seats} players", players=table.get("players", 0), seats=table.get("seats", "?")
+    )
     return f"{table['name']} ({table['id']}): {game}, {stakes}, {players}"
 
 

@@ -14,9 +14,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from splitpot.dealer import help_words
+from splitpot.dealer import game_short_name, help_words, structure_words
 from splitpot.engine import Action, LegalActions
 from splitpot.evaluate import hand_help
+from splitpot.i18n import ENGLISH, Words
 from splitpot.protocol import hand_betting_from_json, legal_from_json
 from splitpot.rules import Betting, Structure, Variant
 from splitpot.table.view import action_words
@@ -28,9 +29,14 @@ IN_HAND = ("playing", "all_in")  # seat statuses of a player holding live cards
 NOT_NOW = ("illegal_action", "not_your_turn", "wrong_hand")  # refusals of an action
 
 
-def game_title(variant: Variant, betting: Betting) -> str:
+def game_title(variant: Variant, betting: Betting, words: Words = ENGLISH) -> str:
     """The game as a hand's first line names it: "Omaha Hi/Lo, Pot Limit 1/2"."""
-    return f"{variant.short_name}, {betting.name} {betting.stakes}"
+    return words.say(
+        "{game}, {structure} {stakes}",
+        game=game_short_name(variant, words),
+        structure=structure_words(betting, words),
+        stakes=betting.stakes,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +93,9 @@ class TableClient:
     the viewer acts or the hand ends.
     """
 
-    def __init__(self, table: str | None = None) -> None:
+    def __init__(self, table: str | None = None, words: Words = ENGLISH) -> None:
         self.table = table  # None: the first snapshot's table
+        self.words = words  # the viewer's language
         self.summary: dict[str, Any] = {}
         self.seats: list[SeatPicture | None] = []
         self.viewer: int | None = None  # the viewer's seat (from 1); None: watching
@@ -135,11 +142,12 @@ class TableClient:
 
     def refused(self, message: str, code: str = "illegal_action") -> list[str]:
         """A refusal in words; for an action, with what the viewer may do instead."""
-        said = message.rstrip(".")
+        said, w = message.rstrip("."), self.words
         if code not in NOT_NOW:
-            return [f"Refused: {said}."]
-        lines = [f"Not now: {said}."]
-        return lines + ([f"You may: {self.moves()}"] if self.turn is not None else [])
+            return [w.say("Refused: {reason}.", reason=said)]
+        lines = [w.say("Not now: {reason}.", reason=said)]
+        may = [w.say("You may: {moves}", moves=self.moves())]
+        return lines + (may if self.turn is not None else [])
 
     def _snapshot(self, frame: Frame) -> None:
         state = frame["state"]
@@ -248,8 +256,8 @@ class TableClient:
             else:
                 status = "sitting_out" if picture.away else "waiting"
                 self._change(picture.seat, status=status, bet=0, cards=None, last_action=None)
-        title = game_title(Variant.parse(event["variant"]), betting)
-        return f"*** Hand {event['number']}: {title} ***"
+        title = game_title(Variant.parse(event["variant"]), betting, self.words)
+        return self.words.say("*** Hand {number}: {game} ***", number=event["number"], game=title)
 
     def _on_posted(self, event: Frame) -> None:
         picture, amount = self._seat_at(event["seat"]), event["amount"]
@@ -321,13 +329,27 @@ class TableClient:
         self.hand, self.last, self.turn = None, hand, None
         if hand is None:
             return
-        lines = [f"Hand {hand.number} is over."]
+        w = self.words
+        lines = [w.say("Hand {number} is over.", number=hand.number)]
         start = dict(hand.dealt)
         if self.viewer in start and self.viewer in stacks:
             self.hands_played += 1
             net = stacks[self.viewer] - start[self.viewer]
-            result = f"win {net}" if net > 0 else f"lose {-net}" if net else "break even"
-            lines = [f"Hand {hand.number} is over: you {result}."]
+            if net > 0:
+                said = w.say(
+                    "Hand {number} is over: you win {amount}.",
+                    amount=w.number(net),
+                    number=hand.number,
+                )
+            elif net < 0:
+                said = w.say(
+                    "Hand {number} is over: you lose {amount}.",
+                    amount=w.number(-net),
+                    number=hand.number,
+                )
+            else:
+                said = w.say("Hand {number} is over: you break even.", number=hand.number)
+            lines = [said]
         self.result = (*lines, *self._awards)
 
     # ------------------------------------------------------------ what it shows
@@ -373,51 +395,72 @@ class TableClient:
         betting = self.betting()
         if betting is None:
             return ""
-        title = game_title(self.variant, betting)
+        title = game_title(self.variant, betting, self.words)
         mixed = self.summary.get("structure") == Structure.MIXED.value
-        return f"{title} (Mixed Limit / Pot Limit)" if mixed else title
+        return self.words.say("{game} (Mixed Limit / Pot Limit)", game=title) if mixed else title
 
     def free_seats(self) -> list[int]:
         return [n for n, seat in enumerate(self.seats, start=1) if seat is None]
 
     def seat_lines(self) -> list[str]:
         """Each seat: name, the button, stack, and bet, fold or sitting out."""
-        lines = []
+        lines, w = [], self.words
         for seat in self.occupied():
-            mark = " (button)" if seat.seat == self.button else ""
-            status = {"folded": " folded", "sitting_out": " sits out"}.get(seat.status, "")
-            if not status and seat.bet:
-                status = f" bet {seat.bet}"
-            lines.append(f"Seat {seat.seat}: {seat.name}{mark}: {seat.stack}{status}")
+            mark = w.say(" (button)") if seat.seat == self.button else ""
+            status = ""
+            if seat.status == "folded":
+                status = w.say(" folded")
+            elif seat.status == "sitting_out":
+                status = w.say(" sits out")
+            elif seat.bet:
+                status = w.say(" bet {amount}", amount=w.number(seat.bet))
+            said = {"name": seat.name, "mark": mark, "stack": w.number(seat.stack)}
+            lines.append(
+                w.say(
+                    "Seat {seat}: {name}{mark}: {stack}{status}",
+                    seat=seat.seat,
+                    status=status,
+                    **said,
+                )
+            )
         return lines
 
     def board_line(self) -> str:
         shown = self.hand or self.last
         if shown is None:
             return ""
-        return f"Board: {' '.join(shown.board) or '(none yet)'}   Pot: {shown.total}"
+        w = self.words
+        board = " ".join(shown.board) or w.say("(none yet)")
+        return w.say("Board: {cards}   Pot: {pot}", cards=board, pot=w.number(shown.total))
 
     def cards_line(self) -> str:
         """The viewer's hole cards with their best high and low as a hint."""
         me = self.me()
         if me is None or not me.cards or (self.hand or self.last) is None:
             return ""
-        hint = self.hint()
-        return f"Your cards: {' '.join(me.cards)}" + (f"   ({hint})" if hint else "")
+        hint, cards = self.hint(), " ".join(me.cards)
+        if hint:
+            return self.words.say("Your cards: {cards}   ({hint})", cards=cards, hint=hint)
+        return self.words.say("Your cards: {cards}", cards=cards)
 
     def hint(self) -> str:
         """The viewer's best high and low on the board so far (the hand helper)."""
         me, shown = self.me(), self.hand or self.last
         if me is None or not me.cards or shown is None or len(shown.board) < 3:
             return ""
-        return help_words(hand_help(self.variant, " ".join(me.cards), " ".join(shown.board)))
+        helped = hand_help(self.variant, " ".join(me.cards), " ".join(shown.board))
+        return help_words(helped, self.words)
 
     def moves(self) -> str:
         legal = self.legal
         return "" if legal is None else ", ".join(legal.describe())
 
     def move_line(self) -> str:
-        return f"Your move: {self.moves()}" if self.turn is not None else ""
+        return (
+            self.words.say("Your move: {moves}", moves=self.moves())
+            if self.turn is not None
+            else ""
+        )
 
     def result_lines(self) -> list[str]:
         """How the hand just over ended (nothing while a hand is being played)."""
@@ -440,7 +483,9 @@ class TableClient:
         if word in ("say", "chat"):
             said = text.strip()[len(word) :].strip()
             if not said:
-                return Outcome(lines=(f"{word} what? Like '{word} good luck'.",))
+                return Outcome(
+                    lines=(self.words.say("{word} what? Like '{word} good luck'.", word=word),)
+                )
             return Outcome({"type": "chat", "table": self.table, "text": said})
         if word == "sit":
             return self._sit(words[1:])
@@ -450,7 +495,7 @@ class TableClient:
             return self._show_losing(words[2:])
         turn = self.turn
         if turn is None:
-            return Outcome(lines=("It is not your turn.",))
+            return Outcome(lines=(self.words.say("It is not your turn."),))
         try:
             action = Action.parse(text)
         except ValueError as error:
@@ -470,15 +515,21 @@ class TableClient:
         seat and the table's maximum buy-in."""
         if [w.lower() for w in words] in (["out"], ["in"]):
             return Outcome({"type": f"sit_{words[0].lower()}", "table": self.table})
-        me = self.me()
+        me, w = self.me(), self.words
         if me is not None:
-            return Outcome(lines=(f"You sit in seat {me.seat} already.",))
+            return Outcome(lines=(w.say("You sit in seat {seat} already.", seat=me.seat),))
         free = self.free_seats()
         if not all(word.isdecimal() for word in words) or len(words) > 2:
-            return Outcome(lines=(f"sit takes a seat and a buy-in, like 'sit 3 200', not "
-                                  f"{' '.join(words)!r}",))  # fmt: skip
+            given = repr(" ".join(words))
+            return Outcome(
+                lines=(
+                    w.say(
+                        "sit takes a seat and a buy-in, like 'sit 3 200', not {given}", given=given
+                    ),
+                )
+            )
         if not free:
-            return Outcome(lines=("Every seat is taken.",))
+            return Outcome(lines=(w.say("Every seat is taken."),))
         seat = int(words[0]) if words else free[0]
         buy_in = int(words[1]) if len(words) == 2 else int(self.summary["max_buy_in"])
         return Outcome({"type": "sit", "table": self.table, "seat": seat, "buy_in": buy_in})
@@ -486,29 +537,41 @@ class TableClient:
     def _show_losing(self, words: list[str]) -> Outcome:
         """``show losing on|off``: at the showdown the room shows this player's losing
         hands, or (the default) mucks them at once (docs/protocol.md ``preferences``)."""
+        say = self.words.say
         if self.me() is None:
-            return Outcome(lines=("Sit down first: the choice is a seated player's.",))
+            return Outcome(lines=(say("Sit down first: the choice is a seated player's."),))
         choice = [w.lower() for w in words]
         if choice not in (["on"], ["off"]):
-            return Outcome(lines=(f"show losing takes on or off, not {' '.join(words)!r}",))
+            given = repr(" ".join(words))
+            return Outcome(lines=(say("show losing takes on or off, not {given}", given=given),))
         muck = choice == ["off"]
-        said = "Your losing hands are mucked" if muck else "Your losing hands are shown"
+        if muck:
+            said = say("Your losing hands are mucked at the showdown from now on.")
+        else:
+            said = say("Your losing hands are shown at the showdown from now on.")
         command = {"type": "preferences", "table": self.table, "muck_losing": muck}
-        return Outcome(command, lines=(f"{said} at the showdown from now on.",))
+        return Outcome(command, lines=(said,))
 
     def _top_up(self, words: list[str]) -> Outcome:
         """``top up [N]``: chips from the balance between the player's hands, by default
         up to the table's maximum buy-in, as the page offers (the room says when not)."""
-        me = self.me()
+        me, w = self.me(), self.words
         if me is None:
-            return Outcome(lines=("You have no seat to top up: sit down first.",))
+            return Outcome(lines=(w.say("You have no seat to top up: sit down first."),))
         most = int(self.summary["max_buy_in"])
         if len(words) > 1 or (words and not (words[0].isdecimal() and int(words[0]) > 0)):
-            like = max(most - me.stack, 1)
-            return Outcome(lines=(f"top up takes a number of chips, like 'top up {like}', "
-                                  f"not {' '.join(words)!r}",))  # fmt: skip
+            like, given = max(most - me.stack, 1), repr(" ".join(words))
+            said = w.say(
+                "top up takes a number of chips, like 'top up {like}', not {given}",
+                like=like,
+                given=given,
+            )
+            return Outcome(lines=(said,))
         if not words and me.stack >= most:
-            return Outcome(lines=(f"Your stack is at the table's maximum buy-in, {most}.",))
+            said = w.say(
+                "Your stack is at the table's maximum buy-in, {most}.", most=w.number(most)
+            )
+            return Outcome(lines=(said,))
         amount = int(words[0]) if words else most - me.stack
         return Outcome({"type": "top_up", "table": self.table, "amount": amount})
 
