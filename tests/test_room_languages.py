@@ -5,6 +5,9 @@ frames are otherwise the same; a language the room does not speak is refused by 
 
 from __future__ import annotations
 
+import json
+import re
+
 from room_helpers import Client, Frame, RoomServer, is_event, one_hand
 
 from splitpot.i18n import Language, words
@@ -18,9 +21,10 @@ def texts(client: Client, hand: str) -> list[str]:
     ]
 
 
-def without_text(client: Client, hand: str) -> list[Frame]:
+def without_words(client: Client, hand: str) -> list[Frame]:
+    """The hand's events without their words: the text, and the hands' names."""
     return [
-        {k: v for k, v in f["event"].items() if k != "text"}
+        json.loads(re.sub(r'"(text|name)": "[^"]*"', r'"\1": ""', json.dumps(f["event"])))
         for f in client.frames
         if f["type"] == "event" and f["event"].get("hand") == hand
     ]
@@ -61,10 +65,15 @@ def test_a_japanese_and_a_russian_player_hear_the_same_hand_in_their_languages(
     assert any(ru.say("Flop: {cards}", cards="") in line for line in russian)
     watched = texts(watcher, hand)
     assert watched[0] == russian[0] and not any("Карты игрока" in line for line in watched)
+    # the hands' names in the awards too (kana in Japanese, Cyrillic in Russian)
+    ended = {c: c.events("hand_ended")[-1]["awards"] for c in (yuki, ivan, english)}
+    named = {c: [a["high"]["name"] for a in awards if a["high"]] for c, awards in ended.items()}
+    assert named[english] and all(re.search("[\u30a0-\u30ff]", n) for n in named[yuki])
+    assert all(re.search("[а-я]", n) for n in named[ivan])
     # the same events, cut the same way, whatever the language: only the words differ
-    assert without_text(watcher, hand) == without_text(english, hand)
+    assert without_words(watcher, hand) == without_words(english, hand)
     assert texts(english, hand)[0].startswith("Hand #1: Omaha Hi/Lo, eight or better")
-    kinds = [[e["kind"] for e in without_text(c, hand)] for c in (yuki, ivan, watcher)]
+    kinds = [[e["kind"] for e in without_words(c, hand)] for c in (yuki, ivan, watcher)]
     assert kinds[0] == kinds[1] == kinds[2]
 
 
@@ -120,3 +129,24 @@ def test_a_refusal_comes_in_the_players_language(room: RoomServer) -> None:
     assert english["message"] == "a watcher may only watch: say hello with a token"
     seated = [s["player"] for s in ivan.state(table)["seats"] if s and s.get("player")]
     assert seated == [yuki.welcome["player"]["id"]]  # the refusals changed nothing
+
+
+def test_the_hand_helper_and_the_pages_catalogue_in_a_language(room: RoomServer) -> None:
+    query = {"hole": "AsKs2d3d", "board": "Jd4d3c5h9s"}
+    with room.http() as http:
+        russian = http.get("/api/helper", params=query | {"lang": "ru"}).json()
+        english = http.get("/api/helper", params=query).json()
+        refused = http.get("/api/helper", params=query | {"lang": "de"})
+        catalogue = http.get("/api/languages/ja")
+        unknown = http.get("/api/languages/de")
+    assert russian["text"] == "стрит от туза до пятёрки · лоу колесо, 5,4,3,2,A"
+    assert english["text"] == "a straight, Ace to Five · low the wheel, 5,4,3,2,A"
+    assert russian["high"]["cards"] == english["high"]["cards"]
+    assert refused.status_code == 400
+    assert (
+        refused.json()["error"]["message"] == "splitpot does not speak 'de': it speaks en, ja, ru"
+    )
+    body = catalogue.json()
+    assert (catalogue.status_code, body["lang"], body["name"]) == (200, "ja", "日本語")
+    assert [entry["lang"] for entry in body["languages"]] == ["en", "ja", "ru"]
+    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "not_found"

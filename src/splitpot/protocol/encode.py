@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from splitpot.cards import Card
-from splitpot.dealer import Scene, dealer_line, help_words, low_words
+from splitpot.dealer import Scene, dealer_line, help_words, high_words, low_words
 from splitpot.engine import (
     Acted,
     BoardDealt,
@@ -35,6 +35,7 @@ from splitpot.engine import (
 )
 from splitpot.equity import EquityResult
 from splitpot.evaluate import HandHelp, HighHand, LowHand
+from splitpot.i18n import ENGLISH, Words
 from splitpot.rules import Betting, FixedLimit, Mixed
 from splitpot.table import (
     ChipsAdded,
@@ -277,7 +278,7 @@ def _event_fields(
             return "hand_ended", {
                 "number": number,
                 "stacks": [{"seat": seat + 1, "stack": stack} for seat, stack in stacks],
-                "awards": [award_json(award) for award in scene.awards],
+                "awards": [award_json(award, scene.words) for award in scene.awards],
             }
         case InHand(event=inner):
             return _hand_event(inner, scene)
@@ -334,25 +335,26 @@ def _hand_event(event: Event, scene: Scene) -> tuple[str, JsonObject]:
             return "face_up", {"seat": seat + 1, "cards": cards_json(cards)}
         case Shown(player=seat, cards=cards, high=high, low=low):
             shown: JsonObject = {"seat": seat + 1, "cards": cards_json(cards)}
-            return "shown", shown | _hands(high, low)
+            return "shown", shown | _hands(high, low, scene.words)
         case Mucked(player=seat):
             return "mucked", {"seat": seat + 1}
         case RakeTaken(amount=amount):
             return "rake", {"amount": amount}
         case PotAwarded():
-            return "pot_awarded", award_json(event)
+            return "pot_awarded", award_json(event, scene.words)
         case HandEnded():
             raise ValueError("a table reports a hand's end as HandFinished, with seats")
 
 
-def award_json(award: PotAwarded) -> JsonObject:
-    """One award: a part of a pot paid to a seat, with the hands that won it."""
+def award_json(award: PotAwarded, words: Words = ENGLISH) -> JsonObject:
+    """One award: a part of a pot paid to a seat, with the hands that won it (named in
+    ``words``' language)."""
     return {
         "pot": award.pot,
         "share": award.share.value,
         "seat": award.player + 1,
         "amount": award.amount,
-    } | _hands(award.high, award.low)
+    } | _hands(award.high, award.low, words)
 
 
 def equity_event(
@@ -394,20 +396,25 @@ def to_act_event(
     }
 
 
-def encode_help(help: HandHelp) -> JsonObject:
+def encode_help(help: HandHelp, words: Words = ENGLISH) -> JsonObject:
     """The hand helper: the best high and low so far, whether a low can still come, and
-    the line that says it."""
-    return _hands(help.high, help.low) | {
+    the line that says it (in ``words``' language)."""
+    return _hands(help.high, help.low, words) | {
         "low_possible": help.low_possible,
-        "text": help_words(help),
+        "text": help_words(help, words),
     }
 
 
-def _hands(high: HighHand | None, low: LowHand | None) -> JsonObject:
-    """A hand's high and low: each ``{name, cards}`` (the five cards it uses) or null."""
+def _hands(high: HighHand | None, low: LowHand | None, words: Words = ENGLISH) -> JsonObject:
+    """A hand's high and low: each ``{name, cards}`` (the five cards it uses) or null;
+    the names in ``words``' language."""
     return {
-        "high": None if high is None else {"name": high.name, "cards": cards_json(high.cards)},
-        "low": None if low is None else {"name": low_words(low), "cards": cards_json(low.cards)},
+        "high": None
+        if high is None
+        else {"name": high_words(high, words), "cards": cards_json(high.cards)},
+        "low": None
+        if low is None
+        else {"name": low_words(low, words), "cards": cards_json(low.cards)},
     }
 
 

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from splitpot.evaluate import hand_help
 from splitpot.history import HistoryError
+from splitpot.i18n import words
 from splitpot.protocol import ErrorCode, ProtocolError, encode_help, hand_id, utc_text
 from splitpot.room.deal import audited
 from splitpot.room.settings import SettingsError, TableSettings, parse_settings
@@ -419,11 +420,13 @@ async def helper(
     hole: Annotated[str, Query(max_length=64)],
     board: Annotated[str, Query(max_length=64)] = "",
     variant: Annotated[str, Query(max_length=16)] = "o8",
+    lang: Annotated[str, Query(max_length=35)] = "en",
 ) -> Any:
-    """The hand helper: ``hole``'s best high and low on ``board`` (cards as text, "AsKd5h2c").
-    Pure arithmetic on cards the caller already sees: no table, no session."""
+    """The hand helper: ``hole``'s best high and low on ``board`` (cards as text, "AsKd5h2c"),
+    in words of ``lang``. Pure arithmetic on cards the caller already sees: no table, no
+    session."""
     try:
-        return encode_help(hand_help(variant, hole, board))
+        return encode_help(hand_help(variant, hole, board), words(lang))
     except ValueError as error:  # a bad card, count or variant
         raise ProtocolError(ErrorCode.BAD_MESSAGE, str(error)) from error
 
