@@ -103,7 +103,7 @@ def test_a_side_pot_and_a_tied_low_in_japanese_and_russian() -> None:
     ]
     russian = lines_in(Language.RUSSIAN, events, NAMES, Scene(Variant.O8))
     assert russian[:3] == [
-        "Раздача #1: Омаха Хай-Лоу, 8 или ниже, Пот-лимит 1/2, баттон на месте 3",
+        "Раздача №1: Омаха Хай-Лоу, 8 или ниже, Пот-лимит 1/2, баттон на месте 3",
         "Розыгрыш баттона: Ann 2c, Bob 2d, Cy As",
         "Ann ставит малый блайнд, 1, олл-ин",
     ]

@@ -56,7 +56,7 @@ def test_a_japanese_and_a_russian_player_hear_the_same_hand_in_their_languages(
         listener.wait(lambda f: is_event("hand_ended")(f) and f["event"]["hand"] == hand)
     japanese, russian = texts(yuki, hand), texts(ivan, hand)
     assert japanese[0].startswith("ハンド #1：オマハ ハイロー（エイト・オア・ベター）")
-    assert russian[0].startswith("Раздача #1: Омаха Хай-Лоу, 8 или ниже")
+    assert russian[0].startswith("Раздача №1: Омаха Хай-Лоу, 8 или ниже")
     assert any(line.startswith("Yukiのホールカード：") for line in japanese)
     assert any(line.startswith("Карты игрока Ivan: ") for line in russian)
     assert not any("ホールカード" in line and "Ivan" in line for line in japanese)  # her own only
