@@ -31,14 +31,16 @@ $(KERNELS_STAMP): $(RUN_STAMP) $(KERNELS)
 	$(BIN)/splitpot simulate --hands 20 --seed 1 > /dev/null
 	touch $(KERNELS_STAMP)
 
-# The browser tests drive Debian's Chromium (Playwright's own download does not work here):
-# installed when missing (as root, or with sudo); where it cannot be, those tests are skipped
-# (CI sets SPLITPOT_REQUIRE_BROWSER=1: then they fail).
+# The browser tests drive Debian's Chromium (Playwright's own download does not work here),
+# with Debian's CJK fonts for the Japanese pages' screenshots: installed when missing (as
+# root, or with sudo); where they cannot be, those tests are skipped (CI sets
+# SPLITPOT_REQUIRE_BROWSER=1: then they fail).
 test: $(TEST_STAMP) $(KERNELS_STAMP)
-	@test -x /usr/bin/chromium || { \
+	@{ test -x /usr/bin/chromium && test -d /usr/share/fonts/opentype/noto; } || { \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium \
-	  || echo "make test: Chromium could not be installed: the browser tests will be skipped"; }
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+	    chromium fonts-noto-cjk \
+	  || echo "make test: Chromium or the CJK fonts could not be installed: the browser tests may be skipped"; }
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy src

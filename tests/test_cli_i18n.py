@@ -33,7 +33,7 @@ def english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_showdown_of_a_split_pot_in_japanese(capsys: pytest.CaptureFixture[str]) -> None:
     out, _ = run(capsys, "showdown", "--lang", "ja", *SPLIT)
     assert out.splitlines() == [
-        "オマハ ハイロー（エイト・オア・ベター）、ボード 2c 3c 4h Qd Js",
+        "オマハ ハイ/ロー（エイトオアベター）、ボード 2c 3c 4h Qd Js",
         "プレイヤー1：As Ks 2d 3d",
         "  ハイ：ツーペア（3と2）（3d 2d Qd 3c 2c）",
         "  ロー：ローなし",
@@ -194,7 +194,7 @@ def test_the_offline_game_in_japanese(
 ) -> None:
     out = _play(monkeypatch, capsys, "call\n", "--lang", "ja")
     lines = out.splitlines()
-    assert lines[0] == "*** ハンド #1：オマハ ハイロー、リミット 2/4 ***"
+    assert lines[0] == "*** ハンド #1：オマハ ハイ/ロー、リミット 2/4 ***"
     assert "1番席：Hero（ボタン）：200" in lines
     assert "あなたの番：fold, call 2, raise 4" in lines
     assert "Bot 1がスモールブラインド1をポスト" in lines  # the dealer's own words

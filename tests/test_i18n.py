@@ -93,7 +93,7 @@ def test_a_side_pot_and_a_tied_low_in_japanese_and_russian() -> None:
     events += act(table, "call", "check", *["check"] * 6)
     japanese = lines_in(Language.JAPANESE, events, NAMES, Scene(Variant.O8))
     assert japanese[0] == (
-        "ハンド #1：オマハ ハイロー（エイト・オア・ベター）、ポットリミット 1/2、ボタンは3番席"
+        "ハンド #1：オマハ ハイ/ロー（エイトオアベター）、ポットリミット 1/2、ボタンは3番席"
     )
     assert japanese[-4:] == [
         "Bobがサイドポットのハイハーフを獲得、1、Jのワンペア",
@@ -123,7 +123,8 @@ def test_a_scoop_and_no_low_in_japanese_and_russian() -> None:
         "Annがポットをスクープ、4、ロー：ホイール、5,4,3,2,A、ハイ：ストレート（Aから5）"
     )
     assert lines_in(Language.RUSSIAN, events, NAMES, Scene(Variant.O8))[-1] == (
-        "Ann забирает весь банк (скуп), 4 — лоу колесо, 5,4,3,2,A, хай — стрит от туза до пятёрки"
+        "Ann забирает весь банк (скуп), 4 — лоу велосипед, 5,4,3,2,A, "
+        "хай — стрит от туза до пятёрки"
     )
     table = seat_players(O8_POT_LIMIT, {0: ("Ann", 100), 1: ("Cy", 100)})
     events = deal_cards(table, {0: "AcKc9h9d", 1: "AdKd9s9c"}, "3d4hJsKsQs", button=0)

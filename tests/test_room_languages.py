@@ -55,7 +55,7 @@ def test_a_japanese_and_a_russian_player_hear_the_same_hand_in_their_languages(
     for listener in (yuki, ivan, watcher, english):
         listener.wait(lambda f: is_event("hand_ended")(f) and f["event"]["hand"] == hand)
     japanese, russian = texts(yuki, hand), texts(ivan, hand)
-    assert japanese[0].startswith("ハンド #1：オマハ ハイロー（エイト・オア・ベター）")
+    assert japanese[0].startswith("ハンド #1：オマハ ハイ/ロー（エイトオアベター）")
     assert russian[0].startswith("Раздача №1: Омаха Хай-Лоу, 8 или ниже")
     assert any(line.startswith("Yukiのホールカード：") for line in japanese)
     assert any(line.startswith("Карты игрока Ivan: ") for line in russian)
@@ -139,7 +139,7 @@ def test_the_hand_helper_and_the_pages_catalogue_in_a_language(room: RoomServer)
         refused = http.get("/api/helper", params=query | {"lang": "de"})
         catalogue = http.get("/api/languages/ja")
         unknown = http.get("/api/languages/de")
-    assert russian["text"] == "стрит от туза до пятёрки · лоу колесо, 5,4,3,2,A"
+    assert russian["text"] == "стрит от туза до пятёрки · лоу велосипед, 5,4,3,2,A"
     assert english["text"] == "a straight, Ace to Five · low the wheel, 5,4,3,2,A"
     assert russian["high"]["cards"] == english["high"]["cards"]
     assert refused.status_code == 400
@@ -150,3 +150,31 @@ def test_the_hand_helper_and_the_pages_catalogue_in_a_language(room: RoomServer)
     assert (catalogue.status_code, body["lang"], body["name"]) == (200, "ja", "日本語")
     assert [entry["lang"] for entry in body["languages"]] == ["en", "ja", "ru"]
     assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "not_found"
+
+
+def test_the_http_apis_refusals_follow_accept_language(room: RoomServer) -> None:
+    """The code stays English; the message is the asker's (the page sends its language)."""
+    with room.http() as http:
+        assert http.post("/api/accounts", json={"name": "Kim", "password": "right-one"}).is_success
+        taken = http.post(
+            "/api/accounts",
+            json={"name": "kim", "password": "another-one"},
+            headers={"Accept-Language": "ja"},
+        )
+        wrong = http.post(
+            "/api/sessions",
+            json={"name": "Kim", "password": "wrong-one"},
+            headers={"Accept-Language": "ru-RU,ru;q=0.9"},
+        )
+        english = http.post("/api/sessions", json={"name": "Kim", "password": "wrong-one"})
+    assert taken.status_code == 409
+    assert taken.json()["error"] == {
+        "code": "name_taken",
+        "message": "名前'kim'はすでに使われています",
+    }
+    assert wrong.status_code == 401
+    assert wrong.json()["error"] == {
+        "code": "unauthorized",
+        "message": "неизвестное имя или неверный пароль",
+    }
+    assert english.json()["error"]["message"] == "unknown name or wrong password"

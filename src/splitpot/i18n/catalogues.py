@@ -97,7 +97,7 @@ def web_messages() -> list[tuple[str, str | None]]:
     for script in sorted(web.rglob("*.js")):
         for plural, _, first, _, second in call.findall(script.read_text(encoding="utf-8")):
             found.append(((first, second) if plural else first, None))  # type: ignore[arg-type]
-    attribute = re.compile(r'data-i18n(?:-[a-z]+)?="([^"]+)"')
+    attribute = re.compile(r'data-i18n(?:-[a-z]+)*="([^"]+)"')
     for page in sorted(web.rglob("*.html")):
         found += [(text, None) for text in attribute.findall(page.read_text(encoding="utf-8"))]
     return found

@@ -14,6 +14,7 @@ from splitpot.cards import Card
 from splitpot.dealer import Scene, dealer_line, scenes
 from splitpot.engine import Mucked
 from splitpot.history.report import revealed_holes
+from splitpot.i18n import ENGLISH, Words
 from splitpot.protocol.encode import (
     Json,
     JsonObject,
@@ -42,20 +43,22 @@ def finished_hand(
     info: TableInfo,
     players: Mapping[int, str],
     fairness: JsonObject | None = None,
+    words: Words = ENGLISH,
 ) -> JsonObject:
     """``{hand, table, state, events}``: the table as it stood before the deal (``start``,
     as its viewer saw it, a ``table`` message's ``state``), then each event of the finished
     hand ``played`` (its start to its end, of ``events``) as that viewer received it live.
     A hand mucked at the showdown adds its ``cards``, and the dealer names them, as the
     last hands show once a hand is over (RULES.md 6). ``players``: the player id of each
-    occupied seat; ``fairness``: the announcement of the hand's deal (FAIRNESS.md)."""
+    occupied seat; ``fairness``: the announcement of the hand's deal (FAIRNESS.md);
+    ``words``: the reader's language, as the room spoke to them live."""
     told = [e for e in events if isinstance(e, HandStarted | InHand | HandFinished)]
     started = told[0]
     if not isinstance(started, HandStarted) or not isinstance(told[-1], HandFinished):
         raise ValueError(f"hand {played.number}'s events do not run from its start to its end")
     names = dict(zip(started.seats, started.names, strict=True))
     window = _window(played)
-    before, _ = scenes(told, Scene(started.variant))
+    before, _ = scenes(told, Scene(started.variant, words=words))
     encoded: list[Json] = []
     for event, scene in zip(told, before, strict=True):
         seen = seen_by(event, start.viewer)

@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from splitpot import __version__
+from splitpot.i18n import Words, negotiate, words
 from splitpot.protocol import ErrorCode, ProtocolError
 from splitpot.room.settings import TableSettings
 from splitpot.server import http, languages, pages, ws
@@ -37,6 +38,11 @@ STATUS = {
     ErrorCode.NOT_NOW: 409,
     ErrorCode.SERVER_ERROR: 500,
 }
+
+
+def asking(request: Request) -> Words:
+    """The words of the language a request asks in (its Accept-Language; else English)."""
+    return words(negotiate(request.headers.get("accept-language")))
 
 
 def error_response(code: ErrorCode, message: str) -> JSONResponse:
@@ -141,15 +147,16 @@ def create_app(
 
     @app.exception_handler(ProtocolError)
     async def refused(request: Request, error: ProtocolError) -> JSONResponse:
-        return error_response(error.code, error.message)
+        return error_response(error.code, error.told(asking(request)))
 
     @app.exception_handler(StoreError)
     async def store_refused(request: Request, error: StoreError) -> JSONResponse:
+        told = str(error) if error.said is None else error.said.to(asking(request))
         if isinstance(error, LoginFailed):
-            return error_response(ErrorCode.UNAUTHORIZED, str(error))
+            return error_response(ErrorCode.UNAUTHORIZED, told)
         if isinstance(error, NameTaken):
-            return error_response(ErrorCode.NAME_TAKEN, str(error))
-        return error_response(refusal(error).code, str(error))
+            return error_response(ErrorCode.NAME_TAKEN, told)
+        return error_response(refusal(error).code, told)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
+from splitpot.i18n import Said, said
 from splitpot.protocol import ErrorCode, ProtocolError
 from splitpot.server.options import RoomOptions
 from splitpot.store.players import name_key
@@ -59,7 +60,7 @@ class Guard:
         compare them."""
         key = "name:" + name_key(name.strip())
         self._spend(
-            "too many login attempts: wait a minute",
+            said("too many login attempts: wait a minute"),
             ((address, key), LOGIN_RATE),
             (("*", key), NAME_RATE),
             ((address, ""), ADDRESS_RATE),
@@ -69,7 +70,7 @@ class Guard:
         """At most ``guests_per_minute`` new guests a minute from one address: each is a
         player and a session in the database."""
         self._spend(
-            "too many new guests from one address: wait a minute",
+            said("too many new guests from one address: wait a minute"),
             ((address, "guests"), self.options.guests_per_minute),
         )
 
@@ -79,12 +80,13 @@ class Guard:
         ``hands_per_minute`` single hands a minute from one address."""
         if listed:
             kind, most = "lists of hands", self.options.hand_lists_per_minute
+            refusal = said("too many lists of hands asked from one address: wait a minute")
         else:
             kind, most = "hands", self.options.hands_per_minute
-        refusal = f"too many {kind} asked from one address: wait a minute"
+            refusal = said("too many hands asked from one address: wait a minute")
         self._spend(refusal, ((address, kind), most))
 
-    def _spend(self, refusal: str, *allowances: tuple[tuple[str, str], int]) -> None:
+    def _spend(self, refusal: Said, *allowances: tuple[tuple[str, str], int]) -> None:
         """One more try against each (key, most a minute), or refused (nothing counted)."""
         now = time.monotonic()
         if len(self._tries) > 10_000:  # forget the addresses that have gone quiet

@@ -20,6 +20,7 @@ from functools import partial
 from splitpot.history.ohh import ohh_document
 from splitpot.history.replay import replay_record
 from splitpot.history.splitpot_json import from_json
+from splitpot.i18n import ENGLISH, Words
 from splitpot.server.hands import PLAYER_IDS, hand_document, hand_events
 from splitpot.store import HandLog, StoredHand
 
@@ -74,18 +75,20 @@ class HandDocuments:
         viewer: int | None,
         host_id: int,
         load: Callable[[], Awaitable[Replay]],
+        words: Words = ENGLISH,
     ) -> bytes:
         """The finished hand's events for the player ``viewer`` (None: a watcher), as the
         body of an answer (``hand_events``); ``load`` reads what they are built from, only
-        when they are not kept. Built off the loop, as the other documents are."""
-        key = (hand.id, _reader(hand, viewer), EVENTS, host_id)
+        when they are not kept; in ``words``' language. Built off the loop, as the other
+        documents are."""
+        key = (hand.id, _reader(hand, viewer), f"{EVENTS}:{words.language.value}", host_id)
         kept = self._kept.get(key)
         if kept is not None:
             self._kept.move_to_end(key)
             return kept
         log, seated = await load()
         loop = asyncio.get_running_loop()
-        build = partial(hand_events, log, hand, key[1], host_id, seated)
+        build = partial(hand_events, log, hand, key[1], host_id, seated, words)
         body = _json(await loop.run_in_executor(self._builder, build)).encode()
         self._keep(key, body)
         return body

@@ -19,6 +19,7 @@ from splitpot.history.pokerstars import write_pokerstars
 from splitpot.history.replay import replay_record
 from splitpot.history.report import revealed_holes
 from splitpot.history.splitpot_json import from_json, to_json
+from splitpot.i18n import ENGLISH, Words
 from splitpot.protocol import JsonObject, award_json, utc_text
 from splitpot.protocol.replay import finished_hand
 from splitpot.room.deal import PendingDeal, hole_positions, revealed_fairness
@@ -95,11 +96,13 @@ def hand_events(
     viewer: int | None,
     host_id: int,
     seated: Mapping[str, int],
+    words: Words = ENGLISH,
 ) -> JsonObject:
     """The finished hand as the ``event`` frames the player ``viewer`` (a room player id
-    who played it; else a watcher) received live (``protocol.replay``): its ``log`` played
-    again from the table its setup kept. ``seated``: the player id of each name seated at
-    the table when the hand began (the seats not dealt in); ``host_id``: the table's host."""
+    who played it; else a watcher) received live, in ``words``' language
+    (``protocol.replay``): its ``log`` played again from the table its setup kept.
+    ``seated``: the player id of each name seated at the table when the hand began (the
+    seats not dealt in); ``host_id``: the table's host."""
     setup, record = log.setup, stored_hand.record
     if record is None:
         raise ValueError(f"hand {log.id} is not finished: it has no record yet")
@@ -129,6 +132,7 @@ def hand_events(
         info=settings.info(log.table_id, config, host_id, paused=False),
         players=players | dealt,
         fairness=None if secret is None else _announcement(log.id, before, draw, secret),
+        words=words,
     )
 
 

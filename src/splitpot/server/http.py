@@ -13,10 +13,9 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
-from splitpot.evaluate import hand_help
 from splitpot.history import HistoryError
-from splitpot.i18n import words
-from splitpot.protocol import ErrorCode, ProtocolError, encode_help, hand_id, utc_text
+from splitpot.i18n import negotiate, words
+from splitpot.protocol import ErrorCode, ProtocolError, hand_id, utc_text
 from splitpot.room.deal import audited
 from splitpot.room.settings import SettingsError, TableSettings, parse_settings
 from splitpot.server.errors import no_hand, no_table
@@ -402,7 +401,8 @@ async def hand(
             log = await room.db(room.store.hand_log, stored.id)
             return log, await room.db(room.store.seated_at, table.id, stored.started_at)
 
-        body = await room.documents.events(stored, viewer, table.host_id, load)
+        asked = words(negotiate(request.headers.get("accept-language")))
+        body = await room.documents.events(stored, viewer, table.host_id, load, asked)
         return Response(body, media_type="application/json")
     try:
         [body] = await room.documents.bodies([stored], viewer, format, table.seats)
@@ -413,22 +413,6 @@ async def hand(
     if format in ("json", "ohh"):
         return Response(body, media_type="application/json")
     return PlainTextResponse(body)
-
-
-@router.get("/helper")
-async def helper(
-    hole: Annotated[str, Query(max_length=64)],
-    board: Annotated[str, Query(max_length=64)] = "",
-    variant: Annotated[str, Query(max_length=16)] = "o8",
-    lang: Annotated[str, Query(max_length=35)] = "en",
-) -> Any:
-    """The hand helper: ``hole``'s best high and low on ``board`` (cards as text, "AsKd5h2c"),
-    in words of ``lang``. Pure arithmetic on cards the caller already sees: no table, no
-    session."""
-    try:
-        return encode_help(hand_help(variant, hole, board), words(lang))
-    except ValueError as error:  # a bad card, count or variant
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, str(error)) from error
 
 
 @router.get("/me/ledger")

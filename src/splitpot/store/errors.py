@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from splitpot.i18n import Said
+
 
 class StoreError(Exception):
-    """Anything the store refuses; nothing was written."""
+    """Anything the store refuses; nothing was written. ``said``: the message as the room
+    can put it in a listener's language (``str(error)`` is its English)."""
+
+    def __init__(self, message: str | Said = "") -> None:
+        super().__init__(str(message))
+        self.said = message if isinstance(message, Said) else None
 
 
 class BadName(StoreError):

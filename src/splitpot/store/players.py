@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from splitpot.i18n import said
 from splitpot.store.errors import BadName, BadPassword, LoginFailed, NameTaken, NotFound
 from splitpot.store.ledger import open_account
 from splitpot.store.models import PlayerRow, SessionRow
@@ -24,7 +25,7 @@ from splitpot.text import code_point, shows_nothing
 
 NAME_LENGTH = 24
 PASSWORD_LENGTHS = (8, 1024)
-LOGIN_FAILED = "unknown name or wrong password"
+LOGIN_FAILED = said("unknown name or wrong password")
 # What the room calls itself and the ones it speaks for, and the titles of those who run
 # it: a player's name may not be one of them (ignoring case, compatibility forms,
 # punctuation and a leading "the"), nor hold the word "bot", the mark of the room's bots.
@@ -40,18 +41,37 @@ def clean_name(name: str) -> str:
     first not a combining mark (which would sit on whatever is shown before the name)."""
     cleaned = unicodedata.normalize("NFC", name.strip())
     if not cleaned:
-        raise BadName("a name needs at least one character")
+        raise BadName(said("a name needs at least one character"))
     if len(cleaned) > NAME_LENGTH:
-        raise BadName(f"name {cleaned!r} is longer than {NAME_LENGTH} characters")
+        raise BadName(
+            said(
+                "name {name} is longer than {most} characters", name=repr(cleaned), most=NAME_LENGTH
+            )
+        )
     for char in cleaned:
         if shows_nothing(char):
-            raise BadName(f"name {cleaned!r} holds {code_point(char)}, which does not show")
+            raise BadName(
+                said(
+                    "name {name} holds {char}, which does not show",
+                    name=repr(cleaned),
+                    char=code_point(char),
+                )
+            )
         if not char.isprintable():
-            raise BadName(f"name {cleaned!r} holds {code_point(char)}, which cannot be printed")
+            raise BadName(
+                said(
+                    "name {name} holds {char}, which cannot be printed",
+                    name=repr(cleaned),
+                    char=code_point(char),
+                )
+            )
     if unicodedata.category(cleaned[0]).startswith("M"):
         raise BadName(
-            f"name {cleaned!r} begins with {code_point(cleaned[0])}, a mark that belongs on "
-            "a letter before it"
+            said(
+                "name {name} begins with {char}, a mark that belongs on a letter before it",
+                name=repr(cleaned),
+                char=code_point(cleaned[0]),
+            )
         )
     return cleaned
 
@@ -64,12 +84,21 @@ def check_chosen_name(name: str) -> None:
     words = [word for word in re.split(r"[\W_]+", name_key(shown)) if word]
     if BOT_WORD in words:
         raise BadName(
-            f"name {shown!r} holds the word {BOT_WORD!r}, which marks the room's bots: "
-            "choose another"
+            said(
+                "name {name} holds the word {word}, which marks the room's bots: choose another",
+                name=repr(shown),
+                word=repr(BOT_WORD),
+            )
         )
     key = "".join(words[1:] if words[:1] == ["the"] else words)
     if key in ROOM_NAMES:
-        raise BadName(f"name {shown!r} passes for the room's own {key!r}: choose another")
+        raise BadName(
+            said(
+                "name {name} passes for the room's own {key}: choose another",
+                name=repr(shown),
+                key=repr(key),
+            )
+        )
 
 
 def name_key(name: str) -> str:
@@ -103,17 +132,24 @@ def add_player(
     if password is not None:
         low, high = PASSWORD_LENGTHS
         if not low <= len(password) <= high:
-            raise BadPassword(f"a password needs {low} to {high} characters, not {len(password)}")
+            raise BadPassword(
+                said(
+                    "a password needs {low} to {high} characters, not {length}",
+                    low=low,
+                    high=high,
+                    length=len(password),
+                )
+            )
         row.name_key = name_key(shown)
         row.password_hash = hasher.hash(password)
         taken = session.scalar(select(PlayerRow.id).where(PlayerRow.name_key == row.name_key))
         if taken is not None:
-            raise NameTaken(f"the name {shown!r} is taken")
+            raise NameTaken(said("the name {name} is taken", name=repr(shown)))
     session.add(row)
     try:
         session.flush()
     except IntegrityError as error:  # another account took the name at the same moment
-        raise NameTaken(f"the name {shown!r} is taken") from error
+        raise NameTaken(said("the name {name} is taken", name=repr(shown))) from error
     open_account(session, AccountKind.BALANCE, row.id, None)
     return Identity(player_value(row), add_session(session, row.id, now))
 

@@ -1,5 +1,8 @@
 // The room's HTTP API for the pages: the stored identity (guest or account) and JSON
-// requests that carry its token and turn the room's {"error": {code, message}} into ApiError.
+// requests that carry its token (and the page's language, for the room's words) and turn the
+// room's {"error": {code, message}} into ApiError.
+
+import { lang, t } from "./i18n.js";
 
 const STORAGE_KEY = "splitpot.identity";
 const CHANGED = "splitpot:identity";
@@ -18,7 +21,7 @@ export function sentence(text) {
   const trimmed = String(text).trim();
   if (!trimmed) return trimmed;
   const capital = trimmed[0].toUpperCase() + trimmed.slice(1);
-  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
+  return /[.!?…。！？]$/.test(capital) ? capital : `${capital}${lang === "ja" ? "。" : "."}`;
 }
 
 /** The signed-in player, {player: {id, name}, token}, or null. */
@@ -71,7 +74,7 @@ export function withInvite(path, invite) {
 }
 
 async function send(method, path, body, token) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": lang };
   if (token) headers.Authorization = `Bearer ${token}`;
   const init = { method, headers };
   if (body !== undefined) {
@@ -82,7 +85,7 @@ async function send(method, path, body, token) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new ApiError("network", "The room cannot be reached: check your connection.", 0);
+    throw new ApiError("network", t("The room cannot be reached: check your connection."), 0);
   }
   if (response.status === 204) return null;
   const type = response.headers.get("content-type") || "";
@@ -93,7 +96,7 @@ async function send(method, path, body, token) {
   const error = parsed && typeof parsed === "object" ? parsed.error : null;
   throw new ApiError(
     error?.code || "server_error",
-    error?.message || `The room answered ${response.status} ${response.statusText}`.trim(),
+    error?.message || t("The room answered {status} {reason}", { status: response.status, reason: response.statusText }).trim(),
     response.status,
   );
 }

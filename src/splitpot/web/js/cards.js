@@ -1,18 +1,21 @@
 // Playing cards as elements: "As" -> a readable card with its name for screen readers.
-// Shared by the table page and the hands panel (hands.js).
+// Shared by the table page and the hands panel (hands.js). The rank letters and suit
+// symbols are the same in every language; the names for screen readers are translated.
+
+import { t } from "./i18n.js";
 
 const RANKS = {
-  A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten", 9: "Nine", 8: "Eight",
-  7: "Seven", 6: "Six", 5: "Five", 4: "Four", 3: "Three", 2: "Two",
+  A: t("Ace"), K: t("King"), Q: t("Queen"), J: t("Jack"), T: t("Ten"), 9: t("Nine"), 8: t("Eight"),
+  7: t("Seven"), 6: t("Six"), 5: t("Five"), 4: t("Four"), 3: t("Three"), 2: t("Two"),
 };
-const SUITS = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+const SUITS = { s: t("spades"), h: t("hearts"), d: t("diamonds"), c: t("clubs") };
 const SYMBOLS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
 
 // "As" -> "Ace of spades"; "??" -> "face-down card".
 export function cardName(text) {
   const rank = RANKS[text[0]];
   const suit = SUITS[text[1]];
-  return rank && suit ? `${rank} of ${suit}` : "face-down card";
+  return rank && suit ? t("{rank} of {suit}", { rank, suit }) : t("face-down card");
 }
 
 // The rank as printed on a card: "T" is "10".

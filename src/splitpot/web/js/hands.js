@@ -7,19 +7,19 @@ import { ApiError, request, sentence } from "./api.js";
 import { cardElement } from "./cards.js";
 import { element } from "./dom.js";
 import { verifyHand } from "./fair.js";
+import { checkWords } from "./fair-words.js";
+import { actionText, streetName, structureTitle, variantName } from "./game-words.js";
+import { formatNumber, t, tn } from "./i18n.js";
 import { emptyModel, receive, shownHand } from "./table/state.js";
 
 const LIMIT = 50;
 const PLAY_MS = 1300; // a step every 1.3 s when the replay plays by itself
 const STREETS = ["preflop", "flop", "turn", "river", "showdown"];
-const STREET_NAMES = { preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River", showdown: "Showdown" };
-const VARIANT_NAMES = { o8: "Omaha Hi/Lo", omaha: "Omaha", bigo: "Big O", "o-hilo-noq": "Omaha Hi/Lo, no qualifier" };
-const STRUCTURE_NAMES = { "pot-limit": "Pot Limit", "no-limit": "No Limit", limit: "Limit" };
 const DOWNLOADS = [
-  { format: "pokerstars", label: "PokerStars", extension: "txt", type: "text/plain", title: "PokerStars text, for trackers" },
-  { format: "phh", label: "PHH", extension: "phh", type: "text/plain", title: "Poker Hand History (phh-std)" },
-  { format: "ohh", label: "OHH", extension: "ohh", type: "application/json", title: "Open Hand History JSON, for trackers" },
-  { format: "json", label: "JSON", extension: "json", type: "application/json", title: "splitpot JSON" },
+  { format: "pokerstars", label: "PokerStars", extension: "txt", type: "text/plain", title: t("PokerStars text, for trackers") },
+  { format: "phh", label: "PHH", extension: "phh", type: "text/plain", title: t("Poker Hand History (phh-std)") },
+  { format: "ohh", label: "OHH", extension: "ohh", type: "application/json", title: t("Open Hand History JSON, for trackers") },
+  { format: "json", label: "JSON", extension: "json", type: "application/json", title: t("splitpot JSON") },
 ];
 const ICONS = {
   first: "M5 5h2.5v14H5zM19 5v14L8.5 12z",
@@ -29,7 +29,7 @@ const ICONS = {
 };
 const SVG = "http://www.w3.org/2000/svg";
 
-const chips = new Intl.NumberFormat();
+const chips = { format: formatNumber };
 let panels = 0; // to give each mounted panel its own ids
 
 function button(text, className = "") {
@@ -71,10 +71,16 @@ function handNumber(doc) {
   return /^\d+$/.test(tail) ? `#${tail}` : doc.id;
 }
 
+// "Hand #12" (Раздача №12), or the hand's id when it has no number.
+function handTitle(doc) {
+  const tail = doc.id.split("-").pop();
+  return /^\d+$/.test(tail) ? t("Hand #{number}", { number: tail }) : t("Hand {number}", { number: doc.id });
+}
+
 function gameLine(doc) {
   const game = doc.game;
-  const variant = VARIANT_NAMES[game.variant] || game.variant;
-  const structure = STRUCTURE_NAMES[game.structure] || game.structure;
+  const variant = variantName(game.variant);
+  const structure = structureTitle(game.structure);
   const stakes = game.structure === "limit"
     ? `${chips.format(game.small_bet)}/${chips.format(game.big_bet)}`
     : `${chips.format(game.small_blind)}/${chips.format(game.big_blind)}`;
@@ -155,7 +161,7 @@ export function replaySteps(answer) {
     const won = final ? wins(model.showdown.awards) : new Map();
     return {
       street: showdown ? "showdown" : hand.street,
-      text: lines.join("\n") || "The cards are dealt",
+      text: lines.join("\n") || t("The cards are dealt"),
       actor: final ? null : actor,
       board: [...hand.board],
       total: hand.total,
@@ -172,7 +178,7 @@ export function replaySteps(answer) {
           bet: seat.bet,
           folded: folded.has(number),
           allIn: seat.status === "all_in",
-          said: won.has(number) ? won.get(number).join(" + ") : final ? "" : seat.lastAction || "",
+          said: won.has(number) ? won.get(number).join(" + ") : final ? "" : actionText(seat.lastAction),
           cards,
           faceUp: Boolean(seat.cards),
           mucked: mucked.has(number),
@@ -191,8 +197,8 @@ function wins(awards) {
   const won = new Map();
   for (const award of awards) {
     if (!award.amount) continue;
-    const whole = award.low ? "SCOOPS" : "WINS";
-    const share = award.share === "whole" ? whole : award.share.toUpperCase();
+    const whole = award.low ? t("SCOOPS") : t("WINS");
+    const share = award.share === "whole" ? whole : award.share === "low" ? t("LOW") : t("HIGH");
     won.set(award.seat, [...(won.get(award.seat) || []), `${share} ${chips.format(award.amount)}`]);
   }
   return won;
@@ -200,14 +206,17 @@ function wins(awards) {
 
 /** The pots at the end: "Total pot 120 · main 90 · side pot 30 · rake 2". */
 function finalPots(result) {
-  const parts = [`Total pot ${chips.format(result.total_pot)}`];
+  const parts = [t("Total pot {amount}", { amount: chips.format(result.total_pot) })];
   const pots = result.pots || [];
   if (pots.length > 1) {
     pots.forEach((pot, index) => {
-      parts.push(`${index === 0 ? "main" : pots.length > 2 ? `side pot ${index}` : "side pot"} ${chips.format(pot.amount)}`);
+      const amount = chips.format(pot.amount);
+      parts.push(index === 0 ? t("main {amount}", { amount })
+        : pots.length > 2 ? t("side pot {number} {amount}", { number: index, amount })
+        : t("side pot {amount}", { amount }));
     });
   }
-  if (result.rake) parts.push(`rake ${chips.format(result.rake)}`);
+  if (result.rake) parts.push(t("rake {amount}", { amount: chips.format(result.rake) }));
   return parts.join(" · ");
 }
 
@@ -216,13 +225,13 @@ function finalPots(result) {
 /** Why a format cannot hold the hand (docs/protocol.md, GET /api/hands), or null. */
 function cannotWrite(doc, format) {
   if (format === "pokerstars" && doc.game.variant === "o-hilo-noq") {
-    return "PokerStars text has no name for Omaha Hi/Lo without a qualifier.";
+    return t("PokerStars text has no name for Omaha Hi/Lo without a qualifier.");
   }
   if (format === "ohh" && doc.game.variant === "o-hilo-noq") {
-    return "OHH has no game type for Omaha Hi/Lo without a qualifier.";
+    return t("OHH has no game type for Omaha Hi/Lo without a qualifier.");
   }
   if (format === "phh" && (doc.posts || []).some((post) => post.kind === "live post" || post.kind === "dead small blind")) {
-    return "PHH has no field for this hand's live or dead post.";
+    return t("PHH has no field for this hand's live or dead post.");
   }
   return null;
 }
@@ -266,13 +275,13 @@ export function mountHands(container, { tableId, invite = null, announced = null
   let helperAvailable = true;
 
   const root = element("section", "hands");
-  root.setAttribute("aria-label", "Hands and session");
+  root.setAttribute("aria-label", t("Hands and session"));
   const tabs = element("div", "hands-tabs");
   tabs.setAttribute("role", "tablist");
-  tabs.setAttribute("aria-label", "Hands and session");
+  tabs.setAttribute("aria-label", t("Hands and session"));
   const views = {};
   const tabButtons = {};
-  for (const [key, label] of [["hands", "Hands"], ["stats", "Session"], ["settle", "Settle up"]]) {
+  for (const [key, label] of [["hands", t("Hands")], ["stats", t("Session")], ["settle", t("Settle up")]]) {
     const tab = button(label, "hands-tab");
     tab.id = id(`tab-${key}`);
     tab.setAttribute("role", "tab");
@@ -320,14 +329,14 @@ export function mountHands(container, { tableId, invite = null, announced = null
 
   const listView = element("div", "hand-list-view");
   const listHead = element("div", "hand-list-head");
-  const listCount = element("p", "muted hands-count", "Loading…");
+  const listCount = element("p", "muted hands-count", t("Loading…"));
   const mineOnly = element("label", "check mine-only");
   const mineBox = element("input");
   mineBox.type = "checkbox";
-  mineOnly.append(mineBox, "Only hands I played");
+  mineOnly.append(mineBox, t("Only hands I played"));
   mineBox.addEventListener("change", () => renderList());
-  const allJson = button("All as JSON", "ghost small-button");
-  allJson.title = "The hands listed here, one splitpot JSON document a line";
+  const allJson = button(t("All as JSON"), "ghost small-button");
+  allJson.title = t("The hands listed here, one splitpot JSON document a line");
   allJson.addEventListener("click", () => {
     const lines = documents.map((doc) => JSON.stringify(doc)).join("\n");
     save(`${lines}\n`, `${tableId}-hands.jsonl`, "application/json");
@@ -350,26 +359,28 @@ export function mountHands(container, { tableId, invite = null, announced = null
     });
     const head = element("span", "hand-item-head");
     head.append(
-      element("span", "hand-number", `Hand ${handNumber(doc)}`),
-      element("span", "hand-pot", `Pot ${chips.format(doc.result.total_pot)}`),
+      element("span", "hand-number", handTitle(doc)),
+      element("span", "hand-pot", t("Pot {amount}", { amount: chips.format(doc.result.total_pot) })),
     );
     const who = element("span", "hand-winners", winners.length === 1
-      ? `${winners[0].name} wins ${chips.format(winners[0].amount)}`
+      ? t("{name} wins {amount}", { name: winners[0].name, amount: chips.format(winners[0].amount) })
       : winners.map((winner) => `${winner.name} ${chips.format(winner.amount)}`).join(" · "));
     const board = element("span", "cards hand-board");
     const boardCards = cardsOf(doc.board);
     if (boardCards.length) for (const card of boardCards) board.append(cardElement(card, { size: "small" }));
-    else board.append(element("span", "muted", "no flop"));
+    else board.append(element("span", "muted", t("no flop")));
     pick.append(head, who, board);
     let yours = "";
     if (doc.you !== null && doc.you !== undefined) {
       const mine = element("span", "hand-mine");
       const net = results[doc.you];
-      mine.append(element("span", `net ${net > 0 ? "up" : net < 0 ? "down" : ""}`, `You ${signed(net)}`));
+      mine.append(element("span", `net ${net > 0 ? "up" : net < 0 ? "down" : ""}`, t("You {net}", { net: signed(net) })));
       pick.append(mine);
-      yours = ` You ${signed(net)}.`;
+      yours = ` ${t("You {net}.", { net: signed(net) })}`;
     }
-    pick.setAttribute("aria-label", `Hand ${handNumber(doc)}, pot ${doc.result.total_pot}: ${who.textContent}.${yours} Replay it`);
+    pick.setAttribute("aria-label", t("Hand {number}, pot {pot}: {winners}.{yours} Replay it", {
+      number: handNumber(doc), pot: doc.result.total_pot, winners: who.textContent, yours,
+    }));
     pick.addEventListener("click", () => openHand(doc));
     item.append(pick);
     return item;
@@ -380,16 +391,16 @@ export function mountHands(container, { tableId, invite = null, announced = null
     mineOnly.hidden = !documents.some(played);
     const shown = mineBox.checked && !mineOnly.hidden ? documents.filter(played) : documents;
     list.replaceChildren(...shown.map(listItem));
-    const of = shown.length < documents.length ? `${shown.length} of ` : "";
-    listCount.textContent = documents.length
-      ? `${of}${documents.length} hand${documents.length === 1 ? "" : "s"}, newest first`
-      : "No hand has finished yet.";
+    listCount.textContent = !documents.length ? t("No hand has finished yet.")
+      : shown.length < documents.length
+        ? tn("{shown} of {count} hand, newest first", "{shown} of {count} hands, newest first", documents.length, { shown: formatNumber(shown.length) })
+        : tn("{count} hand, newest first", "{count} hands, newest first", documents.length);
     allJson.hidden = documents.length === 0;
   }
 
   /* ----- the replayer ----- */
 
-  const back = button("← All hands", "ghost");
+  const back = button(`← ${t("All hands")}`, "ghost");
   back.addEventListener("click", () => {
     stopPlaying();
     const handId = open?.doc.id;
@@ -403,10 +414,10 @@ export function mountHands(container, { tableId, invite = null, announced = null
   const replayGame = element("p", "muted replay-game");
   const streetBar = element("div", "street-bar");
   streetBar.setAttribute("role", "group");
-  streetBar.setAttribute("aria-label", "Go to a street");
+  streetBar.setAttribute("aria-label", t("Go to a street"));
   const streetButtons = {};
   for (const street of STREETS) {
-    const jump = button(STREET_NAMES[street], "street");
+    const jump = button(streetName(street), "street");
     jump.dataset.street = street;
     jump.addEventListener("click", () => {
       const at = open.steps.findIndex((step) => step.street === street);
@@ -417,7 +428,7 @@ export function mountHands(container, { tableId, invite = null, announced = null
   }
   const middle = element("div", "replay-middle");
   const boardRow = element("div", "cards replay-board");
-  boardRow.setAttribute("aria-label", "Board");
+  boardRow.setAttribute("aria-label", t("Board"));
   boardRow.setAttribute("role", "group");
   const potLine = element("p", "replay-pot");
   middle.append(boardRow, potLine);
@@ -426,22 +437,22 @@ export function mountHands(container, { tableId, invite = null, announced = null
   const seatList = element("ol", "replay-seats");
   const controls = element("div", "replay-controls");
   controls.setAttribute("role", "group");
-  controls.setAttribute("aria-label", "Replay controls");
-  const first = iconButton("first", "First step");
-  const previous = iconButton("previous", "Previous step");
+  controls.setAttribute("aria-label", t("Replay controls"));
+  const first = iconButton("first", t("First step"));
+  const previous = iconButton("previous", t("Previous step"));
   const counter = element("span", "step-counter");
-  const play = button("Play", "primary play-button");
+  const play = button(t("Play"), "primary play-button");
   const middleControls = element("div", "step-middle");
   middleControls.append(play, counter);
-  const next = iconButton("next", "Next step");
-  const last = iconButton("last", "Last step");
+  const next = iconButton("next", t("Next step"));
+  const last = iconButton("last", t("Last step"));
   controls.append(first, previous, middleControls, next, last);
   let playing = 0; // the timer of a replay playing by itself
 
   function stopPlaying() {
     clearInterval(playing);
     playing = 0;
-    play.textContent = "Play";
+    play.textContent = t("Play");
   }
   // a step the viewer asks for stops the replay playing by itself
   function goTo(at) {
@@ -454,7 +465,7 @@ export function mountHands(container, { tableId, invite = null, announced = null
       return;
     }
     if (open.at === open.steps.length - 1) show(0);
-    play.textContent = "Pause";
+    play.textContent = t("Pause");
     playing = setInterval(() => {
       if (open && open.at < open.steps.length - 1) show(open.at + 1);
       if (!open || open.at === open.steps.length - 1) stopPlaying();
@@ -472,7 +483,7 @@ export function mountHands(container, { tableId, invite = null, announced = null
     goTo(moves[event.key]);
   });
   const downloads = element("div", "downloads");
-  const downloadTitle = element("span", "downloads-title", "Download");
+  const downloadTitle = element("span", "downloads-title", t("Download"));
   const downloadStatus = element("p", "download-error error");
   downloadStatus.setAttribute("role", "alert");
   const downloadNote = element("p", "hint download-note");
@@ -480,7 +491,7 @@ export function mountHands(container, { tableId, invite = null, announced = null
   const downloadButtons = DOWNLOADS.map((choice) => {
     const get = button(choice.label, "small-button");
     get.title = choice.title;
-    get.setAttribute("aria-label", `Download ${choice.label} (${choice.title})`);
+    get.setAttribute("aria-label", t("Download {format} ({description})", { format: choice.label, description: choice.title }));
     get.addEventListener("click", () => download(open.doc.id, choice, invite, downloadStatus));
     downloads.append(get);
     return get;
@@ -493,10 +504,10 @@ export function mountHands(container, { tableId, invite = null, announced = null
   /* ----- the deal's checks: FAIRNESS.md "Anyone verifies", in this page ----- */
 
   const fairBox = element("section", "fair-box");
-  fairBox.setAttribute("aria-label", "Fair deal");
-  const verify = button("Verify the deal", "small-button");
-  verify.title = "Check the hand's record against the commitments published before the deal";
-  const how = element("a", "fair-how", "How the deal is fair");
+  fairBox.setAttribute("aria-label", t("Fair deal"));
+  const verify = button(t("Verify the deal"), "small-button");
+  verify.title = t("Check the hand's record against the commitments published before the deal");
+  const how = element("a", "fair-how", t("How the deal is fair"));
   how.href = "/fairness";
   how.target = "_blank";
   how.rel = "noopener";
@@ -505,7 +516,7 @@ export function mountHands(container, { tableId, invite = null, announced = null
   const verdict = element("p", "fair-verdict");
   verdict.setAttribute("role", "status");
   const checkList = element("ul", "fair-checks");
-  checkList.setAttribute("aria-label", "Checks of the deal");
+  checkList.setAttribute("aria-label", t("Checks of the deal"));
   checkList.tabIndex = 0; // it scrolls: the keyboard can scroll it too
   checkList.hidden = true;
   fairBox.append(fairHead, verdict, checkList);
@@ -522,11 +533,11 @@ export function mountHands(container, { tableId, invite = null, announced = null
   async function verifyDeal(handId) {
     clearChecks();
     if (!globalThis.crypto?.subtle) {
-      verdict.textContent = "This browser checks the deal only on a secure (https) page: download the JSON and run splitpot verify.";
+      verdict.textContent = t("This browser checks the deal only on a secure (https) page: download the JSON and run splitpot verify.");
       return;
     }
     verify.disabled = true;
-    verdict.textContent = "Checking the deal…";
+    verdict.textContent = t("Checking the deal…");
     let checks;
     let told = null;
     let own = null;
@@ -536,22 +547,25 @@ export function mountHands(container, { tableId, invite = null, announced = null
       checks = await verifyHand(record, told, own);
     } catch (problem) {
       checks = null;
-      if (open?.doc.id === handId) verdict.textContent = `The hand cannot be checked. ${sentence(problem.message)}`;
+      if (open?.doc.id === handId) verdict.textContent = `${t("The hand cannot be checked.")} ${sentence(problem.message)}`;
     }
     if (open?.doc.id !== handId) return; // another hand is open now
     verify.disabled = false;
     if (!checks) return;
     const failed = checks.filter((check) => !check.passed).length;
     verdict.textContent = failed
-      ? `${failed} of ${checks.length} checks fail: this record does not match what was committed before the deal.`
-      : `All ${checks.length} checks pass: the deal is the one committed before the hand.`;
-    if (!told) verdict.textContent += " This browser kept no announcement of this hand, so only the record itself is checked.";
+      ? tn("{failed} of {count} check fails: this record does not match what was committed before the deal.", "{failed} of {count} checks fail: this record does not match what was committed before the deal.", checks.length, { failed: formatNumber(failed) })
+      : tn("All {count} check passes: the deal is the one committed before the hand.", "All {count} checks pass: the deal is the one committed before the hand.", checks.length);
+    if (!told) verdict.textContent += ` ${t("This browser kept no announcement of this hand, so only the record itself is checked.")}`;
     verdict.classList.toggle("failed", failed > 0);
-    checkList.replaceChildren(...checks.map((check) => element(
-      "li",
-      check.passed ? "passed" : "failed",
-      check.passed ? `✓ ${check.name}` : `✗ ${check.name}${check.detail ? `: ${check.detail}` : ""}`,
-    )));
+    checkList.replaceChildren(...checks.map((check) => {
+      const { name, detail } = checkWords(check);
+      return element(
+        "li",
+        check.passed ? "passed" : "failed",
+        check.passed ? `✓ ${name}` : `✗ ${name}${detail ? t(": {detail}", { detail }) : ""}`,
+      );
+    }));
     checkList.hidden = false;
   }
 
@@ -574,14 +588,14 @@ export function mountHands(container, { tableId, invite = null, announced = null
     try {
       steps = replaySteps(await eventsOf(doc.id));
     } catch (problem) {
-      error.textContent = `Hand ${handNumber(doc)} cannot be replayed. ${sentence(problem.message)}`;
+      error.textContent = `${t("Hand {number} cannot be replayed.", { number: handNumber(doc) })} ${sentence(problem.message)}`;
       return;
     }
     error.textContent = "";
     open = { doc, steps, at: 0 };
-    replayTitle.textContent = `Hand ${handNumber(doc)}`;
+    replayTitle.textContent = handTitle(doc);
     const dealer = doc.players[doc.button];
-    replayGame.textContent = `${gameLine(doc)}${dealer ? ` · button: ${dealer.name}` : ""}`;
+    replayGame.textContent = `${gameLine(doc)}${dealer ? ` · ${t("button: {name}", { name: dealer.name })}` : ""}`;
     downloadStatus.textContent = "";
     clearChecks();
     const reasons = DOWNLOADS.map((choice) => cannotWrite(doc, choice.format));
@@ -625,13 +639,13 @@ export function mountHands(container, { tableId, invite = null, announced = null
     nameLine.append(element("span", "replay-player", seat.name));
     if (seat.button) {
       const dealer = element("span", "dealer-chip", "D");
-      dealer.title = "The button";
-      dealer.setAttribute("aria-label", "button");
+      dealer.title = t("The button");
+      dealer.setAttribute("aria-label", t("button"));
       nameLine.prepend(dealer);
     }
     const said = element("span", "replay-said");
-    said.append(element("span", "replay-seat-number", `Seat ${seat.seat}${seat.you ? " · you" : ""}`));
-    const doing = seat.allIn && !seat.said ? "all in" : seat.said;
+    said.append(element("span", "replay-seat-number", seat.you ? t("Seat {seat} · you", { seat: seat.seat }) : t("Seat {seat}", { seat: seat.seat })));
+    const doing = seat.allIn && !seat.said ? t("all in") : seat.said;
     if (doing) said.append(` · ${doing}`);
     who.append(nameLine, said);
     const hand = element("div", "cards replay-cards");
@@ -640,12 +654,12 @@ export function mountHands(container, { tableId, invite = null, announced = null
     if (seat.folded && !known) hand.classList.add("gone");
     const money = element("div", "replay-money");
     money.append(element("span", "replay-stack", chips.format(seat.stack)));
-    if (seat.bet) money.append(element("span", "replay-bet", `bet ${chips.format(seat.bet)}`));
+    if (seat.bet) money.append(element("span", "replay-bet", t("bet {amount}", { amount: chips.format(seat.bet) })));
     row.append(who, hand, money);
     // the helper names a hand once there is a board to make it with
     if (seat.faceUp && known && !seat.cards.includes("??") && !seat.folded && step.board.length && helperAvailable) {
       const helper = element("p", "replay-helper");
-      helper.setAttribute("aria-label", `${seat.name}'s hand`);
+      helper.setAttribute("aria-label", t("{name}'s hand", { name: seat.name }));
       row.append(helper);
       helperFor(seat, step.board).then((text) => {
         if (text) helper.textContent = text;
@@ -668,9 +682,9 @@ export function mountHands(container, { tableId, invite = null, announced = null
         boardRow.append(empty);
       }
     }
-    if (!step.board.length) boardRow.setAttribute("aria-label", "Board: no cards yet");
-    else boardRow.setAttribute("aria-label", "Board");
-    potLine.textContent = step.final ? finalPots(open.doc.result) : `Pot ${chips.format(step.total)}`;
+    if (!step.board.length) boardRow.setAttribute("aria-label", t("Board: no cards yet"));
+    else boardRow.setAttribute("aria-label", t("Board"));
+    potLine.textContent = step.final ? finalPots(open.doc.result) : t("Pot {amount}", { amount: chips.format(step.total) });
     narration.textContent = step.text;
     seatList.replaceChildren(...step.seats.map((seat) => seatRow(seat, step)));
     if (step.final) {
@@ -693,7 +707,7 @@ export function mountHands(container, { tableId, invite = null, announced = null
   function statsHead(table) {
     const head = element("thead");
     const headRow = element("tr");
-    for (const [label, className] of [["Player", ""], ["Hands", "num"], ["Won", "num"], ["Bought in", "num bought"], ["Won/lost", "num"]]) {
+    for (const [label, className] of [[t("Player"), ""], [t("Hands"), "num"], [t("Won"), "num"], [t("Bought in"), "num bought"], [t("Won/lost"), "num"]]) {
       const th = element("th", className, label);
       th.scope = "col";
       headRow.append(th);
@@ -706,25 +720,28 @@ export function mountHands(container, { tableId, invite = null, announced = null
     const view = views.stats;
     view.replaceChildren();
     if (answer.status === "rejected") {
-      view.append(element("p", "error", `The session cannot be loaded. ${sentence(answer.reason.message)}`));
+      view.append(element("p", "error", `${t("The session cannot be loaded.")} ${sentence(answer.reason.message)}`));
       return;
     }
     const stats = answer.value;
     if (!stats.hands) {
-      view.append(element("p", "muted", "The session's stats appear once a hand has finished."));
+      view.append(element("p", "muted", t("The session's stats appear once a hand has finished.")));
       return;
     }
     const biggest = Math.max(0, ...documents.map((doc) => doc.result.total_pot));
-    view.append(element("p", "muted", `${chips.format(stats.hands)} hand${stats.hands === 1 ? "" : "s"} at this table · biggest pot of the last ${documents.length}: ${chips.format(biggest)}`));
+    view.append(element("p", "muted", [
+      tn("{count} hand at this table", "{count} hands at this table", stats.hands),
+      tn("biggest pot of the last {count}: {amount}", "biggest pot of the last {count}: {amount}", documents.length, { amount: chips.format(biggest) }),
+    ].join(" · ")));
     const table = element("table", "stats-table");
-    table.append(element("caption", "visually-hidden", "Per player: hands played, hands won, chips bought in, chips won or lost"));
+    table.append(element("caption", "visually-hidden", t("Per player: hands played, hands won, chips bought in, chips won or lost")));
     statsHead(table);
     const body = element("tbody");
     for (const row of stats.players) {
       const you = row.player === stats.you;
       const tr = element("tr", you ? "you" : "");
       tr.dataset.player = row.player;
-      const th = element("th", "", you ? `${row.name} (you)` : row.name);
+      const th = element("th", "", you ? t("{name} (you)", { name: row.name }) : row.name);
       th.scope = "row";
       tr.append(
         th,
@@ -744,36 +761,37 @@ export function mountHands(container, { tableId, invite = null, announced = null
   function renderSettle(settle, ledger) {
     const view = views.settle;
     const fewest = settle.status !== "fulfilled" || settle.value.fewest !== false;
-    const how = fewest ? "in the fewest payments" : "greedily: too many players to find the fewest payments";
-    const note = element("p", "muted", `Who pays whom to settle the table, ${how} (every hand played here).`);
+    const note = element("p", "muted", fewest
+      ? t("Who pays whom to settle the table, in the fewest payments (every hand played here).")
+      : t("Who pays whom to settle the table, greedily: too many players to find the fewest payments (every hand played here)."));
     let content;
     if (settle.status === "rejected") {
-      content = element("p", "error", `The settle-up cannot be loaded. ${sentence(settle.reason.message)}`);
+      content = element("p", "error", `${t("The settle-up cannot be loaded.")} ${sentence(settle.reason.message)}`);
     } else if (!settle.value.payments.length) {
-      content = element("p", "settled", "Everyone is even: nothing to settle.");
+      content = element("p", "settled", t("Everyone is even: nothing to settle."));
     } else {
       content = element("ul", "payments");
       for (const payment of settle.value.payments) {
         const item = element("li", "payment");
         item.append(
           element("span", "payer", payment.from),
-          element("span", "pays", "pays"),
+          element("span", "pays", t("pays")),
           element("span", "payee", payment.to),
           element("span", "payment-amount", chips.format(payment.amount)),
         );
-        item.setAttribute("aria-label", `${payment.from} pays ${payment.to} ${payment.amount}`);
+        item.setAttribute("aria-label", t("{payer} pays {payee} {amount}", { payer: payment.from, payee: payment.to, amount: payment.amount }));
         content.append(item);
       }
     }
     view.replaceChildren(note, content);
     if (ledger.status === "fulfilled") {
-      const download = button("Ledger (CSV)", "small-button");
-      download.setAttribute("aria-label", "Download the table's ledger as CSV");
+      const download = button(t("Ledger (CSV)"), "small-button");
+      download.setAttribute("aria-label", t("Download the table's ledger as CSV"));
       download.addEventListener("click", () => save(ledger.value, `${tableId}-ledger.csv`, "text/csv"));
       view.append(download);
     }
-    const sessions = button("Sessions (CSV)", "small-button");
-    sessions.setAttribute("aria-label", "Download one row per sit-down, as PokerNow's ledger CSV");
+    const sessions = button(t("Sessions (CSV)"), "small-button");
+    sessions.setAttribute("aria-label", t("Download one row per sit-down, as PokerNow's ledger CSV"));
     const sessionsStatus = element("span", "muted");
     sessionsStatus.setAttribute("role", "status");
     sessions.addEventListener("click", async () => {
@@ -782,7 +800,7 @@ export function mountHands(container, { tableId, invite = null, announced = null
         const csv = await request("GET", `/api/tables/${encodeURIComponent(tableId)}/sessions.csv`, undefined, { invite });
         save(csv, `${tableId}-sessions.csv`, "text/csv");
       } catch (problem) {
-        sessionsStatus.textContent = `Sessions: ${sentence(problem.message)}`;
+        sessionsStatus.textContent = t("Sessions: {problem}", { problem: sentence(problem.message) });
       }
     });
     view.append(sessions, sessionsStatus);
@@ -800,7 +818,7 @@ export function mountHands(container, { tableId, invite = null, announced = null
       documents = hands.value.hands;
       error.textContent = "";
     } else {
-      error.textContent = `The hands cannot be loaded. ${sentence(hands.reason.message)}`;
+      error.textContent = `${t("The hands cannot be loaded.")} ${sentence(hands.reason.message)}`;
     }
     renderList();
     renderStats(stats);

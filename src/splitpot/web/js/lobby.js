@@ -4,29 +4,20 @@
 import { ApiError, forget, identity, onIdentityChange, request, sentence } from "./api.js";
 import { askForName } from "./signin.js";
 import { element } from "./dom.js";
+import { formatNumber, t, tn } from "./i18n.js";
+import { stakesText, structureName, variantName, variantTitle } from "./game-words.js";
+import "./language-menu.js";
 
 const REFRESH_MS = 5000;
 const FILTERS_KEY = "splitpot.lobby.filters";
 const PRIVATE_KEY = "splitpot.private-tables";
 const MOST_PRIVATE = 10; // the room lets a host keep 10 tables
 
-const VARIANTS = {
-  o8: "Omaha Hi/Lo",
-  omaha: "Omaha",
-  bigo: "Big O",
-  "o-hilo-noq": "Hi/Lo no qualifier",
-};
 const VARIANT_HINTS = {
-  o8: "Four cards. The best high and the best low of eight or better split each pot.",
-  omaha: "Four cards. The best high hand takes the whole pot.",
-  bigo: "Five cards, use exactly two. High and low (eight or better) split. At most 8 seats.",
-  "o-hilo-noq": "Four cards. High and the lowest hand split every pot: there is always a low.",
-};
-const STRUCTURES = {
-  "pot-limit": "Pot limit",
-  "no-limit": "No limit",
-  limit: "Fixed limit",
-  mixed: "Mixed",
+  o8: t("Four cards. The best high and the best low of eight or better split each pot."),
+  omaha: t("Four cards. The best high hand takes the whole pot."),
+  bigo: t("Five cards, use exactly two. High and low (eight or better) split. At most 8 seats."),
+  "o-hilo-noq": t("Four cards. High and the lowest hand split every pot: there is always a low."),
 };
 const MOST_SEATS = { bigo: 8 }; // five hole cards each: one deck deals 8 players at most
 
@@ -48,12 +39,12 @@ const SETTING_WORDS = [
 ];
 // the settings' names as the form's labels say them, for the room's messages
 const SETTING_LABELS = {
-  small_blind: "small blind",
-  big_blind: "big blind",
-  min_buy_in: "minimum buy-in",
-  max_buy_in: "maximum buy-in",
-  action_seconds: "seconds to act",
-  time_bank_seconds: "time bank",
+  small_blind: t("small blind"),
+  big_blind: t("big blind"),
+  min_buy_in: t("minimum buy-in"),
+  max_buy_in: t("maximum buy-in"),
+  action_seconds: t("seconds to act"),
+  time_bank_seconds: t("time bank"),
 };
 const NUMBER_SETTINGS = [
   "small_blind", "big_blind", "min_buy_in", "max_buy_in",
@@ -63,7 +54,7 @@ const OPTIONAL_SETTINGS = new Set(["min_buy_in", "max_buy_in"]);
 
 const $ = (selector, root = document) => root.querySelector(selector);
 
-const chips = new Intl.NumberFormat();
+const chips = { format: formatNumber };
 
 /* ---------- who is signed in ---------- */
 
@@ -75,16 +66,16 @@ async function showWho(found) {
   $("#sign-out").hidden = !found;
   balance.hidden = true;
   if (!found) {
-    who.append(element("span", "muted", "Not signed in"));
+    who.append(element("span", "muted", t("Not signed in")));
     return;
   }
-  who.append(element("span", "who-label", "Playing as "), element("strong", "who-name", found.player.name));
+  who.append(element("span", "who-label", `${t("Playing as")} `), element("strong", "who-name", found.player.name));
   try {
     const ledger = await request("GET", "/api/me/ledger");
     if (identity()?.token !== found.token) return;
-    balance.textContent = `Balance ${chips.format(ledger.balance)}`;
+    balance.textContent = t("Balance {amount}", { amount: chips.format(ledger.balance) });
     balance.classList.toggle("negative", ledger.balance < 0);
-    balance.title = "Your chips across tables: buy-ins take from it, cash-outs add to it";
+    balance.title = t("Your chips across tables: buy-ins take from it, cash-outs add to it");
     balance.hidden = false;
   } catch {
     // the balance is a nicety: the name alone is enough
@@ -147,51 +138,51 @@ function tableRow(table) {
   row.dataset.table = table.id;
   if (table.players >= table.seats) row.classList.add("full");
 
-  const name = cell("Table", "name-cell");
+  const name = cell(t("Table"), "name-cell");
   const title = element("a", "table-name", table.name);
   title.href = `/tables/${encodeURIComponent(table.id)}`;
   title.tabIndex = -1; // the row's "Open" link is the one keyboard stop
   name.append(title);
   const badges = element("span", "badges");
-  if (table.paused) badges.append(element("span", "badge", "Paused"));
+  if (table.paused) badges.append(element("span", "badge", t("Paused")));
   if (table.audit) {
-    const audit = element("span", "badge audit", "Audited");
-    audit.title = "Every salt of the session's hands is published when it ends";
+    const audit = element("span", "badge audit", t("Audited"));
+    audit.title = t("Every salt of the session's hands is published when it ends");
     badges.append(audit);
   }
-  if (table.bots) badges.append(element("span", "badge", table.bots === 1 ? "1 bot" : `${table.bots} bots`));
-  badges.append(element("span", "badge clock", `${table.action_seconds} s to act`));
+  if (table.bots) badges.append(element("span", "badge", tn("{count} bot", "{count} bots", table.bots)));
+  badges.append(element("span", "badge clock", t("{seconds} s to act", { seconds: table.action_seconds })));
   name.append(badges);
 
-  const game = cell("Game", "game");
-  game.textContent = VARIANTS[table.variant] || table.variant_name;
-  game.title = table.variant_name;
+  const game = cell(t("Game"), "game");
+  game.textContent = variantName(table.variant, table.variant_name);
+  game.title = variantTitle(table.variant, table.variant_name);
 
-  const structure = cell("Betting", "structure");
-  structure.textContent = STRUCTURES[table.structure] || table.structure;
+  const structure = cell(t("Betting"), "structure");
+  structure.textContent = structureName(table.structure);
 
-  const stakes = cell("Stakes", "num stakes");
+  const stakes = cell(t("Stakes"), "num stakes");
   stakes.append(
-    element("span", "stakes-value", table.stakes),
-    element("span", "sub", `buy-in ${chips.format(table.min_buy_in)}–${chips.format(table.max_buy_in)}`),
+    element("span", "stakes-value", stakesText(table)),
+    element("span", "sub", t("buy-in {least}–{most}", { least: chips.format(table.min_buy_in), most: chips.format(table.max_buy_in) })),
   );
 
-  const seats = cell("Seats", "num seats");
+  const seats = cell(t("Seats"), "num seats");
   const free = table.seats - table.players;
   seats.append(element("span", "seats-value", `${table.players}/${table.seats}`), seatDots(table.players, table.seats));
-  seats.title = free === 0 ? "Every seat is taken" : `${free} free seat${free === 1 ? "" : "s"}`;
+  seats.title = free === 0 ? t("Every seat is taken") : tn("{count} free seat", "{count} free seats", free);
 
-  const pot = cell("Avg pot", "num");
+  const pot = cell(t("Avg pot"), "num");
   pot.textContent = table.average_pot ? chips.format(table.average_pot) : "–";
-  const pace = cell("Hands/h", "num");
+  const pace = cell(t("Hands/h"), "num");
   pace.textContent = table.hands_per_hour ? chips.format(table.hands_per_hour) : "–";
-  const waiting = cell("Waiting", "num");
+  const waiting = cell(t("Waiting"), "num");
   waiting.textContent = String(table.waiting);
 
   const open = cell("", "open-cell");
-  const link = element("a", "button open", "Open");
+  const link = element("a", "button open", t("Open"));
   link.href = title.href;
-  link.setAttribute("aria-label", `Open ${table.name}${free > 0 ? "" : " (full: watch)"}`);
+  link.setAttribute("aria-label", free > 0 ? t("Open {table}", { table: table.name }) : t("Open {table} (full: watch)", { table: table.name }));
   if (free > 0) link.classList.add("primary");
   open.append(link);
 
@@ -220,14 +211,16 @@ function renderTables() {
   $("#tables-empty").hidden = true;
   if (!loaded) return;
   const freeSeats = tables.filter((table) => table.players < table.seats).length;
-  const count = `${tables.length} public table${tables.length === 1 ? "" : "s"}`;
-  $("#tables-status").textContent = tables.length
-    ? `${count} · ${freeSeats} with a free seat${shown.length < tables.length ? ` · ${shown.length} shown` : ""}`
-    : "No public tables yet";
+  const parts = [
+    tn("{count} public table", "{count} public tables", tables.length),
+    tn("{count} with a free seat", "{count} with a free seat", freeSeats),
+  ];
+  if (shown.length < tables.length) parts.push(tn("{count} shown", "{count} shown", shown.length));
+  $("#tables-status").textContent = tables.length ? parts.join(" · ") : t("No public tables yet");
   if (tables.length === 0) {
-    showEmpty("No public tables yet", "Start one: invite friends or fill the seats with bots.", "New table", openCreate);
+    showEmpty(t("No public tables yet"), t("Start one: invite friends or fill the seats with bots."), t("New table"), openCreate);
   } else if (shown.length === 0) {
-    showEmpty("No table matches these filters", "Try another game or betting.", "Show every table", clearFilters);
+    showEmpty(t("No table matches these filters"), t("Try another game or betting."), t("Show every table"), clearFilters);
   }
 }
 
@@ -249,8 +242,12 @@ async function loadTables() {
     loaded = true;
     $("#lobby-error").textContent = "";
   } catch (error) {
-    $("#lobby-error").textContent = `The tables cannot be loaded. ${sentence(error.message)} Trying again every ${REFRESH_MS / 1000} seconds…`;
-    if (!loaded) $("#tables-status").textContent = "The tables could not be loaded";
+    $("#lobby-error").textContent = [
+      t("The tables cannot be loaded."),
+      sentence(error.message),
+      tn("Trying again every {count} second…", "Trying again every {count} seconds…", REFRESH_MS / 1000),
+    ].join(" ");
+    if (!loaded) $("#tables-status").textContent = t("The tables could not be loaded");
   }
   renderTables();
   if (!document.hidden) refreshTimer = setTimeout(loadTables, REFRESH_MS);
@@ -282,7 +279,7 @@ async function copyText(input, status) {
     input.select();
     document.execCommand("copy"); // plain http on a LAN has no clipboard API
   }
-  status.textContent = "Link copied";
+  status.textContent = t("Link copied");
   setTimeout(() => { status.textContent = ""; }, 2500);
 }
 
@@ -293,10 +290,10 @@ function privateItem(saved, summary) {
   link.href = inviteLink(saved);
   head.append(link);
   if (summary) {
-    head.append(element("span", "badge", `${VARIANTS[summary.variant] || summary.variant_name} · ${summary.stakes} · ${summary.players}/${summary.seats}`));
+    head.append(element("span", "badge", `${variantName(summary.variant, summary.variant_name)} · ${stakesText(summary)} · ${summary.players}/${summary.seats}`));
   }
   const row = element("div", "invite-row");
-  const label = element("label", "visually-hidden", `Invite link for ${saved.name}`);
+  const label = element("label", "visually-hidden", t("Invite link for {table}", { table: saved.name }));
   const input = element("input", "invite-input");
   input.type = "text";
   input.readOnly = true;
@@ -305,7 +302,7 @@ function privateItem(saved, summary) {
   label.htmlFor = input.id;
   const status = element("span", "copy-status");
   status.setAttribute("aria-live", "polite");
-  const copy = element("button", "", "Copy link");
+  const copy = element("button", "", t("Copy link"));
   copy.type = "button";
   copy.addEventListener("click", () => copyText(input, status));
   row.append(label, input, copy, status);
@@ -348,12 +345,18 @@ function defaultBuyIns(structure, bigBlind) {
 
 function structureHint(structure, small, big) {
   const blinds = `${chips.format(small)}/${chips.format(big)}`;
-  if (structure === "limit") return `Blinds ${blinds}: bets and raises of ${chips.format(big)}, then ${chips.format(2 * big)} on the turn and river.`;
-  if (structure === "no-limit") return `Blinds ${blinds}: bet any amount, up to your whole stack.`;
-  if (structure === "mixed") {
-    return `Pot limit with blinds ${blinds}, then fixed limit ${chips.format(2 * big)}/${chips.format(4 * big)} (blinds ${chips.format(big)}/${chips.format(2 * big)}), changing each time the button goes round.`;
+  if (structure === "limit") {
+    return t("Blinds {blinds}: bets and raises of {small_bet}, then {big_bet} on the turn and river.", { blinds, small_bet: chips.format(big), big_bet: chips.format(2 * big) });
   }
-  return `Blinds ${blinds}: bet up to the size of the pot.`;
+  if (structure === "no-limit") return t("Blinds {blinds}: bet any amount, up to your whole stack.", { blinds });
+  if (structure === "mixed") {
+    return t("Pot limit with blinds {blinds}, then fixed limit {bets} (blinds {limit_blinds}), changing each time the button goes round.", {
+      blinds,
+      bets: `${chips.format(2 * big)}/${chips.format(4 * big)}`,
+      limit_blinds: `${chips.format(big)}/${chips.format(2 * big)}`,
+    });
+  }
+  return t("Blinds {blinds}: bet up to the size of the pot.", { blinds });
 }
 
 function wholeNumber(input) {
@@ -379,9 +382,9 @@ function updateCreateHints() {
   bots.max = String(Number(seats.value) - 1);
 
   const [low, high] = defaultBuyIns(structure, big);
-  form.elements.min_buy_in.placeholder = `default ${chips.format(low)}`;
-  form.elements.max_buy_in.placeholder = `default ${chips.format(high)}`;
-  $("#stakes-summary").textContent = `Usual buy-in here: ${chips.format(low)} to ${chips.format(high)} chips.`;
+  form.elements.min_buy_in.placeholder = t("default {amount}", { amount: chips.format(low) });
+  form.elements.max_buy_in.placeholder = t("default {amount}", { amount: chips.format(high) });
+  $("#stakes-summary").textContent = t("Usual buy-in here: {least} to {most} chips.", { least: chips.format(low), most: chips.format(high) });
 }
 
 function clearCreateErrors() {
@@ -441,11 +444,11 @@ function readSettings() {
     audit: form.elements.audit.checked,
   };
   const problems = [];
-  if (!settings.name) problems.push(["name", "Give the table a name (1 to 40 characters)."]);
+  if (!settings.name) problems.push(["name", t("Give the table a name (1 to 40 characters).")]);
   for (const setting of NUMBER_SETTINGS) {
     const value = wholeNumber(form.elements[setting]);
-    if (Number.isNaN(value)) problems.push([setting, "Enter a whole number, like 2."]);
-    else if (value === null && !OPTIONAL_SETTINGS.has(setting)) problems.push([setting, "Enter a whole number."]);
+    if (Number.isNaN(value)) problems.push([setting, t("Enter a whole number, like 2.")]);
+    else if (value === null && !OPTIONAL_SETTINGS.has(setting)) problems.push([setting, t("Enter a whole number.")]);
     else if (value !== null) settings[setting] = value;
   }
   const inputs = problems.map(([setting, message]) => showCreateError(setting, message));
@@ -505,7 +508,7 @@ async function openCreate() {
   if (!found) return;
   const form = createForm();
   clearCreateErrors();
-  if (!form.elements.name.value.trim()) form.elements.name.value = `${found.player.name}'s table`.slice(0, 40);
+  if (!form.elements.name.value.trim()) form.elements.name.value = t("{name}'s table", { name: found.player.name }).slice(0, 40);
   updateCreateHints();
   createDialog().showModal();
   form.elements.name.focus();

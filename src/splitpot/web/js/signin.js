@@ -2,6 +2,7 @@
 // to an account with a password; optionally "Just watch". The room's refusals show inline.
 
 import { ApiError, logIn, sentence, signInAsGuest, signUp } from "./api.js";
+import { t } from "./i18n.js";
 
 const NAME_LENGTH = 24;
 const PASSWORD_LENGTH = 8;
@@ -35,11 +36,11 @@ function field(id, labelText, input, hint) {
 function build() {
   const node = element("dialog", { id: "signin", "aria-labelledby": "signin-title" });
   const form = element("form", { novalidate: "" });
-  const title = element("h2", { id: "signin-title" }, "Join the game");
+  const title = element("h2", { id: "signin-title" }, t("Join the game"));
   const intro = element(
     "p",
     { class: "muted signin-intro" },
-    "Pick a name and play as a guest, or add a password to keep your name with an account.",
+    t("Pick a name and play as a guest, or add a password to keep your name with an account."),
   );
   const name = element("input", {
     name: "name",
@@ -57,25 +58,25 @@ function build() {
     maxlength: "1024",
   });
   const general = element("p", { class: "error-box", role: "alert", id: "signin-error" });
-  const guest = element("button", { type: "submit", class: "primary signin-guest", value: "guest" }, "Play as guest");
+  const guest = element("button", { type: "submit", class: "primary signin-guest", value: "guest" }, t("Play as guest"));
   const accountRow = element("div", { class: "button-row signin-account" });
-  const signUpButton = element("button", { type: "submit", value: "signup" }, "Sign up");
-  const logInButton = element("button", { type: "submit", value: "login" }, "Log in");
+  const signUpButton = element("button", { type: "submit", value: "signup" }, t("Sign up"));
+  const logInButton = element("button", { type: "submit", value: "login" }, t("Log in"));
   accountRow.append(signUpButton, logInButton);
-  const watch = element("button", { type: "button", class: "ghost signin-watch", value: "watch" }, "Just watch");
+  const watch = element("button", { type: "button", class: "ghost signin-watch", value: "watch" }, t("Just watch"));
   form.append(
     title,
     intro,
-    field("signin-name", "Name", name, `1 to ${NAME_LENGTH} characters, as the table will see it.`),
+    field("signin-name", t("Name"), name, t("1 to {most} characters, as the table will see it.", { most: NAME_LENGTH })),
     field(
       "signin-password",
-      "Password (for an account)",
+      t("Password (for an account)"),
       password,
-      `${PASSWORD_LENGTH} characters or more. Leave it empty to play as a guest.`,
+      t("{least} characters or more. Leave it empty to play as a guest.", { least: PASSWORD_LENGTH }),
     ),
     general,
     guest,
-    element("p", { class: "signin-or muted" }, "or with the password"),
+    element("p", { class: "signin-or muted" }, t("or with the password")),
     accountRow,
     watch,
   );
@@ -151,16 +152,17 @@ async function attempt(choice) {
   clearErrors();
   const chosenName = name.value.trim();
   if (!chosenName) {
-    showError("name", "Enter a name first.");
+    showError("name", t("Enter a name first."));
     return;
   }
   if (choice !== "guest" && !password.value) {
-    const verb = choice === "signup" ? "sign up" : "log in";
-    showError("password", `Enter a password to ${verb} (${PASSWORD_LENGTH} characters or more), or play as a guest.`);
+    showError("password", choice === "signup"
+      ? t("Enter a password to sign up ({least} characters or more), or play as a guest.", { least: PASSWORD_LENGTH })
+      : t("Enter a password to log in ({least} characters or more), or play as a guest.", { least: PASSWORD_LENGTH }));
     return;
   }
   if (choice === "signup" && password.value.length < PASSWORD_LENGTH) {
-    showError("password", `A password needs at least ${PASSWORD_LENGTH} characters.`);
+    showError("password", t("A password needs at least {least} characters.", { least: PASSWORD_LENGTH }));
     return;
   }
   for (const button of buttons) button.disabled = true;
@@ -175,7 +177,7 @@ async function attempt(choice) {
   } catch (error) {
     const message = sentence(error instanceof ApiError ? error.message : String(error));
     const advice = error instanceof ApiError && error.code === "name_taken"
-      ? " If it is yours, log in with its password; else pick another name."
+      ? ` ${t("If it is yours, log in with its password; else pick another name.")}`
       : "";
     showError(fieldOf(error), message + advice);
   } finally {
@@ -201,7 +203,7 @@ export function askForName({ allowWatch = false } = {}) {
   if (settle) settle(null); // a second ask replaces the first
   const { watch, name } = parts();
   clearErrors();
-  watch.textContent = allowWatch ? "Just watch" : "Cancel";
+  watch.textContent = allowWatch ? t("Just watch") : t("Cancel");
   return new Promise((resolve) => {
     settle = resolve;
     if (!dialog.open) dialog.showModal();

@@ -3,6 +3,7 @@
 // keyboard's focus to the bar, unless the player is typing.
 
 import { currentBet, inHand, legalEntry, mySeat, structure } from "./state.js";
+import { t } from "../i18n.js";
 
 const FRACTIONS = { half: 0.5, "three-quarters": 0.75 };
 // Inputs that take no typing: focus may leave them for the action bar.
@@ -79,7 +80,7 @@ export function createActions({ send, onAnswered }) {
     const message = { type: "act", table: model.tableId, hand: turn.hand, action, ref: `act:${turn.seq}` };
     if (amount != null) message.amount = amount;
     if (!send(message)) {
-      showError("Not connected: your action was not sent. Reconnecting…");
+      showError(t("Not connected: your action was not sent. Reconnecting…"));
       return;
     }
     answered.add(turn.seq);
@@ -107,7 +108,7 @@ export function createActions({ send, onAnswered }) {
     if (!openTurn() || !entry) return;
     const typed = Number(amountBox.value);
     if (!Number.isInteger(typed) || typed < entry.min || typed > entry.max) {
-      showError(`Enter a whole number from ${entry.min} to ${entry.max}.`);
+      showError(t("Enter a whole number from {least} to {most}.", { least: entry.min, most: entry.max }));
       amountBox.focus();
       return;
     }
@@ -116,7 +117,7 @@ export function createActions({ send, onAnswered }) {
 
   // "Bet 6", "Raise to 12": the button says the total it sends.
   function raiseWords(entry, amount) {
-    return `${entry.action === "bet" ? "Bet" : "Raise to"} ${amount}`;
+    return entry.action === "bet" ? t("Bet {amount}", { amount }) : t("Raise to {amount}", { amount });
   }
 
   function drawBar() {
@@ -131,7 +132,7 @@ export function createActions({ send, onAnswered }) {
     const check = legalEntry(model, "check");
     const call = legalEntry(model, "call");
     callButton.hidden = !check && !call;
-    callButton.textContent = check ? "Check" : call ? `Call ${call.amount}` : "";
+    callButton.textContent = check ? t("Check") : call ? t("Call {amount}", { amount: call.amount }) : "";
     callButton.dataset.action = check ? "check" : "call";
     const entry = raiseEntry();
     raiseButton.hidden = !entry;
@@ -154,7 +155,7 @@ export function createActions({ send, onAnswered }) {
     }
     const allIn = legalEntry(model, "allin");
     allInButton.hidden = !allIn;
-    if (allIn) allInButton.textContent = `All in ${allIn.amount}`;
+    if (allIn) allInButton.textContent = t("All in {amount}", { amount: allIn.amount });
   }
 
   // Pre-actions: offered while we are in the hand, someone else may still bet, and it is
@@ -220,7 +221,7 @@ export function createActions({ send, onAnswered }) {
     const action = preAction();
     if (!action) {
       const choices = [...bar.querySelectorAll(".action-buttons button:not([hidden])")];
-      turnStatus.textContent = `Your turn: ${choices.map((button) => button.textContent).join(", ")}`;
+      turnStatus.textContent = t("Your turn: {choices}", { choices: choices.map((button) => button.textContent).join(t(", ")) });
       focusBar(choices);
       return false;
     }

@@ -4,6 +4,8 @@
 // the record against it; and every hand called off after the reveals, counted per table
 // for as long as this browser keeps it (not only the last 50 hands).
 
+import { t } from "../i18n.js";
+
 const KEPT = 50;
 const CALLED_OFF_KEPT = 1000; // far more than a table cancels honestly
 
@@ -58,7 +60,7 @@ export function createAnnouncements(tableId, storage = globalThis.localStorage) 
   }
 
   function calledOffWarning(hand) {
-    return `Hand ${hand} was called off after the players revealed their entropy. A room that cancels until it likes the cards could do this: hands called off after the reveals at this table: ${calledOffIds().size}.`;
+    return t("Hand {hand} was called off after the players revealed their entropy. A room that cancels until it likes the cards could do this: hands called off after the reveals at this table: {count}.", { hand, count: calledOffIds().size });
   }
 
   /** The hand's last announcement that was not called off, or null. */
@@ -100,7 +102,7 @@ export function createAnnouncements(tableId, storage = globalThis.localStorage) 
       }
       const listed = (event.fairness?.players ?? []).some((player) => player.seat === seat);
       if (seat != null && commitment != null && !listed) {
-        warnings.push(`Hand ${event.hand} was announced without your commitment: the room is dealing it without your entropy.`);
+        warnings.push(t("Hand {hand} was announced without your commitment: the room is dealing it without your entropy.", { hand: event.hand }));
       }
       return warnings;
     },

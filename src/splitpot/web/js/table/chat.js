@@ -1,6 +1,8 @@
 // Chat and the dealer's log, side by side (collapsible): players' lines and the dealer's
 // words (the events' `text`), always set as text.
 
+import { t } from "../i18n.js";
+
 const KEEP = 300; // lines kept in each log
 
 export function createChat({ send }) {
@@ -25,7 +27,7 @@ export function createChat({ send }) {
     line.className = "chat-line";
     const who = document.createElement("span");
     who.className = "chat-from";
-    who.textContent = from ? `${from.name}${from.seat == null ? " (watching)" : ""}` : "";
+    who.textContent = from ? (from.seat == null ? t("{name} (watching)", { name: from.name }) : from.name) : "";
     const said = document.createElement("span");
     said.className = "chat-text";
     said.textContent = text;
@@ -49,14 +51,14 @@ export function createChat({ send }) {
       input.value = "";
       errorBox.textContent = "";
     } else {
-      errorBox.textContent = "Not connected: the line was not sent.";
+      errorBox.textContent = t("Not connected: the line was not sent.");
     }
   });
 
   toggle.addEventListener("click", () => {
     const open = toggle.getAttribute("aria-expanded") !== "true";
     toggle.setAttribute("aria-expanded", String(open));
-    toggle.textContent = open ? "Hide chat" : "Show chat";
+    toggle.textContent = open ? t("Hide chat") : t("Show chat");
     panes.hidden = !open;
     document.body.classList.toggle("talk-hidden", !open);
     localStorage.setItem("splitpot.talk", open ? "open" : "closed");
@@ -73,7 +75,7 @@ export function createChat({ send }) {
     allowChat(allowed) {
       input.disabled = !allowed;
       form.querySelector("button").disabled = !allowed;
-      input.placeholder = allowed ? "Say something…" : "Sign in to chat";
+      input.placeholder = allowed ? t("Say something…") : t("Sign in to chat");
     },
     refused(message) {
       errorBox.textContent = message;

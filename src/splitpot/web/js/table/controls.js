@@ -5,6 +5,8 @@
 // the table's settings at a glance.
 
 import { isHost, mySeat } from "./state.js";
+import { structureName, stakesText, variantTitle } from "../game-words.js";
+import { t, tn } from "../i18n.js";
 
 function byId(id) {
   return document.querySelector(`#${id}`);
@@ -42,7 +44,7 @@ export function createControls({ send, signIn, invite: firstInvite }) {
   }
 
   function notConnected(box) {
-    box.textContent = "Not connected: try again in a moment.";
+    box.textContent = t("Not connected: try again in a moment.");
   }
 
   // ------------------------------------------------------------ sitting down
@@ -59,7 +61,7 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     amount.max = String(max);
     amount.value = String(max);
     buyIn.querySelector(".buy-in-seat").textContent = String(seat);
-    buyIn.querySelector(".buy-in-range").textContent = `From ${min} to ${max}.`;
+    buyIn.querySelector(".buy-in-range").textContent = t("From {least} to {most}.", { least: min, most: max });
     buyIn.querySelector(".buy-in-error").textContent = "";
     buyInForm.elements.post_now.checked = false;
     if (!buyIn.open) buyIn.showModal();
@@ -74,7 +76,7 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     const amount = Number(buyInForm.elements.buy_in.value);
     const { min_buy_in: min, max_buy_in: max } = model.summary;
     if (!Number.isInteger(amount) || amount < min || amount > max) {
-      errorBox.textContent = `The buy-in is from ${min} to ${max}.`;
+      errorBox.textContent = t("The buy-in is from {least} to {most}.", { least: min, most: max });
       return;
     }
     const sent = command("sit", {
@@ -103,8 +105,9 @@ export function createControls({ send, signIn, invite: firstInvite }) {
       return;
     }
     const chips = me.putIn;
-    const lost = chips ? `: the ${chips} chip${chips === 1 ? "" : "s"} you have put in ${chips === 1 ? "is" : "are"} lost` : "";
-    confirmLeave.querySelector(".confirm-leave-text").textContent = `Leaving now folds your hand${lost}.`;
+    confirmLeave.querySelector(".confirm-leave-text").textContent = chips
+      ? tn("Leaving now folds your hand: the {count} chip you have put in is lost.", "Leaving now folds your hand: the {count} chips you have put in are lost.", chips)
+      : t("Leaving now folds your hand.");
     confirmLeave.showModal();
   });
   confirmLeave.addEventListener("close", () => {
@@ -120,8 +123,8 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     amount.max = String(room);
     amount.value = String(room);
     topUp.querySelector(".top-up-range").textContent = room
-      ? `Up to ${room} (the table's maximum buy-in is ${model.summary.max_buy_in}).`
-      : "Your stack is at the table's maximum buy-in already.";
+      ? t("Up to {amount} (the table's maximum buy-in is {most}).", { amount: room, most: model.summary.max_buy_in })
+      : t("Your stack is at the table's maximum buy-in already.");
     topUp.querySelector(".top-up-error").textContent = "";
     topUp.showModal();
   });
@@ -131,7 +134,7 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     const amount = Number(topUpForm.elements.amount.value);
     const errorBox = topUp.querySelector(".top-up-error");
     if (!Number.isInteger(amount) || amount < 1) {
-      errorBox.textContent = "Enter a whole number of chips.";
+      errorBox.textContent = t("Enter a whole number of chips.");
       return;
     }
     if (!command("top_up", { amount })) notConnected(errorBox);
@@ -147,7 +150,7 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     const small = Number(stakesForm.elements.small_blind.value);
     const big = Number(stakesForm.elements.big_blind.value);
     if (!Number.isInteger(small) || !Number.isInteger(big) || small < 1 || big < small) {
-      hostError.textContent = "The blinds are whole numbers, the small blind at most the big one.";
+      hostError.textContent = t("The blinds are whole numbers, the small blind at most the big one.");
       return;
     }
     hostError.textContent = "";
@@ -162,12 +165,12 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     command("host", { action, seat });
   });
   endSession.addEventListener("click", () => {
-    if (!confirm("End the session? Every salt of its hands is published for anyone to audit; the game goes on.")) return;
+    if (!confirm(t("End the session? Every salt of its hands is published for anyone to audit; the game goes on."))) return;
     hostError.textContent = "";
     command("host", { action: "end_session" });
   });
   byId("host-close").addEventListener("click", () => {
-    if (!confirm("Close the table? Everyone is cashed out; you may reopen it later.")) return;
+    if (!confirm(t("Close the table? Everyone is cashed out; you may reopen it later."))) return;
     hostError.textContent = "";
     command("host", { action: "close" });
   });
@@ -181,10 +184,10 @@ export function createControls({ send, signIn, invite: firstInvite }) {
   byId("copy-invite").addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(inviteLink.value);
-      inviteStatus.textContent = "Copied.";
+      inviteStatus.textContent = t("Copied.");
     } catch {
       inviteLink.select();
-      inviteStatus.textContent = "Select the link and copy it.";
+      inviteStatus.textContent = t("Select the link and copy it.");
     }
   });
 
@@ -195,7 +198,7 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     document.body.classList.toggle("is-host", host);
     if (!host) return;
     const { paused, small_blind: small, big_blind: big } = model.summary;
-    pauseButton.textContent = paused ? "Resume" : "Pause";
+    pauseButton.textContent = paused ? t("Resume") : t("Pause");
     pausedBadge.hidden = !paused;
     endSession.hidden = !model.summary.audit;
     const smallBox = stakesForm.elements.small_blind;
@@ -208,7 +211,7 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     const options = model.seats.filter(Boolean).map((seat) => {
       const option = document.createElement("option");
       option.value = String(seat.seat);
-      option.textContent = `Seat ${seat.seat}: ${seat.name}`;
+      option.textContent = t("Seat {seat}: {name}", { seat: seat.seat, name: seat.name });
       return option;
     });
     seatPick.replaceChildren(...options);
@@ -222,19 +225,19 @@ export function createControls({ send, signIn, invite: firstInvite }) {
   function drawInfo() {
     const summary = model.summary;
     const rows = [
-      ["Game", summary.variant_name],
-      ["Stakes", `${summary.stakes} (${summary.structure.replace("-", " ")})`],
-      ["Buy-in", `${summary.min_buy_in} to ${summary.max_buy_in}`],
-      ["Seats", `${model.seats.filter(Boolean).length} of ${summary.seats}`],
-      ["Clock", `${summary.action_seconds} s a decision, ${summary.time_bank_seconds} s time bank`],
+      [t("Game"), variantTitle(summary.variant, summary.variant_name)],
+      [t("Stakes"), `${stakesText(summary)} (${structureName(summary.structure).toLowerCase()})`],
+      [t("Buy-in"), t("{least} to {most}", { least: summary.min_buy_in, most: summary.max_buy_in })],
+      [t("Seats"), t("{taken} of {seats}", { taken: model.seats.filter(Boolean).length, seats: summary.seats })],
+      [t("Clock"), t("{seconds} s a decision, {bank} s time bank", { seconds: summary.action_seconds, bank: summary.time_bank_seconds })],
     ];
-    if (summary.audit) rows.push(["Audit", "every salt published when the session ends: "]);
-    tableInfo.replaceChildren(...rows.flatMap(([term, value]) => {
+    if (summary.audit) rows.push([t("Audit"), t("every salt published when the session ends: "), auditLink]);
+    tableInfo.replaceChildren(...rows.flatMap(([term, value, link]) => {
       const dt = document.createElement("dt");
       dt.textContent = term;
       const dd = document.createElement("dd");
       dd.textContent = value;
-      if (term === "Audit") dd.append(auditLink());
+      if (link) dd.append(link());
       return [dt, dd];
     }));
   }
@@ -246,7 +249,7 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     const link = document.createElement("a");
     link.href = url.href;
     link.id = "audit-link";
-    link.textContent = "the last audit";
+    link.textContent = t("the last audit");
     link.download = `${model.tableId}-audit.json`;
     return link;
   }
@@ -255,7 +258,7 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     const me = mySeat(model);
     seatControls.hidden = !me;
     if (me) {
-      away.textContent = me.away ? "I'm back" : "Away";
+      away.textContent = me.away ? t("I'm back") : t("Away");
       away.classList.toggle("primary", me.away);
       postNow.hidden = !(me.status === "waiting" && !me.away && me.stack > 0);
       if (buyIn.open) buyIn.close();
@@ -263,15 +266,15 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     let words = "";
     if (!me) {
       words = model.player
-        ? "You are watching. Pick an empty seat to play."
-        : "You are watching. Pick a seat to sign in and play.";
-      if (!model.seats.some((seat) => seat === null)) words = "You are watching. Every seat is taken.";
+        ? t("You are watching. Pick an empty seat to play.")
+        : t("You are watching. Pick a seat to sign in and play.");
+      if (!model.seats.some((seat) => seat === null)) words = t("You are watching. Every seat is taken.");
     } else if (me.away) {
-      words = "You are away: the room checks or folds for you and deals you no hand.";
+      words = t("You are away: the room checks or folds for you and deals you no hand.");
     } else if (me.stack === 0 && me.status !== "all_in") {
-      words = `You have no chips left: top up (at least ${model.summary.min_buy_in}) to play on.`;
+      words = t("You have no chips left: top up (at least {least}) to play on.", { least: model.summary.min_buy_in });
     } else if (me.status === "waiting" && !me.away && model.hand) {
-      words = "You are dealt in when the big blind comes to you, or post now.";
+      words = t("You are dealt in when the big blind comes to you, or post now.");
     }
     watching.textContent = words;
     watching.hidden = !words;
@@ -300,7 +303,7 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     // The host's new invite: the link to share from now on.
     setInvite(token) {
       invite = token;
-      inviteStatus.textContent = "A new link: the old one lets no one in any more.";
+      inviteStatus.textContent = t("A new link: the old one lets no one in any more.");
       if (model) drawHost();
     },
   };

@@ -6,6 +6,8 @@ import { request } from "../api.js";
 import { newEntropy, verifyHand } from "../fair.js";
 import { createAnnouncements } from "./announced.js";
 import { unrevealedNotices } from "./unrevealed.js";
+import { checkWords } from "../fair-words.js";
+import { t } from "../i18n.js";
 
 const REF = "fair"; // the ref of our commands: the room's refusals of them are ours alone
 
@@ -83,8 +85,11 @@ export function createEntropy({ send, tableId, invite = () => null, warn = () =>
     if (!globalThis.crypto?.subtle) return;
     const failed = (await verifyHand(record, ...announced.checking(hand))).filter((check) => !check.passed);
     if (failed.length) {
-      const why = failed.map((check) => `${check.name}${check.detail ? ` (${check.detail})` : ""}`).join("; ");
-      warn(`Hand ${hand} is not the deal the room announced: ${why}.`);
+      const why = failed.map((check) => {
+        const { name, detail } = checkWords(check);
+        return detail ? t("{name} ({detail})", { name, detail }) : name;
+      }).join(t("; "));
+      warn(t("Hand {hand} is not the deal the room announced: {why}.", { hand, why }));
     }
   }
 

@@ -5,8 +5,10 @@
 import { cardElement } from "../cards.js";
 import { mySeat, shownHand } from "./state.js";
 import { element } from "../dom.js";
+import { actionText } from "../game-words.js";
+import { t, tn } from "../i18n.js";
 
-const STATUS_WORDS = { sitting_out: "Away", waiting: "Waiting" };
+const STATUS_WORDS = { sitting_out: t("Away"), waiting: t("Waiting") };
 
 const NO_HELP = { high: [], low: [] };
 
@@ -16,11 +18,6 @@ function percent(value) {
   return `${Math.round(value * 100)}%`;
 }
 
-// The words "fold", "call 4", "raise 12 (all in)" as a seat shows them.
-function actionLabel(words) {
-  if (!words) return "";
-  return words[0].toUpperCase() + words.slice(1);
-}
 
 export function createFelt(root, { onSit }) {
   const seatsLayer = root.querySelector("#seats");
@@ -111,13 +108,13 @@ export function createFelt(root, { onSit }) {
     node.dataset.kind = kind;
     node.replaceChildren();
     if (canSit) {
-      const button = element("button", "sit-button", "Sit");
+      const button = element("button", "sit-button", t("Sit"));
       button.type = "button";
-      button.setAttribute("aria-label", `Sit in seat ${number}`);
+      button.setAttribute("aria-label", t("Sit in seat {seat}", { seat: number }));
       button.addEventListener("click", () => onSit(number));
       node.append(button);
     } else {
-      node.append(element("span", "empty-label", "Empty"));
+      node.append(element("span", "empty-label", t("Empty")));
     }
   }
 
@@ -168,12 +165,13 @@ export function createFelt(root, { onSit }) {
     const labels = [];
     for (const award of model.showdown.awards) {
       if (award.seat !== seat || !award.amount) continue;
-      const [words, kind] = award.share !== "whole" ? [award.share.toUpperCase(), award.share]
-        : award.high && award.low ? ["HIGH + LOW", "scoop"]
-        : award.low ? ["LOW", "low"]
-        : award.high ? ["HIGH", "high"]
-        : ["WINS", "high"]; // uncontested
-      const pot = award.pot ? ` · side pot ${award.pot}` : "";
+      const [words, kind] = award.share === "high" ? [t("HIGH"), "high"]
+        : award.share === "low" ? [t("LOW"), "low"]
+        : award.high && award.low ? [t("HIGH + LOW"), "scoop"]
+        : award.low ? [t("LOW"), "low"]
+        : award.high ? [t("HIGH"), "high"]
+        : [t("WINS"), "high"]; // uncontested
+      const pot = award.pot ? ` · ${t("side pot {number}", { number: award.pot })}` : "";
       labels.push({ text: `${words} ${award.amount}${pot}`, share: kind });
     }
     return labels;
@@ -189,7 +187,7 @@ export function createFelt(root, { onSit }) {
     if (!seat) {
       node.classList.add("empty");
       emptyParts(node, number, model.viewer == null);
-      node.setAttribute("aria-label", `Seat ${number}: empty`);
+      node.setAttribute("aria-label", t("Seat {seat}: empty", { seat: number }));
       return;
     }
     occupiedParts(node);
@@ -215,15 +213,15 @@ export function createFelt(root, { onSit }) {
     name.classList.toggle("long", seat.name.length > 8);
     node.querySelector(".stack").textContent = String(seat.stack);
     const last = node.querySelector(".last-action");
-    last.textContent = seat.status === "folded" ? "Fold" : actionLabel(seat.lastAction);
+    last.textContent = seat.status === "folded" ? t("Fold") : actionText(seat.lastAction);
     last.dataset.action = (seat.lastAction || "").split(" ")[0];
     const marks = node.querySelector(".marks");
     const words = [];
-    if (seat.away) words.push("Away"); // in a hand too: the room checks or folds for them
+    if (seat.away) words.push(t("Away")); // in a hand too: the room checks or folds for them
     else if (STATUS_WORDS[seat.status] && !(seat.status === "waiting" && model.hand == null)) {
       words.push(STATUS_WORDS[seat.status]);
     }
-    if (!seat.connected) words.push("Disconnected");
+    if (!seat.connected) words.push(t("Disconnected"));
     marks.textContent = words.join(" · ");
 
     const bet = node.querySelector(".bet");
@@ -249,7 +247,7 @@ export function createFelt(root, { onSit }) {
     let button = node.querySelector(".dealer-button");
     if (model.button === number && !button) {
       button = element("span", "dealer-button", "D");
-      button.setAttribute("aria-label", "Dealer button");
+      button.setAttribute("aria-label", t("Dealer button"));
       button.setAttribute("role", "img");
       node.querySelector(".plate").append(button);
     } else if (model.button !== number && button) {
@@ -260,8 +258,8 @@ export function createFelt(root, { onSit }) {
       : isMe || (position.x >= 0.4 && position.x <= 0.6) ? (position.y < position.centre.y ? "below" : "right")
       : position.x < 0.4 ? "right" : "left";
 
-    const label = [`Seat ${number}: ${seat.name}`, `stack ${seat.stack}`];
-    if (seat.bet) label.push(`bet ${seat.bet}`);
+    const label = [t("Seat {seat}: {name}", { seat: number, name: seat.name }), t("stack {amount}", { amount: seat.stack })];
+    if (seat.bet) label.push(t("bet {amount}", { amount: seat.bet }));
     if (words.length) label.push(words.join(", "));
     node.setAttribute("aria-label", label.join(", "));
   }
@@ -302,16 +300,18 @@ export function createFelt(root, { onSit }) {
     main.append(
       element("span", "equity-share", pct(entry.equity)),
       element("span", "equity-sep", " · "),
-      element("span", "equity-scoop", `scoop ${pct(entry.scoop)}`),
+      element("span", "equity-scoop", t("scoop {percent}", { percent: pct(entry.scoop) })),
     );
     const parts = element("span", "equity-parts");
     parts.append(
-      element("span", "equity-high", `hi ${pct(entry.high)}`),
+      element("span", "equity-high", t("hi {percent}", { percent: pct(entry.high) })),
       element("span", "equity-sep", " · "),
-      element("span", "equity-low", `lo ${pct(entry.low)}`),
+      element("span", "equity-low", t("lo {percent}", { percent: pct(entry.low) })),
     );
     box.replaceChildren(main, parts);
-    box.setAttribute("aria-label", `Equity ${pct(entry.equity)}: high ${pct(entry.high)}, low ${pct(entry.low)}, scoop ${pct(entry.scoop)}`);
+    box.setAttribute("aria-label", t("Equity {equity}: high {high}, low {low}, scoop {scoop}", {
+      equity: pct(entry.equity), high: pct(entry.high), low: pct(entry.low), scoop: pct(entry.scoop),
+    }));
   }
 
   // An equity box sits toward the centre, but never over the board: one that would cover
@@ -357,7 +357,7 @@ export function createFelt(root, { onSit }) {
       }));
     }
     markCards(board, winningCards(model, null), helped(model));
-    board.setAttribute("aria-label", cards.length ? `Board: ${cards.length} cards` : "Board: no cards yet");
+    board.setAttribute("aria-label", cards.length ? tn("Board: {count} card", "Board: {count} cards", cards.length) : t("Board: no cards yet"));
   }
 
   function drawPots(model) {
@@ -366,12 +366,12 @@ export function createFelt(root, { onSit }) {
     pots.replaceChildren(...gathered.map((pot, index) => {
       const node = element("div", "pot");
       node.dataset.amount = String(pot.amount);
-      if (gathered.length > 1) node.append(element("span", "pot-name", index === 0 ? "Main" : `Side ${index}`));
-      node.setAttribute("aria-label", `${index === 0 ? "Main pot" : `Side pot ${index}`}: ${pot.amount}`);
+      if (gathered.length > 1) node.append(element("span", "pot-name", index === 0 ? t("Main") : t("Side {number}", { number: index })));
+      node.setAttribute("aria-label", index === 0 ? t("Main pot: {amount}", { amount: pot.amount }) : t("Side pot {number}: {amount}", { number: index, amount: pot.amount }));
       node.append(element("span", "pot-amount", pot.amount));
       return node;
     }));
-    potTotal.textContent = hand && hand.total ? `Pot ${hand.total}` : "";
+    potTotal.textContent = hand && hand.total ? t("Pot {amount}", { amount: hand.total }) : "";
   }
 
   function drawMessage(model) {
@@ -379,9 +379,9 @@ export function createFelt(root, { onSit }) {
     let text = "";
     if (!model.hand && summary) {
       const seated = model.seats.filter(Boolean).length;
-      if (summary.paused) text = "The host has paused the game";
-      else if (!model.lastHand && seated < 2) text = "Waiting for players";
-      else if (!model.lastHand) text = "The next hand starts soon";
+      if (summary.paused) text = t("The host has paused the game");
+      else if (!model.lastHand && seated < 2) text = t("Waiting for players");
+      else if (!model.lastHand) text = t("The next hand starts soon");
     }
     message.textContent = text;
     message.hidden = !text;
@@ -457,21 +457,23 @@ export function createFelt(root, { onSit }) {
         fraction = Math.min(1, left / seconds);
         text = `${Math.ceil(left)}`;
         ring.classList.remove("bank");
-        ring.dataset.bank = clock.bank ? `+${Math.round(clock.bank)}s` : "";
+        ring.dataset.bank = clock.bank ? t("+{seconds}s", { seconds: Math.round(clock.bank) }) : "";
       } else {
         const bank = Math.max(0, (clock.bank || 0) + left);
         fraction = clock.bank ? bank / clock.bank : 0;
         text = `${Math.ceil(bank)}`;
         ring.classList.add("bank");
-        ring.dataset.bank = "bank";
+        ring.dataset.bank = t("bank");
       }
       ring.style.setProperty("--left", fraction.toFixed(3));
       ring.classList.toggle("hurry", left < 6);
       const textNode = ring.querySelector(".countdown-text");
       if (textNode.textContent !== text) {
         textNode.textContent = text;
-        const bank = clock.bank ? `, then ${Math.round(clock.bank)} seconds of time bank` : "";
-        ring.setAttribute("aria-label", left >= 0 ? `${text} seconds to act${bank}` : `time bank: ${text} seconds`);
+        const seconds = Number(text);
+        const bank = clock.bank ? tn("{count} second to act, then {bank} seconds of time bank", "{count} seconds to act, then {bank} seconds of time bank", seconds, { bank: Math.round(clock.bank) })
+          : tn("{count} second to act", "{count} seconds to act", seconds);
+        ring.setAttribute("aria-label", left >= 0 ? bank : tn("time bank: {count} second", "time bank: {count} seconds", seconds));
       }
     }
   }

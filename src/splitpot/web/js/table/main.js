@@ -1,6 +1,9 @@
 // The table page /tables/{id}: signs in (or watches), keeps the room's connection, folds
 // its messages into the model (state.js) and has each part of the page draw it.
 
+import { lang, t } from "../i18n.js";
+import "../language-menu.js";
+import { stakesText, structureTitle, variantTitle } from "../game-words.js";
 import { forget, identity, onIdentityChange, request } from "../api.js";
 import { askForName } from "../signin.js";
 import { connect } from "../connection.js";
@@ -20,7 +23,6 @@ import { emptyModel, isHost, mySeat, receive, shownHand } from "./state.js";
 // hand turned in turn (the room waits for it before the next deal).
 const LINGER = { equity: 1300, shown: 650, face_up: 250 };
 
-const STRUCTURES = { "pot-limit": "Pot Limit", "no-limit": "No Limit", limit: "Limit", mixed: "Mixed" };
 // What the summary says of the stakes, the buy-in range with them: asked of the room anew
 // when they change (`stakes_changed`, or the host's new stakes).
 const STAKES_FIELDS = [
@@ -105,13 +107,13 @@ function drawNow() {
 function drawTitle() {
   const summary = model.summary;
   const hand = model.hand;
-  const structure = STRUCTURES[hand?.structure || summary.structure] || "";
-  const stakes = hand?.stakes || summary.stakes;
+  const structure = structureTitle(hand?.structure || summary.structure, "");
+  const stakes = stakesText(hand?.stakes ? hand : summary);
   document.querySelector("#table-name").textContent = summary.name;
-  const game = [summary.variant_name, `${structure} ${stakes}`];
-  if (model.hand) game.push(`Hand #${model.hand.number}`);
+  const game = [variantTitle(summary.variant, summary.variant_name), `${structure} ${stakes}`];
+  if (model.hand) game.push(t("Hand #{number}", { number: model.hand.number }));
   document.querySelector("#table-game").textContent = game.join(" · ");
-  const yourTurn = model.turn ? "Your turn · " : "";
+  const yourTurn = model.turn ? `${t("Your turn")} · ` : "";
   document.title = `${yourTurn}${summary.name} · ${stakes} · splitpot`;
 }
 
@@ -162,9 +164,9 @@ async function refreshStakes() {
 function showStatus(status) {
   connectionBox.dataset.state = status;
   connectionBox.textContent = {
-    connecting: "Connecting…",
-    connected: "Connected",
-    reconnecting: "Reconnecting…",
+    connecting: t("Connecting…"),
+    connected: t("Connected"),
+    reconnecting: t("Reconnecting…"),
   }[status];
 }
 
@@ -179,7 +181,7 @@ function refused(message) {
     tableMessage.hidden = false;
     // A private table answers a stranger as a table that does not exist (unknown_table).
     tableMessage.textContent = message.code === "unknown_table"
-      ? "There is no table here, or it is private: open it with the invite link its host shared."
+      ? t("There is no table here, or it is private: open it with the invite link its host shared.")
       : message.message;
     reopenButton.hidden = !(message.code === "unknown_table" && model.player); // a host's closed table
     document.body.dataset.ready = "1";
@@ -318,7 +320,7 @@ function enqueue(message) {
 const connection = connect({
   onOpen() {
     actions.reset();
-    const hello = { type: "hello", ref: "hello" };
+    const hello = { type: "hello", ref: "hello", lang }; // the dealer's and the room's words in the page's language
     if (me) hello.token = me.token;
     connection.send(hello);
   },

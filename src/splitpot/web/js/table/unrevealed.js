@@ -3,6 +3,8 @@
 // player did not reveal in time; the page says so in words, naming the seat and the player.
 // Not an alarm: our own entropy missing is the check "your entropy", a warning of its own.
 
+import { t } from "../i18n.js";
+
 /**
  * The notices of a finished hand's `record`: one for each other seat whose commitment it
  * lists with no entropy. `ownSeat`: our seat in the hand (never noticed here); `announced`:
@@ -23,8 +25,8 @@ export function unrevealedNotices(record, ownSeat = null, announced = null) {
     .sort((a, b) => a.seat - b.seat)
     .map((player) => {
       const name = names.get(player.seat);
-      const who = name ? `Seat ${player.seat} (${name})` : `Seat ${player.seat}`;
-      return `Hand ${handName(record, announced)}: ${who} was dealt in without their entropy: the room says they did not reveal in time.`;
+      const who = name ? t("Seat {seat} ({name})", { seat: player.seat, name }) : t("Seat {seat}", { seat: player.seat });
+      return t("Hand {hand}: {who} was dealt in without their entropy: the room says they did not reveal in time.", { hand: handName(record, announced), who });
     });
 }
 
