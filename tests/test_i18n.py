@@ -197,3 +197,42 @@ def test_a_said_message_travels_between_processes_and_is_worded_there() -> None:
         ]
     assert str(outer) == "sit.seat must be a whole number from 1 to 10, not 0"
     assert outer.to(RUSSIAN) == "sit.seat: нужно целое число от 1 до 10, а не 0"
+
+
+def test_the_cores_refusals_are_found_in_the_code_and_worded_in_each_language() -> None:
+    """The engine's, the table's and the settings' refusals are sentences with fields
+    (``rules.Refusal``): the extraction sees them, each language words them (a reason said
+    inside one too), and their English is what it always was."""
+    from splitpot.engine import IllegalActionError
+    from splitpot.room.refusals import worded
+    from splitpot.room.settings import SettingsError
+    from splitpot.rules import Refusal
+    from splitpot.table import TableError
+
+    found = {message.id for message in template(DOMAIN) if message.id}
+    assert {
+        "cannot check: {owed} to call",
+        "cannot bet: {reason}",
+        "the stack only covers a call",
+        "raise to {to} is below the minimum of {least}",
+        "bet to {to} is above the pot-limit maximum of {most}",
+        "{chips} more would make {stack}: the maximum is {most}",
+        "the minimum buy-in {least} is above the maximum {most}",
+        "small_blind {small} is above big_blind {big}",
+        "{field} must be from {least} to {most}, not {value}",
+    } <= found
+    why = Refusal("the betting is capped at {cap} bets", cap=4)
+    capped = IllegalActionError("cannot raise: {reason}", reason=why)
+    assert str(capped) == "cannot raise: the betting is capped at 4 bets"
+    told = worded(capped)
+    assert isinstance(told, Said)
+    assert told.to(JAPANESE) == "レイズできません：ベットは4回までのキャップに達しています"
+    assert told.to(RUSSIAN) == "повышение (рейз) невозможно: торги ограничены 4 ставками (кэп)"
+    assert Said.from_json(told.to_json()).to(RUSSIAN) == told.to(RUSSIAN)
+    empty = TableError("seat {seat} is empty", seat=3)
+    assert (str(empty), worded(empty).to(JAPANESE)) == ("seat 3 is empty", "3番席は空席です")
+    blinds = SettingsError.passed(
+        TableError("a table has 2 to {most} seats, not {seats}", most=10, seats=12)
+    )
+    assert worded(blinds).to(RUSSIAN) == "за столом от 2 до 10 мест, а не 12"
+    assert worded(TableError.untranslated("not {a template}")) == "not {a template}"

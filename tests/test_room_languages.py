@@ -178,3 +178,58 @@ def test_the_http_apis_refusals_follow_accept_language(room: RoomServer) -> None
         "message": "неизвестное имя или неверный пароль",
     }
     assert english.json()["error"]["message"] == "unknown name or wrong password"
+
+
+def test_the_engines_refusals_come_in_each_players_language(room: RoomServer) -> None:
+    """An illegal action (a check facing a bet, a raise below the minimum, a bet where
+    there is one) is refused with the code ``illegal_action`` and the engine's sentence
+    in the player's language, its numbers filled in; nothing changed."""
+    (_, yuki_token), (_, ivan_token) = room.guest("Yuki"), room.guest("Ivan")
+    table = room.create_table(yuki_token, name="Illegal", seats=2)["table"]["id"]
+    yuki, ivan = Client(room, yuki_token, lang="ja"), Client(room, ivan_token, lang="ru")
+    yuki.state(table)
+    yuki.send({"type": "host", "table": table, "action": "pause"})
+    yuki.wait(lambda f: is_event("host")(f) and f["event"]["action"] == "pause")
+    yuki.sit(table, 1, 100)
+    ivan.sit(table, 2, 100)
+    yuki.skip()
+    yuki.send({"type": "host", "table": table, "action": "resume"})
+    hand = yuki.wait(is_event("hand_started"))["event"]["hand"]
+    yuki.send({"type": "host", "table": table, "action": "pause"})
+    yuki.wait(lambda f: is_event("host")(f) and f["event"]["action"] == "pause")
+    first = yuki.state(table)["hand"]["to_act"]  # heads-up: the button's small blind
+    players = {1: yuki, 2: ivan}
+    small, big = players[first], players[3 - first]
+    act = {"type": "act", "table": table, "hand": hand}
+    said = {
+        yuki: {
+            "check": "チェックできません：コールに1必要です",
+            "raise": "3へのレイズは最小額4を下回っています",
+            "bet": "ベットできません：すでに2のベットがあります。レイズしてください",
+        },
+        ivan: {
+            "check": "чек невозможен: для колла нужно 1",
+            "raise": "повышение до 3 меньше минимума 4",
+            "bet": "ставка невозможна: уже есть ставка 2; повышайте (рейз)",
+        },
+    }
+    before = small.state(table)
+    check = small.error(act | {"action": "check"})
+    low = small.error(act | {"action": "raise", "amount": 3})
+    assert [(e["code"], e["message"]) for e in (check, low)] == [
+        ("illegal_action", said[small]["check"]),
+        ("illegal_action", said[small]["raise"]),
+    ]
+    assert small.state(table) == before  # nothing changed
+    small.send(act | {"action": "call"})
+    small.wait(lambda f: is_event("acted")(f) and f["event"]["action"] == "call")
+    before = big.state(table)
+    bet = big.error(act | {"action": "bet", "amount": 4})
+    low = big.error(act | {"action": "raise", "amount": 3})
+    assert [(e["code"], e["message"]) for e in (bet, low)] == [
+        ("illegal_action", said[big]["bet"]),
+        ("illegal_action", said[big]["raise"]),
+    ]
+    assert big.state(table) == before
+    english = Client(room, None).state(table)
+    assert english["hand"]["to_act"] == 3 - first  # the call stood, the refusals did not

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from typing import Protocol
+from typing import Protocol, Self
 
 from splitpot.evaluate.variants import Variant
 
@@ -23,6 +23,7 @@ __all__ = [
     "NoLimit",
     "PotLimit",
     "Rake",
+    "Refusal",
     "RoundState",
     "RulesError",
     "Structure",
@@ -30,7 +31,37 @@ __all__ = [
 ]
 
 
-class RulesError(ValueError):
+class Refusal(ValueError):
+    """An error a person reads: an English sentence with named fields, kept apart so
+    that the room can say it in each listener's language (the core cannot: i18n is a
+    layer below it). ``template`` is the sentence as the code says it (a string literal
+    at each call, so that the catalogues hold it); each field is a number, a name, or
+    another ``Refusal`` said inside it (a reason); ``str()`` is the English filled in."""
+
+    def __init__(self, template: str, /, **fields: object) -> None:
+        super().__init__(template)
+        self.template = template
+        self.fields = fields
+
+    def __str__(self) -> str:
+        if not self.fields:  # a message taken whole (braces and all), or with no field
+            return self.template
+        return self.template.format(
+            **{k: str(v) if isinstance(v, Refusal) else v for k, v in self.fields.items()}
+        )
+
+    @classmethod
+    def untranslated(cls, text: str) -> Self:
+        """A message for a programmer (a value of the wrong type), in English alone."""
+        return cls(text)
+
+    @classmethod
+    def passed(cls, error: Refusal) -> Self:
+        """This kind of error, saying what ``error`` said."""
+        return cls(error.template, **error.fields)
+
+
+class RulesError(Refusal):
     """A setting the rules do not allow; the message names it and the values allowed."""
 
 
@@ -55,20 +86,43 @@ class RoundState(Protocol):
 def _require(name: str, value: object, kinds: tuple[type, ...], words: str) -> None:
     """Refuse a setting that is none of ``kinds`` (a bool is a number only where asked)."""
     if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        raise RulesError(f"{name} must be {words}, not {value!r}")
+        raise RulesError.untranslated(f"{name} must be {words}, not {value!r}")
 
 
 def _whole(name: str, value: int, unit: str, least: int = 1) -> None:
-    """Refuse a setting that is not a whole number of at least ``least`` (a float is not)."""
-    words = f"a whole number of {unit}, at least {least}"
-    _require(name, value, (int,), words)
-    if value < least:
-        raise RulesError(f"{name} must be {words}, not {value!r}")
+    """Refuse a setting that is not a whole number of at least ``least`` (a float is not)
+    of ``unit``: chips, bets or hands."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        fields = {"name": name, "least": least, "value": repr(value)}
+        if unit == "bets":
+            raise RulesError(
+                "{name} must be a whole number of bets, at least {least}, not {value}", **fields
+            )
+        if unit == "hands":
+            raise RulesError(
+                "{name} must be a whole number of hands, at least {least}, not {value}", **fields
+            )
+        raise RulesError(
+            "{name} must be a whole number of chips, at least {least}, not {value}", **fields
+        )
 
 
 def _at_most(name: str, value: int, bound_name: str, bound: int) -> None:
+    """Refuse a setting above the big bet or the big blind (``bound_name``)."""
     if value > bound:
-        raise RulesError(f"{name} must be at most the {bound_name} ({bound}), not {value}")
+        if bound_name == "big bet":
+            raise RulesError(
+                "{name} must be at most the big bet ({bound}), not {value}",
+                name=name,
+                bound=bound,
+                value=value,
+            )
+        raise RulesError(
+            "{name} must be at most the big blind ({bound}), not {value}",
+            name=name,
+            bound=bound,
+            value=value,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +147,11 @@ class FixedLimit:
         _whole("big_bet", self.big_bet, "chips")
         if self.big_bet != 2 * self.small_bet:
             raise RulesError(
-                f"big_bet must be twice the small bet of {self.small_bet} "
-                f"(RULES.md 3: B = 2S), that is {2 * self.small_bet}, not {self.big_bet}"
+                "big_bet must be twice the small bet of {small} "
+                "(RULES.md 3: B = 2S), that is {twice}, not {big}",
+                small=self.small_bet,
+                twice=2 * self.small_bet,
+                big=self.big_bet,
             )
         _whole("big_blind", self.big_blind, "chips", least=0)  # 0: the default, not False
         _whole("small_blind", self.small_blind, "chips", least=0)
@@ -105,9 +162,12 @@ class FixedLimit:
         if self.small_blind == 0:
             if self.small_bet < 2:
                 raise RulesError(
-                    f"small_blind: half the small bet of {self.small_bet} would be "
-                    f"{self.small_bet // 2} chips; set small_blind explicitly, "
-                    f"1 to {self.big_blind} chips"
+                    "small_blind: half the small bet of {small} would be "
+                    "{half} chips; set small_blind explicitly, "
+                    "1 to {big_blind} chips",
+                    small=self.small_bet,
+                    half=self.small_bet // 2,
+                    big_blind=self.big_blind,
                 )
             object.__setattr__(self, "small_blind", self.small_bet // 2)
         _whole("small_blind", self.small_blind, "chips")
@@ -361,7 +421,9 @@ class Rake:
         percent = self.percent
         _require("rake percent", percent, (int, Fraction), "a whole number or a Fraction")
         if not 0 <= percent <= 100:
-            raise RulesError(f"rake percent must be between 0 and 100, not {percent}")
+            raise RulesError(
+                "rake percent must be between 0 and 100, not {percent}", percent=percent
+            )
         if self.cap is not None:
             _whole("rake cap", self.cap, "chips", least=0)
 

@@ -10,16 +10,12 @@ is answered with the reason and the legal ones.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from splitpot import dealer
 from splitpot.bots import Bot, make_bot
-from splitpot.cards import CardError, format_cards, parse_cards
+from splitpot.cards import CardError, parse_cards
 from splitpot.client.game import HELP, Game, Reply
 from splitpot.client.local import PERSON, LocalTable
 from splitpot.client.state import RoomMessage, TableClient, game_title
-from splitpot.engine import Hand
-from splitpot.history.report import revealed_holes
+from splitpot.history.report import hand_summary
 from splitpot.i18n import ENGLISH, Words
 from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Variant
 from splitpot.table import Table, TableConfig, TableError
@@ -210,39 +206,6 @@ class GameSession(Game):
             seat=played.button_seat + 1,
         )
         return hand_summary(played.hand, played.names, viewer, title, w)
-
-
-def hand_summary(
-    hand: Hand, names: Sequence[str], viewer: int | None, title: str, words: Words = ENGLISH
-) -> list[str]:
-    """A whole finished hand as ``viewer`` may see it, in ``words``' language: every action
-    and board, the hands shown or mucked at the showdown, the five cards of each winning
-    high and low, the pots and who won them (``history.report.hand_summary``, spoken)."""
-    say = words.say
-    lines = [title]
-    lines += [
-        say("  {name}: {stack} chips", name=names[p], stack=words.number(stack))
-        for p, stack in enumerate(hand.starting_stacks)
-    ]
-    revealed = revealed_holes(hand, viewer)
-    events = hand.visible_events(viewer)
-    scene = dealer.Scene(hand.config.variant, words=words)
-    before, _ = dealer.scenes(events, scene)
-    for event, seen in zip(events, before, strict=True):
-        lines += [
-            "  " + line for line in dealer.dealer_lines(event, names, seen, revealed=revealed)
-        ]
-    result = hand.result
-    if result is not None and result.showdown:
-        for award in result.awards:
-            name = names[award.player]
-            if award.high is not None:
-                cards = format_cards(award.high.cards, " ")
-                lines.append(say("  {name} won the high with {cards}", name=name, cards=cards))
-            if award.low is not None:
-                cards = format_cards(award.low.cards, " ")
-                lines.append(say("  {name} won the low with {cards}", name=name, cards=cards))
-    return lines
 
 
 def player_name(name: str, words: Words = ENGLISH) -> str:

@@ -36,6 +36,7 @@ from splitpot.room import messages
 from splitpot.room.driver import MemoryKeeper, run
 from splitpot.room.effects import Announce, OfferTurn, Publish, SayChat, Tell, ToAct
 from splitpot.room.host import HostOptions, TableHost
+from splitpot.room.refusals import worded
 from splitpot.room.settings import TableSettings
 from splitpot.table import Table, TableConfig, TableError, seen_by
 
@@ -101,7 +102,7 @@ class LocalTable:
         except ProtocolError as error:
             return [refused(error)]
         except (IllegalActionError, TableError) as error:  # as the room answers it
-            return [refused(ProtocolError(ErrorCode.ILLEGAL_ACTION, str(error)))]
+            return [refused(ProtocolError(ErrorCode.ILLEGAL_ACTION, worded(error)))]
 
     def _command(self, command: Command, kind: str) -> host_commands.TableCommand:
         who = self.person

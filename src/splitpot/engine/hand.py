@@ -35,7 +35,7 @@ from splitpot.engine.events import (
 )
 from splitpot.engine.pots import Award, Pot, award_pots, side_pots
 from splitpot.engine.showdown import ShowdownRound
-from splitpot.rules import GameConfig
+from splitpot.rules import GameConfig, Refusal
 
 MAX_PLAYERS = 10
 BOARD_SIZES = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
@@ -435,23 +435,24 @@ class Hand:
         kind, to = action.kind, action.amount
         if kind is ActionKind.ALL_IN:
             if not legal.all_in:
-                raise IllegalActionError(self._why_not_all_in(legal))
+                raise self._why_not_all_in(legal)
             assert legal.all_in_to is not None
             if legal.all_in_to <= self._round.level:
                 kind = ActionKind.CALL
             else:
                 kind, to = legal.bet_or_raise or ActionKind.RAISE, legal.all_in_to
         if kind is ActionKind.CHECK and not legal.check:
-            raise IllegalActionError(
-                f"cannot check: {self._round.level - self._bets[player]} to call"
-            )
+            owed = self._round.level - self._bets[player]
+            raise IllegalActionError("cannot check: {owed} to call", owed=owed)
         if kind is ActionKind.CALL and legal.call is None:
             raise IllegalActionError("nothing to call: check or bet")
         if kind in (ActionKind.BET, ActionKind.RAISE):
             assert to is not None
             self._check_raise(player, kind, to, legal)
-        elif kind not in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL):
-            raise IllegalActionError(f"cannot {kind.value} while the betting goes on")
+        elif kind is ActionKind.SHOW:
+            raise IllegalActionError("cannot show while the betting goes on")
+        elif kind is ActionKind.MUCK:
+            raise IllegalActionError("cannot muck while the betting goes on")
         return kind, to
 
     def _apply_bet(self, player: int, action: Action, legal: LegalActions) -> None:
@@ -478,45 +479,94 @@ class Hand:
             self._raise(player, kind, to)
         self._round.acted(player)
 
-    def _why_not_all_in(self, legal: LegalActions) -> str:
+    def _why_not_all_in(self, legal: LegalActions) -> IllegalActionError:
         if self._stacks[legal.player] == 0:
-            return "already all in"
+            return IllegalActionError("already all in")
         if legal.bet_or_raise is None:
-            return f"cannot go all in: {self._why_no_raise(legal.player)}; call or fold"
-        return f"cannot go all in for {legal.all_in_to}: the most is {legal.max_to}"
+            return IllegalActionError(
+                "cannot go all in: {reason}; call or fold", reason=self._why_no_raise(legal.player)
+            )
+        return IllegalActionError(
+            "cannot go all in for {to}: the most is {most}", to=legal.all_in_to, most=legal.max_to
+        )
 
-    def _why_no_raise(self, player: int) -> str:
+    def _why_no_raise(self, player: int) -> Refusal:
+        """Why the player may not bet or raise: a reason said inside a refusal."""
         level = self._round.level
         if self._stacks[player] <= level - self._bets[player]:
-            return "the stack only covers a call"
+            return Refusal("the stack only covers a call")
         if not self._opponent_can_go_past(player):
-            return f"every other player still in is all in or can only call {level}"
+            return Refusal(
+                "every other player still in is all in or can only call {level}", level=level
+            )
         if self._round.capped_at is not None:
-            return f"the betting is capped at {self._round.capped_at} bets"
-        return "a short all-in did not reopen the betting"
+            return Refusal("the betting is capped at {cap} bets", cap=self._round.capped_at)
+        return Refusal("a short all-in did not reopen the betting")
 
     def _check_raise(self, player: int, kind: ActionKind, to: int, legal: LegalActions) -> None:
         if legal.bet_or_raise is None:
-            raise IllegalActionError(f"cannot {kind.value}: {self._why_no_raise(player)}")
+            if kind is ActionKind.BET:
+                raise IllegalActionError("cannot bet: {reason}", reason=self._why_no_raise(player))
+            raise IllegalActionError("cannot raise: {reason}", reason=self._why_no_raise(player))
         if kind is not legal.bet_or_raise:
             if kind is ActionKind.BET:
                 raise IllegalActionError(
-                    f"cannot bet: there is a bet of {self._round.level}; raise instead"
+                    "cannot bet: there is a bet of {level}; raise instead", level=self._round.level
                 )
             raise IllegalActionError("cannot raise: there is no bet; bet instead")
         assert legal.min_to is not None and legal.max_to is not None and legal.all_in_to is not None
-        word = kind.value
+        bet = kind is ActionKind.BET
         if to > legal.all_in_to:
+            stack = legal.all_in_to
+            if bet:
+                raise IllegalActionError(
+                    "bet to {to} is more than the {stack} in front of the player",
+                    to=to,
+                    stack=stack,
+                )
             raise IllegalActionError(
-                f"{word} to {to} is more than the {legal.all_in_to} in front of the player"
+                "raise to {to} is more than the {stack} in front of the player", to=to, stack=stack
             )
         if to == legal.all_in_to and to <= legal.max_to:
             return  # all in, even for less than a full bet or raise
         if to < legal.min_to:
-            raise IllegalActionError(f"{word} to {to} is below the minimum of {legal.min_to}")
+            least = legal.min_to
+            if bet:
+                raise IllegalActionError(
+                    "bet to {to} is below the minimum of {least}", to=to, least=least
+                )
+            raise IllegalActionError(
+                "raise to {to} is below the minimum of {least}", to=to, least=least
+            )
         if to > legal.max_to:
-            limit = self.config.betting.maximum_label
-            raise IllegalActionError(f"{word} to {to} is above the {limit} of {legal.max_to}")
+            raise self._above_maximum(bet, to, legal.max_to)
+
+    def _above_maximum(self, bet: bool, to: int, most: int) -> IllegalActionError:
+        """A bet or raise past the structure's maximum, in a sentence of its own for each."""
+        limit = self.config.betting.maximum_label
+        if limit == "fixed-limit amount":
+            if bet:
+                return IllegalActionError(
+                    "bet to {to} is above the fixed-limit amount of {most}", to=to, most=most
+                )
+            return IllegalActionError(
+                "raise to {to} is above the fixed-limit amount of {most}", to=to, most=most
+            )
+        if limit == "pot-limit maximum":
+            if bet:
+                return IllegalActionError(
+                    "bet to {to} is above the pot-limit maximum of {most}", to=to, most=most
+                )
+            return IllegalActionError(
+                "raise to {to} is above the pot-limit maximum of {most}", to=to, most=most
+            )
+        if bet:
+            return IllegalActionError(
+                "bet to {to} is above the no-limit maximum of {most}", to=to, most=most
+            )
+        return IllegalActionError(
+            "raise to {to} is above the no-limit maximum of {most}", to=to, most=most
+        )
 
     def _raise(self, player: int, kind: ActionKind, to: int) -> None:
         added = to - self._bets[player]

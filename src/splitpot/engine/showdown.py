@@ -97,7 +97,7 @@ class ShowdownRound:
             raise IllegalActionError("cannot show: the hole cards are not known")
         if action.kind not in (ActionKind.SHOW, ActionKind.MUCK):
             raise IllegalActionError(
-                f"at the showdown a player may show or muck, not {action.kind.value}"
+                "at the showdown a player may show or muck, not {action}", action=action.kind.value
             )
         return legal.player
 

@@ -9,6 +9,7 @@ from splitpot import dealer
 from splitpot.cards import Card, format_cards
 from splitpot.dealer import hand_words, low_words, money, pot_name
 from splitpot.engine import Hand, HandResult, Mucked, Shown
+from splitpot.i18n import ENGLISH, Words
 
 __all__ = [
     "award_lines",
@@ -51,11 +52,14 @@ def chat_lines(
     unit: str = "1",
     currency: str = "",
     revealed: Mapping[int, tuple[Card, ...]] | None = None,
+    words: Words = ENGLISH,
 ) -> list[str]:
-    """The dealer's chat for events ``start`` onward, as ``viewer`` may see them; a muck
-    shows the cards ``revealed`` gives (the last-hands window's ``revealed_holes``)."""
+    """The dealer's chat for events ``start`` onward, as ``viewer`` may see them, in
+    ``words``' language; a muck shows the cards ``revealed`` gives (the last-hands
+    window's ``revealed_holes``)."""
     events = hand.visible_events(viewer)
-    before, _ = dealer.scenes(events, dealer.Scene(hand.config.variant, unit, currency))
+    scene = dealer.Scene(hand.config.variant, unit, currency, words=words)
+    before, _ = dealer.scenes(events, scene)
     lines: list[str] = []
     for event, scene in list(zip(events, before, strict=True))[start:]:
         lines += dealer.dealer_lines(event, names, scene, revealed=revealed)
@@ -82,19 +86,30 @@ def _known(player: int, cards: tuple[Card | None, ...]) -> dict[int, tuple[Card,
     return {player: known} if known and len(known) == len(cards) else {}
 
 
-def hand_summary(hand: Hand, names: Sequence[str], viewer: int | None, title: str) -> list[str]:
-    """A whole finished hand as ``viewer`` may see it: every action and board, the hands
-    shown or mucked at the showdown, the five cards of each winning high and low, the
-    pots and who won them."""
+def hand_summary(
+    hand: Hand, names: Sequence[str], viewer: int | None, title: str, words: Words = ENGLISH
+) -> list[str]:
+    """A whole finished hand as ``viewer`` may see it, in ``words``' language: every action
+    and board, the hands shown or mucked at the showdown, the five cards of each winning
+    high and low, the pots and who won them."""
+    say = words.say
     lines = [title]
-    lines += [f"  {names[p]}: {stack} chips" for p, stack in enumerate(hand.starting_stacks)]
+    lines += [
+        say("  {name}: {stack} chips", name=names[p], stack=words.number(stack))
+        for p, stack in enumerate(hand.starting_stacks)
+    ]
     revealed = revealed_holes(hand, viewer)
-    lines += ["  " + line for line in chat_lines(hand, names, viewer, revealed=revealed)]
+    lines += [
+        "  " + line for line in chat_lines(hand, names, viewer, revealed=revealed, words=words)
+    ]
     result = hand.result
     if result is not None and result.showdown:
         for award in result.awards:
-            for label, value in (("high", award.high), ("low", award.low)):
-                if value is not None:
-                    cards = format_cards(value.cards, " ")
-                    lines.append(f"  {names[award.player]} won the {label} with {cards}")
+            name = names[award.player]
+            if award.high is not None:
+                cards = format_cards(award.high.cards, " ")
+                lines.append(say("  {name} won the high with {cards}", name=name, cards=cards))
+            if award.low is not None:
+                cards = format_cards(award.low.cards, " ")
+                lines.append(say("  {name} won the low with {cards}", name=name, cards=cards))
     return lines

@@ -21,7 +21,9 @@ from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit
 
 SOURCE = Path(__file__).resolve().parent.parent  # src/splitpot
 LOCALE = SOURCE / "locale"
-# The calls that say a message (i18n.Words) and mark one (i18n.marked), as Babel reads them.
+# The calls that say a message (i18n.Words) and mark one (i18n.marked), as Babel reads them,
+# and the core's refusals (rules.Refusal and its kinds: a sentence and its fields, which
+# the room says in each player's language, room.refusals).
 KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "say": None,
     "say_n": (1, 2),
@@ -29,6 +31,11 @@ KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "marked": None,
     "said": None,
     "said_n": (1, 2),
+    "Refusal": None,
+    "RulesError": None,
+    "IllegalActionError": None,
+    "TableError": None,
+    "SettingsError": None,
 }
 # Which source files say each Python domain's messages (Babel's method maps); the page's
 # (WEB) are read from its scripts and pages by ``web_messages``.

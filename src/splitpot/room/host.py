@@ -85,6 +85,7 @@ from splitpot.room.effects import (
     ToAct,
     WorkOutEquity,
 )
+from splitpot.room.refusals import worded
 from splitpot.room.runout import FaceUp, runout_parts
 from splitpot.room.settings import SettingsError, TableSettings, parse_settings
 from splitpot.table import HandFinished, HandStarted, InHand, SatOut, Table, TableError, TableEvent
@@ -540,7 +541,7 @@ class TableHost:
         try:
             settings = parse_settings(self.settings.to_json() | blinds)
         except SettingsError as error:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, str(error)) from error
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, worded(error)) from error
         yield ChangeTable(blinds)
         self.next_settings = settings
         stakes = settings.config().betting.stakes
@@ -839,7 +840,11 @@ class TableHost:
             begun: HandBegun = yield StartHand(setup)  # kept first
             try:
                 if begun.id != pending.hand_id:
-                    raise TableError(f"the store numbers it {begun.id}, not {pending.hand_id}")
+                    raise TableError(
+                        "the store numbers it {stored}, not {announced}",
+                        stored=begun.id,
+                        announced=pending.hand_id,
+                    )
                 events = self.table.deal(parse_cards(" ".join(deal.deck)), draw=pending.draw)
             except TableError:
                 yield CancelHand(begun.id)

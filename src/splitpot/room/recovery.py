@@ -41,7 +41,9 @@ def replay_hand(
     events = table.deal(deck, draw=draw)
     for number, (seat, kind, amount) in enumerate(actions, start=1):
         if table.seat_to_act != seat - 1:
-            raise TableError(f"action {number} is by seat {seat}, not the seat to act")
+            raise TableError(
+                "action {number} is by seat {seat}, not the seat to act", number=number, seat=seat
+            )
         events += table.act(seat - 1, Action(ActionKind(kind), amount))
     return table, events
 

@@ -8,16 +8,17 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from splitpot.protocol import TableInfo
-from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, RulesError, Variant
-from splitpot.table import MAX_SEATS, TableConfig, TableError
+from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Refusal, Variant
+from splitpot.table import MAX_SEATS, TableConfig
 
 STRUCTURES = ("limit", "pot-limit", "no-limit", "mixed")
 MAX_CHIPS = 10**12
 MAX_NAME = 40
 
 
-class SettingsError(ValueError):
-    """A table setting that the room refuses; the message names the field."""
+class SettingsError(Refusal):
+    """A table setting that the room refuses; the message names the field (an English
+    sentence with named fields, which the room says in the host's language)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +48,12 @@ class TableSettings:
         """The table's configuration; a ``SettingsError`` names what does not fit."""
         try:
             variant = Variant.parse(self.variant)
-        except ValueError as error:
-            raise SettingsError(f"variant: {error}") from error
+        except ValueError as error:  # Variant.parse's own words, said again here
+            raise SettingsError(
+                "variant: unknown variant {value}; known variants: {known}",
+                value=repr(self.variant),
+                known=", ".join(v.value for v in Variant),
+            ) from error
         try:
             return TableConfig(
                 variant,
@@ -57,19 +62,22 @@ class TableSettings:
                 min_buy_in=self.min_buy_in,
                 max_buy_in=self.max_buy_in,
             )
-        except (RulesError, TableError) as error:
-            raise SettingsError(str(error)) from error
+        except Refusal as error:  # the rules' and the table's
+            raise SettingsError.passed(error) from error
 
     def betting(self) -> FixedLimit | PotLimit | NoLimit | Mixed:
         small, big, cap = self.small_blind, self.big_blind, self.cap_heads_up
         if small > big:
-            raise SettingsError(f"small_blind {small} is above big_blind {big}")
+            raise SettingsError(
+                "small_blind {small} is above big_blind {big}", small=small, big=big
+            )
         if self.structure == "limit":
             return FixedLimit(big, 2 * big, small_blind=small, big_blind=big, cap_heads_up=cap)
         if not cap and self.structure != "mixed":  # docs/rules.md: refused, not ignored
             raise SettingsError(
-                f"cap_heads_up: {self.structure} has no cap to lift; the setting is for "
-                "limit and mixed tables"
+                "cap_heads_up: {structure} has no cap to lift; the setting is for "
+                "limit and mixed tables",
+                structure=self.structure,
             )
         if self.structure == "pot-limit":
             return PotLimit(small, big)
@@ -123,34 +131,61 @@ def parse_settings(body: Mapping[str, Any]) -> TableSettings:
         raise SettingsError("table settings are a JSON object")
     unknown = sorted(set(body) - set(_FIELDS))
     if unknown:
-        raise SettingsError(f"unknown setting {unknown[0]!r}; settings are: {', '.join(_FIELDS)}")
+        raise SettingsError(
+            "unknown setting {name}; settings are: {names}",
+            name=repr(unknown[0]),
+            names=", ".join(_FIELDS),
+        )
     values: dict[str, Any] = {}
     for field, value in body.items():
         kind, least, most = _FIELDS[field]
         if kind is bool:
             if not isinstance(value, bool):
-                raise SettingsError(f"{field} must be true or false, not {value!r}")
+                raise SettingsError(
+                    "{field} must be true or false, not {value}", field=field, value=repr(value)
+                )
         elif kind is int:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise SettingsError(f"{field} must be a whole number, not {value!r}")
+                raise SettingsError(
+                    "{field} must be a whole number, not {value}", field=field, value=repr(value)
+                )
             if not least <= value <= most:
-                raise SettingsError(f"{field} must be from {least} to {most}, not {value}")
+                raise SettingsError(
+                    "{field} must be from {least} to {most}, not {value}",
+                    field=field,
+                    least=least,
+                    most=most,
+                    value=value,
+                )
         else:
             if not isinstance(value, str):
-                raise SettingsError(f"{field} must be text, not {value!r}")
+                raise SettingsError(
+                    "{field} must be text, not {value}", field=field, value=repr(value)
+                )
             value = value.strip()
             if not least <= len(value) <= most or not value.isprintable():
-                raise SettingsError(f"{field} must be {least} to {most} printable characters")
+                raise SettingsError(
+                    "{field} must be {least} to {most} printable characters",
+                    field=field,
+                    least=least,
+                    most=most,
+                )
         values[field] = value
     if "name" not in values:
         raise SettingsError("name: a table needs a name")
     if values.get("structure", "pot-limit") not in STRUCTURES:
         raise SettingsError(
-            f"structure must be one of {', '.join(STRUCTURES)}, not {values['structure']!r}"
+            "structure must be one of {names}, not {value}",
+            names=", ".join(STRUCTURES),
+            value=repr(values["structure"]),
         )
     settings = TableSettings(**values)
     if settings.bots >= settings.seats:
-        raise SettingsError(f"bots must leave a seat free: {settings.bots} of {settings.seats}")
+        raise SettingsError(
+            "bots must leave a seat free: {bots} of {seats}",
+            bots=settings.bots,
+            seats=settings.seats,
+        )
     settings.config()  # every rule of the game and the table, checked now
     return settings
 

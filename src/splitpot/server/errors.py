@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from splitpot.engine import IllegalActionError
 from splitpot.protocol import ErrorCode, ProtocolError
+from splitpot.room.refusals import worded
+from splitpot.rules import Refusal
 from splitpot.store import FencedOut, LedgerError, NotFound, SeatError, StoreError
 from splitpot.table import TableError
 
@@ -16,8 +18,10 @@ def refusal(error: Exception) -> ProtocolError:
         return error
     if isinstance(error, FencedOut):
         return ProtocolError(ErrorCode.TRY_AGAIN, f"{error}: send it again")
-    if isinstance(error, IllegalActionError | TableError):
-        return ProtocolError(ErrorCode.ILLEGAL_ACTION, str(error))
+    if isinstance(error, IllegalActionError | TableError):  # in the player's language
+        return ProtocolError(ErrorCode.ILLEGAL_ACTION, worded(error))
+    if isinstance(error, Refusal):  # the rules', the settings'
+        return ProtocolError(ErrorCode.BAD_MESSAGE, worded(error))
     if isinstance(error, SeatError):
         return ProtocolError(ErrorCode.SEAT_TAKEN, str(error))
     if isinstance(error, LedgerError):

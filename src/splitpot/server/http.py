@@ -17,6 +17,7 @@ from splitpot.history import HistoryError
 from splitpot.i18n import negotiate, words
 from splitpot.protocol import ErrorCode, ProtocolError, hand_id, utc_text
 from splitpot.room.deal import audited
+from splitpot.room.refusals import worded
 from splitpot.room.settings import SettingsError, TableSettings, parse_settings
 from splitpot.server.errors import no_hand, no_table
 from splitpot.server.lobby import TableFacts
@@ -219,7 +220,7 @@ async def create_table(request: Request, room: RoomDep, player: Caller) -> dict[
     try:
         settings = parse_settings(body)
     except SettingsError as error:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, str(error)) from error
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, worded(error)) from error
     table, invite = await room.create_table(settings, host)
     return {"table": table, "invite": invite}
 

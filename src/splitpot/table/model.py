@@ -7,18 +7,21 @@ from dataclasses import dataclass
 
 from splitpot.engine import Hand
 from splitpot.engine.hand import most_players
-from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Rake, Variant
+from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Rake, Refusal, Variant
 
 MAX_SEATS = 10
 
 
-class TableError(ValueError):
-    """A table command or setting that the rules do not allow; the table is left unchanged."""
+class TableError(Refusal):
+    """A table command or setting that the rules do not allow; the table is left unchanged
+    (an English sentence with named fields, which the room says in each player's language)."""
 
 
 def whole_chips(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise TableError(f"{name} must be a whole number of chips, not {value!r}")
+        raise TableError(
+            "{name} must be a whole number of chips, not {value}", name=name, value=repr(value)
+        )
     return value
 
 
@@ -36,24 +39,31 @@ class TableConfig:
 
     def __post_init__(self) -> None:
         if not isinstance(self.variant, Variant):
-            raise TableError(f"variant must be a Variant, not {self.variant!r}")
+            raise TableError("variant must be a Variant, not {value}", value=repr(self.variant))
         if not isinstance(self.betting, FixedLimit | PotLimit | NoLimit | Mixed):
             raise TableError(
-                f"betting must be FixedLimit, PotLimit, NoLimit or Mixed, not {self.betting!r}"
+                "betting must be FixedLimit, PotLimit, NoLimit or Mixed, not {value}",
+                value=repr(self.betting),
             )
         if isinstance(self.seats, bool) or not isinstance(self.seats, int):
-            raise TableError(f"seats must be a whole number, not {self.seats!r}")
+            raise TableError("seats must be a whole number, not {value}", value=repr(self.seats))
         if not 2 <= self.seats <= MAX_SEATS:
-            raise TableError(f"a table has 2 to {MAX_SEATS} seats, not {self.seats}")
+            raise TableError(
+                "a table has 2 to {most} seats, not {seats}", most=MAX_SEATS, seats=self.seats
+            )
         hole, most = self.variant.hole_cards, most_players(self.variant.hole_cards)
         if self.seats > most:  # docs/rules.md: the deck covers every card
             raise TableError(
-                f"{self.variant.value} deals {hole} hole cards: a table has 2 to {most} seats "
-                f"(one deck of 52 cards), not {self.seats}"
+                "{variant} deals {hole} hole cards: a table has 2 to {most} seats "
+                "(one deck of 52 cards), not {seats}",
+                variant=self.variant.value,
+                hole=hole,
+                most=most,
+                seats=self.seats,
             )
         whole_chips("ante", self.ante)
         if self.rake is not None and not isinstance(self.rake, Rake):
-            raise TableError(f"rake must be a Rake or None, not {self.rake!r}")
+            raise TableError("rake must be a Rake or None, not {value}", value=repr(self.rake))
         low, high = self.betting.default_buy_in  # RULES.md 6
         if whole_chips("min_buy_in", self.min_buy_in) == 0:
             object.__setattr__(self, "min_buy_in", low)
@@ -61,7 +71,9 @@ class TableConfig:
             object.__setattr__(self, "max_buy_in", max(high, self.min_buy_in))
         if self.min_buy_in > self.max_buy_in:
             raise TableError(
-                f"the minimum buy-in {self.min_buy_in} is above the maximum {self.max_buy_in}"
+                "the minimum buy-in {least} is above the maximum {most}",
+                least=self.min_buy_in,
+                most=self.max_buy_in,
             )
 
 

@@ -32,7 +32,7 @@ from splitpot.table.events import (
     TableEvent,
     by_seat,
 )
-from splitpot.table.model import Seat, TableConfig, TableError, TableHand, whole_chips
+from splitpot.table.model import Seat, TableConfig, TableError, TableHand
 from splitpot.table.view import TableView, table_view
 
 HISTORY_SIZE = 50
@@ -109,7 +109,11 @@ class Table:
         try:
             seats = snapshot["seats"]
             if len(seats) != config.seats:
-                raise TableError(f"the snapshot has {len(seats)} seats, the table {config.seats}")
+                raise TableError(
+                    "the snapshot has {seats} seats, the table {table}",
+                    seats=len(seats),
+                    table=config.seats,
+                )
             table.seats = [None if s is None else Seat(**s) for s in seats]
             table.button_seat = snapshot["button"]
             table._small_blind_place = snapshot["small_blind_place"]
@@ -118,7 +122,7 @@ class Table:
             table._round_progress = snapshot["round_progress"]
             table.hands_played = snapshot["hands_played"]
         except (KeyError, TypeError) as error:
-            raise TableError(f"not a table snapshot: {error}") from error
+            raise TableError("not a table snapshot: {error}", error=str(error)) from error
         return table
 
     # ------------------------------------------------------------- seating
@@ -138,13 +142,16 @@ class Table:
         """Raise the ``TableError`` that ``sit`` would, changing nothing."""
         self._check_seat_number(seat)
         if not isinstance(name, str) or not name.strip():
-            raise TableError(f"a player needs a name, not {name!r}")
+            raise TableError("a player needs a name, not {name}", name=repr(name))
         if self.seats[seat] is not None:
-            raise TableError(f"seat {seat + 1} is taken")
+            raise TableError("seat {seat} is taken", seat=seat + 1)
         if any(s is not None and s.name == name for s in self.seats):
-            raise TableError(f"{name} is already seated")
+            raise TableError("{name} is already seated", name=name)
         if kept:
-            whole_chips("chips kept", buy_in)
+            if isinstance(buy_in, bool) or not isinstance(buy_in, int) or buy_in < 0:
+                raise TableError(
+                    "chips kept must be a whole number of chips, not {value}", value=repr(buy_in)
+                )
         else:
             self._check_buy_in(buy_in, 0)
 
@@ -152,7 +159,7 @@ class Table:
         """Take the player out of the seat between hands, with their chips."""
         player = self._occupant(seat)
         if self._in_hand(seat):
-            raise TableError(f"{player.name} is in the hand: leave when it is over")
+            raise TableError("{name} is in the hand: leave when it is over", name=player.name)
         self.seats[seat] = None
         return [PlayerLeft(seat, player.name, player.stack)]
 
@@ -192,7 +199,9 @@ class Table:
         players = self._ready()
         if len(cards) < len(players):
             raise TableError(
-                f"the draw for the button needs {len(players)} cards, not {len(cards)}"
+                "the draw for the button needs {needed} cards, not {cards}",
+                needed=len(players),
+                cards=len(cards),
             )
         drawn = dict(zip(players, cards, strict=False))
         return max(drawn, key=lambda seat: drawn[seat])
@@ -252,7 +261,7 @@ class Table:
         try:
             hand = Hand(config, stacks, button_index, posts, deck)
         except HandSetupError as error:
-            raise TableError(str(error)) from error
+            raise TableError.passed(error) from error
         self._commit_blinds(blinds, dealt, owed)
         self.button_seat, self._small_blind_place, self._big_blind_seat = (
             button_seat,
@@ -346,7 +355,7 @@ class Table:
         if current is None:
             raise TableError("no hand is being played")
         if self.seat_to_act != seat:
-            raise TableError(f"seat {seat + 1} is not to act")
+            raise TableError("seat {seat} is not to act", seat=seat + 1)
         return current
 
     def _in_hand(self, seat: int) -> bool:
@@ -354,25 +363,34 @@ class Table:
 
     def _check_seat_number(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise TableError(f"a seat is a whole number, not {seat!r}")
+            raise TableError("a seat is a whole number, not {seat}", seat=repr(seat))
         if not 0 <= seat < self.config.seats:
-            raise TableError(f"there is no seat {seat + 1}: the table has {self.config.seats}")
+            raise TableError(
+                "there is no seat {seat}: the table has {seats}",
+                seat=seat + 1,
+                seats=self.config.seats,
+            )
 
     def _occupant(self, seat: int) -> Seat:
         self._check_seat_number(seat)
         player = self.seats[seat]
         if player is None:
-            raise TableError(f"seat {seat + 1} is empty")
+            raise TableError("seat {seat} is empty", seat=seat + 1)
         return player
 
     def _check_buy_in(self, chips: int, stack: int) -> None:
         if isinstance(chips, bool) or not isinstance(chips, int):
-            raise TableError(f"a buy-in is a whole number of chips, not {chips!r}")
+            raise TableError("a buy-in is a whole number of chips, not {chips}", chips=repr(chips))
         low, high = self.config.min_buy_in, self.config.max_buy_in
         if stack == 0 and chips < low:
-            raise TableError(f"the minimum buy-in is {low}, not {chips}")
+            raise TableError("the minimum buy-in is {least}, not {chips}", least=low, chips=chips)
         if chips <= 0 or stack + chips > high:
-            raise TableError(f"{chips} more would make {stack + chips}: the maximum is {high}")
+            raise TableError(
+                "{chips} more would make {stack}: the maximum is {most}",
+                chips=chips,
+                stack=stack + chips,
+                most=high,
+            )
 
     def _ready(self) -> list[int]:
         """Seats whose players have chips and are sitting in."""
