@@ -17,7 +17,7 @@ LAYERS: list[set[str]] = [
     {"history", "equity", "bots", "fair", "verify", "dealer", "simulation", "i18n"},
     {"protocol"},
     {"room"},
-    {"store", "server", "web", "client", "session", "tui", "cli"},
+    {"store", "server", "web", "client", "session", "tui", "cli", "arguments"},
 ]
 
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
 from test_verify import dealt_record
 
+from splitpot.arguments import asked_language
 from splitpot.cli import main
-from splitpot.i18n import TERMINAL, words
+from splitpot.i18n import TERMINAL, Language, words
 
 SPLIT = ["AsKs2d3d", "KhKd7c8c", "--board", "2c3c4hQdJs"]  # one takes the high, one the low
 
@@ -248,3 +250,156 @@ def test_a_russian_count_on_the_command_line(
     assert out.splitlines()[-2].startswith("2 раздачи за ")
     out, _ = run(capsys, "simulate", "--lang", "ru", "--hands", "1", "--seed", "1")
     assert out.splitlines()[-2].startswith("1 раздача за ")
+
+
+# The help and the usage errors: the parser is built in the language asked for (--lang,
+# read before parsing, else the locale), argparse's own words said through the catalogue.
+
+COMMANDS = ("showdown", "serve", "verify", "replay", "play", "simulate", "equity")
+CARDS = re.compile(r"(?:[2-9TJQKA][cdhs])+")
+OPTION = re.compile(r"(?<![\w-])--?[a-z][a-z0-9-]*")
+# the program and its commands, a default (o8), the languages' codes, a file's extension (.md)
+KEPT = {"splitpot", *COMMANDS, "o8", "en", "ja", "ru", "md"}
+
+
+def _help(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *argv: str, code: int = 0
+) -> tuple[str, str]:
+    monkeypatch.setenv("COLUMNS", "80")  # argparse wraps to the terminal's width
+    with pytest.raises(SystemExit) as stopped:
+        main(list(argv))
+    assert stopped.value.code == code
+    out, err = capsys.readouterr()
+    return out, err
+
+
+def english_words(text: str) -> list[str]:
+    """The words of ``text`` that are English: not an option's name, a choice, a metavar
+    (capitals: HAND, LANG; LC_ALL too), a card, the program's or a command's name."""
+    text = CARDS.sub(" ", OPTION.sub(" ", re.sub(r"\{[^}]*\}", " ", text)))
+    found = re.findall(r"[A-Za-z][A-Za-z_0-9]*", text)
+    return [word for word in found if not word.isupper() and word not in KEPT]
+
+
+def test_the_help_of_showdown_in_japanese(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out, _ = _help(capsys, monkeypatch, "showdown", "--help", "--lang", "ja")
+    lines = out.splitlines()
+    assert lines[:3] == [
+        "使い方: splitpot showdown [-h] [--lang LANG] --board BOARD",
+        "                          [--variant {o8,omaha,bigo,o-hilo-noq}] [--json]",
+        "                          HAND [HAND ...]",
+    ]  # the lines under the first start below "splitpot", in columns
+    assert "位置引数:" in lines
+    assert "オプション:" in lines
+    assert "  HAND                  ホールカード（例：AdKd3s2s）" in lines
+    assert "  -h, --help            このヘルプを表示して終了する" in lines
+    assert "  --board BOARD         ボードの3〜5枚（例：Jd4d3cQd5h）" in lines
+    assert "                        ゲーム（既定値 o8）" in lines
+    assert "  --json                JSON オブジェクトを1つ出力する" in lines
+    assert english_words(out) == []
+
+
+def test_the_help_of_splitpot_in_russian_from_the_locale(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    out, _ = _help(capsys, monkeypatch, "--help")
+    lines = out.splitlines()
+    assert lines[0] == "использование: splitpot [-h] [--version] COMMAND ..."
+    assert "Покер Омаха Хай-Лоу: оценка комбинаций, вскрытие карт и многое другое." in lines
+    assert "позиционные аргументы:" in lines
+    assert "параметры:" in lines
+    assert "  -h, --help  показать эту справку и выйти" in lines
+    assert "  --version   показать версию программы и выйти" in lines
+    assert "    simulate  боты играют раздачи за одним столом" in lines
+    assert english_words(out) == []
+    assert main([]) == 0  # no command: the same help
+    assert capsys.readouterr().out == out
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("lang", ["ja", "ru"])
+def test_every_command_s_help_is_in_the_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str, lang: str
+) -> None:
+    monkeypatch.setenv("LANG", f"{lang}_XX.UTF-8")  # serve has no --lang: the locale's
+    out, _ = _help(capsys, monkeypatch, command, "--help")
+    said = words(lang, TERMINAL)
+    assert out.startswith(said.say("usage: ") + f"splitpot {command} [-h]")
+    assert said.say("options") + ":" in out.splitlines()
+    for english in ("usage:", "options:", "positional arguments", "show this help", "default"):
+        assert english not in out
+
+
+def test_a_usage_error_in_russian_names_the_missing_argument(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, err = _help(capsys, monkeypatch, "showdown", "--lang", "ru", code=2)
+    lines = err.splitlines()
+    assert lines[0].startswith("использование: splitpot showdown [-h] [--lang LANG]")
+    assert lines[-1] == "splitpot showdown: ошибка: нужны обязательные аргументы: HAND, --board"
+    _, err = _help(capsys, monkeypatch, "showdown", "AsKs2d3d", "--lang=ru", code=2)
+    assert (
+        err.splitlines()[-1] == "splitpot showdown: ошибка: нужны обязательные аргументы: --board"
+    )
+    _, err = _help(capsys, monkeypatch, "equity", "--lang", "ru", "--variant", "zz", "*", code=2)
+    assert err.splitlines()[-1] == (
+        "splitpot equity: ошибка: аргумент --variant: недопустимое значение: 'zz' "
+        "(выберите из 'o8', 'omaha', 'bigo', 'o-hilo-noq')"
+    )
+
+
+def test_splitpot_s_own_refusals_of_an_argument_in_japanese(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LC_ALL", "ja_JP.UTF-8")
+    _, err = _help(capsys, monkeypatch, "serve", "--bots", "x", code=2)
+    assert err.splitlines()[0].startswith("使い方: splitpot serve [-h]")
+    assert err.splitlines()[-1] == (
+        "splitpot serve: エラー: 引数 --bots：ボットの数は0〜9です（'x' ではありません）"
+    )
+    _, err = _help(capsys, monkeypatch, "verify", "--seat", "x", code=2)
+    assert err.splitlines()[-1] == "splitpot verify: エラー: 引数 --seat：整数ではありません：'x'"
+    _, err = _help(capsys, monkeypatch, "showdown", "--lang", "xx-!", "AsKs2d3d", code=2)
+    assert err.splitlines()[-1] == (
+        "splitpot showdown: エラー: 引数 --lang：'xx-!' は言語タグ（en、ja、ru など）ではありません"
+    )
+
+
+def test_the_english_help_and_errors_are_argparse_s(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out, _ = _help(capsys, monkeypatch, "showdown", "--help")
+    lines = out.splitlines()
+    assert lines[0] == "usage: splitpot showdown [-h] [--lang LANG] --board BOARD"
+    assert "positional arguments:" in lines
+    assert "options:" in lines
+    assert "  -h, --help            show this help message and exit" in lines
+    assert "                        game (default o8)" in lines
+    assert out.isascii()
+    for command in COMMANDS:
+        out, _ = _help(capsys, monkeypatch, command, "--help", "--lang", "ja", "--lang", "en")
+        assert out.startswith(f"usage: splitpot {command} [-h]")
+        assert out.isascii()
+    _, err = _help(capsys, monkeypatch, "showdown", code=2)
+    assert err.splitlines()[-1] == (
+        "splitpot showdown: error: the following arguments are required: HAND, --board"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "asked"),
+    [
+        (["showdown", "--lang", "ja"], Language.JAPANESE),
+        (["showdown", "--lang=ru", "--help"], Language.RUSSIAN),
+        (["showdown", "--la", "ru"], Language.RUSSIAN),  # as argparse reads an abbreviation
+        (["showdown", "--lang", "ja", "--lang", "ru"], Language.RUSSIAN),  # the last
+        (["showdown", "--lang", "de"], Language.ENGLISH),  # refused later, by the parser
+        (["replay", "--", "--lang", "ja"], Language.ENGLISH),  # a file's name
+        (["showdown", "--lang"], Language.ENGLISH),
+    ],
+)
+def test_the_language_asked_for_before_parsing(argv: list[str], asked: Language) -> None:
+    assert asked_language(argv) is asked

@@ -7,10 +7,9 @@ import ipaddress
 import json
 import os
 import sys
-import unicodedata
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from babel.numbers import format_decimal
@@ -18,6 +17,15 @@ from rich.console import Console
 from rich.progress import Progress
 
 from splitpot import __version__, verify
+from splitpot.arguments import (
+    EXIT_BAD_INPUT,
+    ArgumentParser,
+    add_lang,
+    asked_language,
+    display_width,
+    locale_language,
+    typed,
+)
 from splitpot.bots import make_bot
 from splitpot.cards import CardError, format_cards
 from splitpot.client.game import Game, signed
@@ -32,15 +40,21 @@ from splitpot.history.files import read_history
 from splitpot.history.pokerstars import game_name, write_pokerstars
 from splitpot.history.replay import replay_record
 from splitpot.history.table_log import record_of
-from splitpot.i18n import ENGLISH, TERMINAL, Language, Words, language, negotiate, words
+from splitpot.i18n import (
+    ENGLISH,
+    TERMINAL,
+    Language,
+    Words,
+    words,
+)
 from splitpot.reading import why_unread
 from splitpot.session import STRUCTURES, GameSession, player_name, table_config
 from splitpot.simulation import simulate
 from splitpot.table import TableHand
 
 VARIANT_IDS = tuple(variant.value for variant in Variant)
-EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
+_T = TypeVar("_T")
 
 
 def _share_text(share: Fraction) -> str:
@@ -591,7 +605,7 @@ def equity_table(result: EquityResult, words: Words = ENGLISH) -> list[str]:
                    player.low_possible]  # fmt: skip
         hand = player.hand if player.combinations == 1 else f"{player.hand} ({player.combinations})"
         rows.append([hand, *(_decimal(100 * float(f), 2, words) + "%" for f in figures)])
-    widths = [max(_width(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
+    widths = [max(display_width(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
     lines = [
         "  ".join(
             _pad(str(c), w, right=bool(i)) for i, (c, w) in enumerate(zip(r, widths, strict=True))
@@ -611,65 +625,88 @@ def equity_table(result: EquityResult, words: Words = ENGLISH) -> list[str]:
     return lines
 
 
-def _width(text: str) -> int:
-    """Columns a text takes in a terminal: East Asian wide characters take two."""
-    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
-
-
 def _pad(text: str, width: int, right: bool) -> str:
     """A text padded with spaces to ``width`` columns, right-aligned or left."""
-    space = " " * (width - _width(text))
+    space = " " * (width - display_width(text))
     return space + text if right else text + space
 
 
-def _add_table_options(parser: argparse.ArgumentParser, default_seats: int) -> None:
-    parser.add_argument("--variant", default="o8", choices=VARIANT_IDS, help="game (default o8)")
-    parser.add_argument("--structure", default="pot-limit", choices=STRUCTURES, help="betting")
+def _add_table_options(parser: argparse.ArgumentParser, default_seats: int, words: Words) -> None:
+    say = words.say
+    parser.add_argument(
+        "--variant", default="o8", choices=VARIANT_IDS, help=say("game (default {game})", game="o8")
+    )
+    parser.add_argument("--structure", default="pot-limit", choices=STRUCTURES, help=say("betting"))
     parser.add_argument(
         "--stakes",
-        help="limit and mixed: the bets S/2S (2/4); pot and no limit: the blinds (1/2)",
+        help=say("limit and mixed: the bets S/2S (2/4); pot and no limit: the blinds (1/2)"),
     )
-    parser.add_argument("--seats", type=_seats, default=default_seats, help="2 to 10")
-    parser.add_argument("--buy-in", type=_buy_in, help="chips each player sits down with")
-    parser.add_argument("--seed", type=int, help="shuffle reproducibly")
+    parser.add_argument(
+        "--seats", type=typed(_seats, words), default=default_seats, help=say("2 to 10")
+    )
+    parser.add_argument(
+        "--buy-in", type=typed(_buy_in, words), help=say("chips each player sits down with")
+    )
+    parser.add_argument("--seed", type=int, help=say("shuffle reproducibly"))
 
 
-def _seats(text: str) -> int:
+def _seats(text: str, words: Words = ENGLISH) -> int:
     if not text.isdigit() or not 2 <= int(text) <= 10:
-        raise argparse.ArgumentTypeError(f"a table has 2 to 10 seats, not {text}")
+        raise argparse.ArgumentTypeError(
+            words.say("a table has 2 to 10 seats, not {given}", given=text)
+        )
     return int(text)
 
 
-def _whole(text: str, what: str) -> int:
-    """A command-line amount that must be a whole number above 0."""
+def _whole(text: str) -> int | None:
+    """A command-line amount that must be a whole number above 0 (None: it is not)."""
     if not text.strip().isdecimal() or int(text) == 0:
-        raise argparse.ArgumentTypeError(f"{what} is a whole number above 0, not {text!r}")
+        return None
     return int(text)
 
 
-def _buy_in(text: str) -> int:
-    return _whole(text, "a buy-in")
+def _buy_in(text: str, words: Words = ENGLISH) -> int:
+    amount = _whole(text)
+    if amount is None:
+        said = words.say("a buy-in is a whole number above 0, not {given}", given=repr(text))
+        raise argparse.ArgumentTypeError(said)
+    return amount
 
 
-def _hand_count(text: str) -> int:
-    return _whole(text, "the number of hands")
+def _hand_count(text: str, words: Words = ENGLISH) -> int:
+    amount = _whole(text)
+    if amount is None:
+        said = words.say(
+            "the number of hands is a whole number above 0, not {given}", given=repr(text)
+        )
+        raise argparse.ArgumentTypeError(said)
+    return amount
 
 
-def _sample_count(text: str) -> int:
-    return _whole(text, "the number of samples")
+def _sample_count(text: str, words: Words = ENGLISH) -> int:
+    amount = _whole(text)
+    if amount is None:
+        said = words.say(
+            "the number of samples is a whole number above 0, not {given}", given=repr(text)
+        )
+        raise argparse.ArgumentTypeError(said)
+    return amount
 
 
-def _history_path(path: str) -> str:
+def _history_path(path: str, words: Words = ENGLISH) -> str:
     """A file to write: not a folder, in a folder that exists and may be written to."""
+    say = words.say
     folder = os.path.dirname(path) or "."
     if not path:
-        raise argparse.ArgumentTypeError("a file name is needed")
+        raise argparse.ArgumentTypeError(say("a file name is needed"))
     if os.path.isdir(path):
-        raise argparse.ArgumentTypeError(f"{path} is a folder, not a file")
+        raise argparse.ArgumentTypeError(say("{path} is a folder, not a file", path=path))
     if not os.path.isdir(folder):
-        raise argparse.ArgumentTypeError(f"there is no folder {folder} to write {path} in")
+        said = say("there is no folder {folder} to write {path} in", folder=folder, path=path)
+        raise argparse.ArgumentTypeError(said)
     if not os.access(folder, os.W_OK):
-        raise argparse.ArgumentTypeError(f"the folder {folder} cannot be written to")
+        said = say("the folder {folder} cannot be written to", folder=folder)
+        raise argparse.ArgumentTypeError(said)
     return path
 
 
@@ -691,296 +728,363 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     )
 
 
-def _add_serve(commands: Any) -> None:
+def _add_serve(commands: Any, words: Words) -> None:
+    say = words.say
     serve = commands.add_parser(
         "serve",
-        help="run the card room: tables, players, a database (PROTOCOL.md)",
-        description="Run the room: HTTP and WebSocket on HOST:PORT, every hand and chip in "
-        "the database (SQLite in your data folder unless --db), migrations applied at start. "
-        "SIGTERM or Ctrl-C lets hands in play finish, then exits 0.",
+        words=words,
+        help=say("run the card room: tables, players, a database (PROTOCOL.md)"),
+        description=say(
+            "Run the room: HTTP and WebSocket on HOST:PORT, every hand and chip in "
+            "the database (SQLite in your data folder unless --db), migrations applied at start. "
+            "SIGTERM or Ctrl-C lets hands in play finish, then exits 0."
+        ),
     )
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
-    serve.add_argument("--db", default=None, help="SQLAlchemy URL, e.g. postgresql://u@h/db")
+    serve.add_argument("--host", default="127.0.0.1", help=say("address to listen on"))
     serve.add_argument(
-        "--bots", type=_bots, default=0, help="open a public table where N bots wait (0 to 9)"
+        "--port",
+        type=typed(_port, words),
+        default=8000,
+        help=say("port (default {port})", port=8000),
+    )
+    serve.add_argument(
+        "--db",
+        default=None,
+        help=say("SQLAlchemy URL, e.g. {example}", example="postgresql://u@h/db"),
+    )
+    serve.add_argument(
+        "--bots",
+        type=typed(_bots, words),
+        default=0,
+        help=say("open a public table where N bots wait (0 to 9)"),
     )
     serve.add_argument(
         "--origin",
-        type=_origin,
+        type=typed(_origin, words),
         action="append",
         metavar="URL",
-        help="another origin whose pages may open the room's WebSocket, e.g. "
-        "https://poker.example.org (repeat for more; the room's own host is always allowed)",
+        help=say(
+            "another origin whose pages may open the room's WebSocket, e.g. "
+            "https://poker.example.org (repeat for more; the room's own host is always allowed)"
+        ),
     )
     serve.add_argument(
         "--redis",
-        type=_redis_url,
+        type=typed(_redis_url, words),
         metavar="URL",
-        help="join the room's other processes through Redis, e.g. redis://127.0.0.1:6379/0: "
-        "all on one database (--db postgresql://...), each table run by one of them and "
-        "any of them serving any player (docs/deploy.md)",
+        help=say(
+            "join the room's other processes through Redis, e.g. redis://127.0.0.1:6379/0: "
+            "all on one database (--db postgresql://...), each table run by one of them and "
+            "any of them serving any player (docs/deploy.md)"
+        ),
     )
     serve.add_argument(
         "--url",
-        type=_origin,
+        type=typed(_origin, words),
         metavar="URL",
-        help="where clients reach this process, told to them with the others' so they can "
-        "move when one stops (default http://HOST:PORT); the room answers to its host, to the "
-        "address a request came in on (and its loopback names) and to --origin's, no other",
+        help=say(
+            "where clients reach this process, told to them with the others' so they can "
+            "move when one stops (default http://HOST:PORT); the room answers to its host, to "
+            "the address a request came in on (and its loopback names) and to --origin's, no "
+            "other"
+        ),
     )
     serve.add_argument(
         "--http-timeout",
-        type=_seconds,
+        type=typed(_seconds, words),
         default=10,
         metavar="SECONDS",
-        help="a connection that has not sent a request's whole head (its line and headers) "
-        "this long after it opened or got its last answer is closed (default 10)",
+        help=say(
+            "a connection that has not sent a request's whole head (its line and headers) "
+            "this long after it opened or got its last answer is closed (default {seconds})",
+            seconds=10,
+        ),
     )
     serve.add_argument(
         "--ws-ping",
-        type=_seconds,
+        type=typed(_seconds, words),
         default=20,
         metavar="SECONDS",
-        help="ping each WebSocket this often, and close one that has not answered a ping "
-        "within as long again (default 20)",
+        help=say(
+            "ping each WebSocket this often, and close one that has not answered a ping "
+            "within as long again (default {seconds})",
+            seconds=20,
+        ),
     )
     serve.add_argument(
         "--forwarded-allow-ips",
-        type=_proxies,
+        type=typed(_proxies, words),
         default=(),
         metavar="ADDRESSES",
-        help="the proxies in front (addresses or networks, comma-separated, e.g. 127.0.0.1,::1) "
-        "whose X-Forwarded-For gives the client's address (default: none, every address "
-        "is the connection's own)",
+        help=say(
+            "the proxies in front (addresses or networks, comma-separated, e.g. 127.0.0.1,::1) "
+            "whose X-Forwarded-For gives the client's address (default: none, every address "
+            "is the connection's own)"
+        ),
     )
     serve.set_defaults(handler=_cmd_serve)
 
 
-def _seconds(text: str) -> int:
+def _seconds(text: str, words: Words = ENGLISH) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 3600:
-        raise argparse.ArgumentTypeError(f"a time-out is 1 to 3600 whole seconds, not {text!r}")
+        said = words.say("a time-out is 1 to 3600 whole seconds, not {given}", given=repr(text))
+        raise argparse.ArgumentTypeError(said)
     return int(text)
 
 
-def _proxies(text: str) -> tuple[str, ...]:
+def _proxies(text: str, words: Words = ENGLISH) -> tuple[str, ...]:
     """Comma-separated IP addresses or networks (127.0.0.1, 10.0.0.0/8, ::1)."""
     proxies = tuple(part.strip() for part in text.split(","))
     for proxy in proxies:
         try:
             ipaddress.ip_network(proxy, strict=False)
         except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{proxy!r} in --forwarded-allow-ips is not an IP address or network"
-            ) from None
+            said = words.say(
+                "{given} in --forwarded-allow-ips is not an IP address or network",
+                given=repr(proxy),
+            )
+            raise argparse.ArgumentTypeError(said) from None
     return proxies
 
 
-def _redis_url(text: str) -> str:
+def _redis_url(text: str, words: Words = ENGLISH) -> str:
     """A Redis URL: redis:// (or rediss:// with TLS) and a host."""
     parts = urlsplit(text)
     if parts.scheme not in ("redis", "rediss") or not parts.hostname:
-        raise argparse.ArgumentTypeError(
-            f"a Redis URL is redis://host[:port][/db] (or rediss:// for TLS), not {text!r}"
+        said = words.say(
+            "a Redis URL is redis://host[:port][/db] (or rediss:// for TLS), not {given}",
+            given=repr(text),
         )
+        raise argparse.ArgumentTypeError(said)
     try:
         parts.port  # noqa: B018 (a port that is no number raises)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} has a port that is not a number") from None
+        said = words.say("{given} has a port that is not a number", given=repr(text))
+        raise argparse.ArgumentTypeError(said) from None
     return text
 
 
-def _origin(text: str) -> str:
+def _origin(text: str, words: Words = ENGLISH) -> str:
     """A web origin: scheme and host (and port), nothing after."""
     parts = urlsplit(text)
     bare = not (parts.query or parts.fragment or "@" in parts.netloc)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/"):
         bare = False
     if not bare:
-        raise argparse.ArgumentTypeError(
-            f"an origin is http(s)://host[:port] with nothing after, not {text!r}"
+        said = words.say(
+            "an origin is http(s)://host[:port] with nothing after, not {given}", given=repr(text)
         )
+        raise argparse.ArgumentTypeError(said)
     return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
-def _port(text: str) -> int:
+def _port(text: str, words: Words = ENGLISH) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text!r}")
+        said = words.say("a port is a number from 1 to 65535, not {given}", given=repr(text))
+        raise argparse.ArgumentTypeError(said)
     return int(text)
 
 
-def _bots(text: str) -> int:
+def _bots(text: str, words: Words = ENGLISH) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 9:
-        raise argparse.ArgumentTypeError(f"bots is a number from 0 to 9, not {text!r}")
+        said = words.say("bots is a number from 0 to 9, not {given}", given=repr(text))
+        raise argparse.ArgumentTypeError(said)
     return int(text)
 
 
-def _language(text: str) -> Language:
-    try:
-        return language(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _speaking() -> argparse.ArgumentParser:
-    """The ``--lang`` of every command that prints words for a person."""
-    option = argparse.ArgumentParser(add_help=False)
-    option.add_argument(
-        "--lang",
-        type=_language,
-        default=None,
-        help="the language of the words: en, ja or ru (default: the locale's, from "
-        "LC_ALL, LC_MESSAGES or LANG; else English)",
-    )
-    return option
-
-
-def locale_language() -> Language:
-    """The language the environment's locale asks for (LC_ALL, LC_MESSAGES, LANG)."""
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        if os.environ.get(name):
-            return negotiate(os.environ[name])
-    return Language.ENGLISH
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser(words: Words = ENGLISH) -> ArgumentParser:
+    """The command line's parser, its help and usage errors in ``words``' language."""
+    say = words.say
+    parser = ArgumentParser(
         prog="splitpot",
-        description="Omaha Hi/Lo poker: hand evaluation, showdowns and more.",
+        words=words,
+        description=say("Omaha Hi/Lo poker: hand evaluation, showdowns and more."),
     )
-    parser.add_argument("--version", action="version", version=f"splitpot {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"splitpot {__version__}",
+        help=say("show program's version number and exit"),
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    speaking = _speaking()
 
     show = commands.add_parser(
         "showdown",
-        parents=[speaking],
-        help="best high and low of each hand on a board, and who wins what share",
-        description="Each player's best high and low (exactly two hole cards and three "
-        "board cards), the cards used, and each player's share of the pot.",
+        words=words,
+        help=say("best high and low of each hand on a board, and who wins what share"),
+        description=say(
+            "Each player's best high and low (exactly two hole cards and three "
+            "board cards), the cards used, and each player's share of the pot."
+        ),
     )
-    show.add_argument("hands", nargs="+", metavar="HAND", help="hole cards, e.g. AdKd3s2s")
-    show.add_argument("--board", required=True, help="3 to 5 board cards, e.g. Jd4d3cQd5h")
-    show.add_argument("--variant", default="o8", choices=VARIANT_IDS, help="game (default o8)")
-    show.add_argument("--json", action="store_true", help="print one JSON object")
+    add_lang(show, words)
+    show.add_argument(
+        "hands",
+        nargs="+",
+        metavar="HAND",
+        help=say("hole cards, e.g. {example}", example="AdKd3s2s"),
+    )
+    show.add_argument(
+        "--board",
+        required=True,
+        help=say("3 to 5 board cards, e.g. {example}", example="Jd4d3cQd5h"),
+    )
+    show.add_argument(
+        "--variant", default="o8", choices=VARIANT_IDS, help=say("game (default {game})", game="o8")
+    )
+    show.add_argument("--json", action="store_true", help=say("print one JSON object"))
     show.set_defaults(handler=_cmd_showdown)
-    _add_serve(commands)
+    _add_serve(commands, words)
 
     check = commands.add_parser(
         "verify",
-        parents=[speaking],
-        help="check a hand's fair deal from its record",
-        description=verify.DESCRIPTION,
+        words=words,
+        help=say("check a hand's fair deal from its record"),
+        description=verify.description(words),
     )
-    verify.configure(check)
+    add_lang(check, words)
+    verify.configure(check, words)
     check.set_defaults(handler=verify.run)
 
     replay = commands.add_parser(
         "replay",
-        parents=[speaking],
-        help="replay hand histories through the rules engine",
-        description="Replay every hand of the files (splitpot JSON, PHH or PokerStars text, "
-        "told apart by content) and print its pots and who won what with which hand. "
-        "Exit status: 1 where a checked hand differs, 2 where a file cannot be read or "
-        "holds no hand, or where no hand of a game splitpot plays was replayed.",
+        words=words,
+        help=say("replay hand histories through the rules engine"),
+        description=say(
+            "Replay every hand of the files (splitpot JSON, PHH or PokerStars text, "
+            "told apart by content) and print its pots and who won what with which hand. "
+            "Exit status: 1 where a checked hand differs, 2 where a file cannot be read or "
+            "holds no hand, or where no hand of a game splitpot plays was replayed."
+        ),
     )
+    add_lang(replay, words)
     replay.add_argument("files", nargs="+", metavar="FILE")
-    replay.add_argument("--check", action="store_true", help="compare with what the files record")
-    replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay.add_argument(
+        "--check", action="store_true", help=say("compare with what the files record")
+    )
+    replay.add_argument("--json", action="store_true", help=say("print one JSON object"))
     replay.set_defaults(handler=_cmd_replay)
 
     play = commands.add_parser(
         "play",
-        parents=[speaking],
-        help="play Omaha Hi/Lo in the terminal, against bots or at a room",
-        description="You against bots at one table, or with --server at a table of a room "
-        "(splitpot serve): a guest there, you pick a table from the lobby (or --table), sit "
-        "down and play with the others. The guest is kept in your data folder (or "
-        "$SPLITPOT_CLIENT_DATA), one for each room and name: the next run at that room under "
-        "that name is the same player (--new for a new guest). In a terminal: a full-screen "
-        "table. Otherwise (or with --lines) a "
-        "line-by-line game a script can drive: it prints the table's events as they come and "
-        "reads one command a line when the game waits for you (a turn is a line 'Your move: "
-        "...'): fold, check, call, bet N (the first bet of a round), raise N (to "
-        "a total of N), allin, show, muck, say TEXT, last [N] (the last hand, or N hands "
-        "back), help, quit (in a hand: asked twice, it folds); at a room also the table's "
-        "number, sit [SEAT [BUYIN]], sit out, sit in, top up [N] (or rebuy [N]: chips between "
-        "your hands, by default up to the most a buy-in takes). A bad setting exits with "
-        "status 2; a room out of reach, or a connection lost for good, with 1 and one line.",
+        words=words,
+        help=say("play Omaha Hi/Lo in the terminal, against bots or at a room"),
+        description=say(
+            "You against bots at one table, or with --server at a table of a room "
+            "(splitpot serve): a guest there, you pick a table from the lobby (or --table), sit "
+            "down and play with the others. The guest is kept in your data folder (or "
+            "$SPLITPOT_CLIENT_DATA), one for each room and name: the next run at that room "
+            "under that name is the same player (--new for a new guest). In a terminal: a "
+            "full-screen table. Otherwise (or with --lines) a line-by-line game a script can "
+            "drive: it prints the table's events as they come and reads one command a line "
+            "when the game waits for you (a turn is a line 'Your move: ...'): fold, check, "
+            "call, bet N (the first bet of a round), raise N (to a total of N), allin, show, "
+            "muck, say TEXT, last [N] (the last hand, or N hands back), help, quit (in a hand: "
+            "asked twice, it folds); at a room also the table's number, sit [SEAT [BUYIN]], "
+            "sit out, sit in, top up [N] (or rebuy [N]: chips between your hands, by default "
+            "up to the most a buy-in takes). A bad setting exits with status 2; a room out of "
+            "reach, or a connection lost for good, with 1 and one line."
+        ),
     )
-    _add_table_options(play, 6)
-    play.add_argument("--name", default="Hero", help="your name at the table (default Hero)")
+    add_lang(play, words)
+    _add_table_options(play, 6, words)
     play.add_argument(
-        "--server", metavar="URL", help="play at the room at URL (http://127.0.0.1:8000)"
+        "--name", default="Hero", help=say("your name at the table (default {name})", name="Hero")
     )
-    play.add_argument("--table", metavar="ID", help="with --server: this table, not the lobby")
+    play.add_argument(
+        "--server",
+        metavar="URL",
+        help=say("play at the room at URL ({example})", example="http://127.0.0.1:8000"),
+    )
+    play.add_argument("--table", metavar="ID", help=say("with --server: this table, not the lobby"))
     play.add_argument(
         "--new",
         action="store_true",
-        help="with --server: play as a new guest, kept for the next runs in the old one's place",
+        help=say(
+            "with --server: play as a new guest, kept for the next runs in the old one's place"
+        ),
     )
     play.add_argument(
-        "--invite", metavar="TOKEN", help="with --table: the invite of a private table"
+        "--invite", metavar="TOKEN", help=say("with --table: the invite of a private table")
     )
     play.add_argument(
-        "--lines", "--plain", dest="plain", action="store_true", help="the line-by-line game"
+        "--lines", "--plain", dest="plain", action="store_true", help=say("the line-by-line game")
     )
-    play.add_argument("--hands", type=_hand_count, help="stop after this many hands")
     play.add_argument(
-        "--two-colour", action="store_true", help="cards in two colours (default: four)"
+        "--hands", type=typed(_hand_count, words), help=say("stop after this many hands")
+    )
+    play.add_argument(
+        "--two-colour", action="store_true", help=say("cards in two colours (default: four)")
     )
     play.set_defaults(handler=_cmd_play)
 
     sim = commands.add_parser(
         "simulate",
-        parents=[speaking],
-        help="bots play hands at one table",
-        description="Bots play N hands at one table (a bot that goes broke buys in again); "
-        "prints each seat's result, hands per second, and the chips before and after.",
+        words=words,
+        help=say("bots play hands at one table"),
+        description=say(
+            "Bots play N hands at one table (a bot that goes broke buys in again); "
+            "prints each seat's result, hands per second, and the chips before and after."
+        ),
     )
-    sim.add_argument("--hands", type=_hand_count, required=True, help="how many hands")
-    _add_table_options(sim, 6)
-    sim.add_argument("--bots", default="sensible,random", help="bot kinds in seat order, repeated")
+    add_lang(sim, words)
+    sim.add_argument(
+        "--hands", type=typed(_hand_count, words), required=True, help=say("how many hands")
+    )
+    _add_table_options(sim, 6, words)
+    sim.add_argument(
+        "--bots", default="sensible,random", help=say("bot kinds in seat order, repeated")
+    )
     sim.add_argument(
         "--history-out",
-        type=_history_path,
+        type=typed(_history_path, words),
         metavar="FILE",
-        help="write the hands as PokerStars text, as they are played (Ctrl-C keeps those "
-        "played and says how many)",
+        help=say(
+            "write the hands as PokerStars text, as they are played (Ctrl-C keeps those "
+            "played and says how many)"
+        ),
     )
-    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.add_argument("--json", action="store_true", help=say("print one JSON object"))
     sim.set_defaults(handler=_cmd_simulate)
 
     eq = commands.add_parser(
         "equity",
-        parents=[speaking],
-        help="hi/lo odds of hands or ranges",
-        description="Each player's equity (expected share of the pot), high and low win and "
-        "tie rates, scoops, quarters and three quarters. HAND is a hand (AsKs2d3d), a range "
-        "(AA**, A2**:$ds, RRON) or * for any hand. Exact enumeration where it is quick, "
-        "Monte Carlo (with its standard error) otherwise. An --exact job that is not quick "
-        "says its size and its time (one deal timed here) before it starts; one estimated "
-        "over a minute runs only with --force. A progress bar shows on long work.",
+        words=words,
+        help=say("hi/lo odds of hands or ranges"),
+        description=say(
+            "Each player's equity (expected share of the pot), high and low win and "
+            "tie rates, scoops, quarters and three quarters. HAND is a hand (AsKs2d3d), a range "
+            "(AA**, A2**:$ds, RRON) or * for any hand. Exact enumeration where it is quick, "
+            "Monte Carlo (with its standard error) otherwise. An --exact job that is not quick "
+            "says its size and its time (one deal timed here) before it starts; one estimated "
+            "over a minute runs only with --force. A progress bar shows on long work."
+        ),
     )
+    add_lang(eq, words)
     eq.add_argument("hands", nargs="+", metavar="HAND")
-    eq.add_argument("--board", default="", help="0, 3, 4 or 5 board cards")
-    eq.add_argument("--dead", default="", help="cards out of play")
-    eq.add_argument("--variant", default="o8", choices=VARIANT_IDS, help="game (default o8)")
-    how = eq.add_mutually_exclusive_group()
-    how.add_argument("--exact", action="store_true", help="enumerate every board")
+    eq.add_argument("--board", default="", help=say("0, 3, 4 or 5 board cards"))
+    eq.add_argument("--dead", default="", help=say("cards out of play"))
     eq.add_argument(
-        "--force", action="store_true", help="with --exact: run even a job of over a minute"
+        "--variant", default="o8", choices=VARIANT_IDS, help=say("game (default {game})", game="o8")
     )
-    how.add_argument("--samples", type=_sample_count, help="Monte Carlo with this many deals")
-    eq.add_argument("--seed", type=int, help="Monte Carlo seed")
-    eq.add_argument("--json", action="store_true", help="print one JSON object")
+    how = eq.add_mutually_exclusive_group()
+    how.add_argument("--exact", action="store_true", help=say("enumerate every board"))
+    eq.add_argument(
+        "--force", action="store_true", help=say("with --exact: run even a job of over a minute")
+    )
+    how.add_argument(
+        "--samples", type=typed(_sample_count, words), help=say("Monte Carlo with this many deals")
+    )
+    eq.add_argument("--seed", type=int, help=say("Monte Carlo seed"))
+    eq.add_argument("--json", action="store_true", help=say("print one JSON object"))
     eq.set_defaults(handler=_cmd_equity)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(words(asked_language(given), TERMINAL))
+    args = parser.parse_args(given)
     args.words = words(getattr(args, "lang", None) or locale_language(), TERMINAL)
     if args.command is None:
         parser.print_help()

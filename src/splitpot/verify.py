@@ -702,41 +702,51 @@ def report(checks: Sequence[Check], out: Any, words: Speaker = ENGLISH) -> bool:
     return all(check.passed for check in checks) and bool(checks)
 
 
-DESCRIPTION = (
-    "Check hands dealt by splitpot-deal-v1 (FAIRNESS.md) from their JSON records "
-    "(GET /api/hands/ID), with nothing but Python's standard library; with --announced, "
-    "against the hands' announcements as your client received them; with --audit, a "
-    "session's audit. Exit status: 0 when every check passes, 1 naming each one that "
-    "fails, 2 when a file cannot be read or the arguments do not fit."
-)
+def description(words: Speaker = ENGLISH) -> str:
+    """The command's description, in ``words``' language."""
+    return words.say(
+        "Check hands dealt by splitpot-deal-v1 (FAIRNESS.md) from their JSON records "
+        "(GET /api/hands/ID), with nothing but Python's standard library; with --announced, "
+        "against the hands' announcements as your client received them; with --audit, a "
+        "session's audit. Exit status: 0 when every check passes, 1 naming each one that "
+        "fails, 2 when a file cannot be read or the arguments do not fit."
+    )
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    """The command's arguments (``python -m splitpot.verify`` and ``splitpot verify``)."""
-    parser.add_argument("files", nargs="*", type=Path, metavar="FILE", help="hand records")
+def configure(parser: argparse.ArgumentParser, words: Speaker = ENGLISH) -> None:
+    """The command's arguments (``python -m splitpot.verify`` and ``splitpot verify``), their
+    help in ``words``' language."""
+    say = words.say
+    parser.add_argument("files", nargs="*", type=Path, metavar="FILE", help=say("hand records"))
     parser.add_argument(
         "--chain",
         action="store_true",
-        help="also check that the hands of each file follow one another (oldest first)",
+        help=say("also check that the hands of each file follow one another (oldest first)"),
     )
     parser.add_argument(
         "--announced",
         type=Path,
         metavar="START",
-        help="the events your client received (one, a JSON list, or one a line): each record "
-        "must be the deal its hand_started announced, and no hand may be called off "
-        "(hand_cancelled, or announced again) after the players could reveal",
+        help=say(
+            "the events your client received (one, a JSON list, or one a line): each record "
+            "must be the deal its hand_started announced, and no hand may be called off "
+            "(hand_cancelled, or announced again) after the players could reveal"
+        ),
     )
     parser.add_argument(
-        "--entropy", metavar="HEX", help="the entropy you revealed (64 hex digits; with --seat)"
+        "--entropy",
+        metavar="HEX",
+        help=say("the entropy you revealed (64 hex digits; with --seat)"),
     )
-    parser.add_argument("--seat", type=int, metavar="N", help="your seat (with --entropy)")
+    parser.add_argument("--seat", type=int, metavar="N", help=say("your seat (with --entropy)"))
     parser.add_argument(
         "--audit",
         type=Path,
         metavar="AUDIT",
-        help="a session's audit (GET /api/tables/ID/audit): every hand's 52 commitments "
-        "are 52 different cards; the records given must be among its hands",
+        help=say(
+            "a session's audit (GET /api/tables/ID/audit): every hand's 52 commitments "
+            "are 52 different cards; the records given must be among its hands"
+        ),
     )
 
 
@@ -819,7 +829,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m splitpot.verify", description=DESCRIPTION)
+    parser = argparse.ArgumentParser(prog="python -m splitpot.verify", description=description())
     configure(parser)
     return run(parser.parse_args(argv))
 

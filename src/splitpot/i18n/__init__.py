@@ -46,10 +46,15 @@ LANGUAGES = tuple(Language)
 _TAG = re.compile(r"^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$")
 
 
+def is_language_tag(text: str) -> bool:
+    """Whether ``text`` reads as a language tag (ja, ru-RU, en_GB), spoken or not."""
+    return isinstance(text, str) and bool(_TAG.match(text))
+
+
 def language(tag: str) -> Language:
     """The language of a tag such as ``ja``, ``ru-RU`` or ``en_GB``; a clear error for
     one splitpot does not speak."""
-    if not isinstance(tag, str) or not _TAG.match(tag):
+    if not is_language_tag(tag):
         raise ValueError(f"{tag!r} is not a language tag (such as en, ja or ru)")
     primary = re.split(r"[-_]", tag, maxsplit=1)[0].lower()
     try:
@@ -259,6 +264,7 @@ __all__ = [
     "Said",
     "Words",
     "catalogue_json",
+    "is_language_tag",
     "language",
     "locale",
     "marked",

@@ -39,7 +39,7 @@ KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
 }
 # Which source files say each Python domain's messages (Babel's method maps); the page's
 # (WEB) are read from its scripts and pages by ``web_messages``.
-TERMINAL_FILES = ["cli.py", "session.py", "tui.py", "verify.py", "client/**.py"]
+TERMINAL_FILES = ["cli.py", "arguments.py", "session.py", "tui.py", "verify.py", "client/**.py"]
 METHODS = {
     TERMINAL: [(pattern, "python") for pattern in TERMINAL_FILES],
     DOMAIN: [
