@@ -63,6 +63,9 @@ def test_the_host_ends_an_audited_session_and_the_page_links_its_audit(
     )
     log = holly.page.locator("#dealer-log")
     expect(log).to_contain_text("wins", timeout=30_000)  # the bots have played a hand
+    # paused first: the bots deal hands back to back, and the log keeps its last 300 lines
+    holly.page.locator("#host-pause").click()
+    expect(log).to_contain_text("The host pauses the game", timeout=30_000)
     holly.page.once("dialog", lambda dialog: dialog.accept())
     holly.page.locator("#host-controls").get_by_role("button", name="End the session").click()
     expect(log).to_contain_text("Session 1 ends: every salt of hand", timeout=30_000)
