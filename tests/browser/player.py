@@ -201,10 +201,12 @@ def open_player(
     guest: tuple[str, str] | None,
     size: str = "desktop",
     forced_colors: bool = False,
+    locale: str | None = None,
 ) -> tuple[Any, Player]:
-    """A new browser context (phone or desktop; with ``forced_colors``, high contrast) and
-    its page for the player ``name``; with ``guest`` (id, token) the pages find that
-    identity already stored. The context is the caller's to close."""
+    """A new browser context (phone or desktop; with ``forced_colors``, high contrast; with
+    ``locale``, the browser's languages and Accept-Language) and its page for the player
+    ``name``; with ``guest`` (id, token) the pages find that identity already stored. The
+    context is the caller's to close."""
     state: dict[str, Any] = {"cookies": [], "origins": []}
     if guest is not None:
         stored = json.dumps({"player": {"id": guest[0], "name": name}, "token": guest[1]})
@@ -219,6 +221,7 @@ def open_player(
         storage_state=state,
         reduced_motion="reduce",
         forced_colors="active" if forced_colors else "none",
+        **({"locale": locale} if locale else {}),
     )
     player_id, token = guest if guest is not None else (None, None)
     return context, Player(context.new_page(), name, url, token, player_id)

@@ -7,13 +7,12 @@ language and is remembered by the browser. The pages' words come from web.po
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 import pytest
 from feed import Feed, command, showdown
-from player import DESKTOP, PHONE, Player
+from player import Player, open_player
 from playwright.sync_api import expect
 from room_helpers import Frame, RoomServer
 
@@ -62,23 +61,8 @@ def open_localised(
     """A new browser context (a desktop's, or with ``phone`` a phone's) whose locale is
     ``locale`` (its navigator.languages and Accept-Language), and its page for ``name``,
     signed in as ``guest`` (id, token) when given. The context is the caller's to close."""
-    state: dict[str, Any] = {"cookies": [], "origins": []}
-    if guest is not None:
-        stored = json.dumps({"player": {"id": guest[0], "name": name}, "token": guest[1]})
-        state["origins"] = [
-            {"origin": url, "localStorage": [{"name": "splitpot.identity", "value": stored}]}
-        ]
-    context = browser.new_context(
-        viewport=PHONE if phone else DESKTOP,
-        device_scale_factor=2 if phone else 1,
-        is_mobile=phone,
-        has_touch=phone,
-        locale=locale,
-        storage_state=state,
-        reduced_motion="reduce",
-    )
-    player_id, token = guest if guest is not None else (None, None)
-    return context, Player(context.new_page(), name, url, token, player_id)
+    size = "phone" if phone else "desktop"
+    return open_player(browser, url, name, guest, size, locale=locale)
 
 
 def english_words(texts: list[str], names: set[str]) -> list[str]:

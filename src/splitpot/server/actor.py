@@ -363,13 +363,12 @@ class TableActor:
                 self._publish(told)
             case Announce(event=event, seq=seq, said=None):
                 self._to_all(frames.room_event(self.id, event, seq))
-            case Announce(event=event, seq=seq, said=Said() as text):
-                spoken: dict[Words, str] = {}  # the frame in each language spoken here
-                for watcher in list(self.watchers):
-                    if watcher.words not in spoken:
-                        worded = event | {"text": text.to(watcher.words)}
-                        spoken[watcher.words] = frames.room_event(self.id, worded, seq)
-                    watcher.send(spoken[watcher.words])
+            case Announce(event=event, seq=seq, said=Said() as announced):
+                self._to_all_in_words(
+                    lambda words: frames.room_event(
+                        self.id, event | {"text": announced.to(words)}, seq
+                    )
+                )
             case ToAct():
                 self._to_all(frames.to_act(self.id, told))
             case OfferTurn(player_id=player):
@@ -427,6 +426,14 @@ class TableActor:
     def _to_all(self, sent: str) -> None:
         for connection in list(self.watchers):
             connection.send(sent)
+
+    def _to_all_in_words(self, frame_in: Callable[[Words], str]) -> None:
+        """The same frame to every watcher in its language, serialised once per language."""
+        spoken: dict[Words, str] = {}
+        for connection in list(self.watchers):
+            if connection.words not in spoken:
+                spoken[connection.words] = frame_in(connection.words)
+            connection.send(spoken[connection.words])
 
     def _snapshot(self, connection: Connection) -> str:
         host = self.host

@@ -22,7 +22,7 @@ from splitpot.server.cluster import Cluster
 from splitpot.server.errors import refusal
 from splitpot.server.options import RoomOptions
 from splitpot.server.room import Room
-from splitpot.store import LoginFailed, NameTaken, Store, StoreError
+from splitpot.store import Store, StoreError
 
 log = logging.getLogger("splitpot.room")
 
@@ -151,12 +151,8 @@ def create_app(
 
     @app.exception_handler(StoreError)
     async def store_refused(request: Request, error: StoreError) -> JSONResponse:
-        told = str(error) if error.said is None else error.said.to(asking(request))
-        if isinstance(error, LoginFailed):
-            return error_response(ErrorCode.UNAUTHORIZED, told)
-        if isinstance(error, NameTaken):
-            return error_response(ErrorCode.NAME_TAKEN, told)
-        return error_response(refusal(error).code, told)
+        failure = refusal(error)
+        return error_response(failure.code, failure.told(asking(request)))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -8,7 +8,15 @@ from splitpot.engine import IllegalActionError
 from splitpot.protocol import ErrorCode, ProtocolError
 from splitpot.room.refusals import worded
 from splitpot.rules import Refusal
-from splitpot.store import FencedOut, LedgerError, NotFound, SeatError, StoreError
+from splitpot.store import (
+    FencedOut,
+    LedgerError,
+    LoginFailed,
+    NameTaken,
+    NotFound,
+    SeatError,
+    StoreError,
+)
 from splitpot.table import TableError
 
 
@@ -22,13 +30,20 @@ def refusal(error: Exception) -> ProtocolError:
         return ProtocolError(ErrorCode.ILLEGAL_ACTION, worded(error))
     if isinstance(error, Refusal):  # the rules', the settings'
         return ProtocolError(ErrorCode.BAD_MESSAGE, worded(error))
-    if isinstance(error, SeatError):
-        return ProtocolError(ErrorCode.SEAT_TAKEN, str(error))
-    if isinstance(error, LedgerError):
-        return ProtocolError(ErrorCode.BUY_IN, str(error))
-    if isinstance(error, NotFound):
-        return ProtocolError(ErrorCode.UNKNOWN_TABLE, str(error))
-    if isinstance(error, StoreError | ValueError):
+    if isinstance(error, StoreError):  # in the asker's language where the store says it so
+        told = error.said or str(error)
+        if isinstance(error, SeatError):
+            return ProtocolError(ErrorCode.SEAT_TAKEN, told)
+        if isinstance(error, LedgerError):
+            return ProtocolError(ErrorCode.BUY_IN, told)
+        if isinstance(error, NotFound):
+            return ProtocolError(ErrorCode.UNKNOWN_TABLE, told)
+        if isinstance(error, LoginFailed):
+            return ProtocolError(ErrorCode.UNAUTHORIZED, told)
+        if isinstance(error, NameTaken):
+            return ProtocolError(ErrorCode.NAME_TAKEN, told)
+        return ProtocolError(ErrorCode.BAD_MESSAGE, told)
+    if isinstance(error, ValueError):
         return ProtocolError(ErrorCode.BAD_MESSAGE, str(error))
     return ProtocolError(ErrorCode.SERVER_ERROR, "the room could not do that; try again")
 
