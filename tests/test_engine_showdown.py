@@ -26,7 +26,7 @@ def showdown(
     holes: list[tuple[Card | None, ...]] | None = None,
 ) -> ShowdownRound:
     return ShowdownRound(
-        Variant.OMAHA, holes or HOLES, [0, 1, 2], BOARD, [POT], 2, aggressor, face_up
+        Variant.OMAHA, holes or HOLES, [0, 1, 2], [BOARD], [POT], 2, aggressor, face_up
     )
 
 

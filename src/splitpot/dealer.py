@@ -30,6 +30,7 @@ from splitpot.engine import (
     PostKind,
     PotAwarded,
     RakeTaken,
+    RunsChosen,
     Share,
     Shown,
     Street,
@@ -40,15 +41,20 @@ from splitpot.evaluate import HandCategory, HandHelp, HighHand, LowHand
 from splitpot.i18n import ENGLISH, Words, marked
 from splitpot.rules import Betting, Variant
 from splitpot.table import (
+    BombPotCalled,
     ChipsAdded,
     HandFinished,
     HandStarted,
     InHand,
+    KillDue,
     PlayerLeft,
     PlayerSat,
+    RabbitHunted,
+    RunItAnswered,
     SatIn,
     SatOut,
     StakesChanged,
+    StraddleChosen,
     TableEvent,
 )
 
@@ -82,15 +88,32 @@ class AwardLike(Protocol):
 @dataclass(frozen=True, slots=True)
 class Scene:
     """What the dealer knows beyond one event: the game, the chip's value in money
-    (``unit``, e.g. "0.01", and ``currency``), the board dealt before the event, the
-    awards of the hand (which come together at its end), and the listener's language."""
+    (``unit``, e.g. "0.01", and ``currency``), the boards dealt before the event (two on
+    a double board or a board run twice), the awards of the hand (which come together at
+    its end), and the listener's language."""
 
     variant: Variant
     unit: str = "1"
     currency: str = ""
-    board: tuple[Card | None, ...] = ()
+    boards: tuple[tuple[Card | None, ...], ...] = ((),)
     awards: tuple[PotAwarded, ...] = ()
     words: Words = ENGLISH
+
+    @property
+    def board(self) -> tuple[Card | None, ...]:
+        """The first board (or run)."""
+        return self.boards[0]
+
+    def dealt(self, event: BoardDealt | RunsChosen) -> Scene:
+        """The scene after cards of a board, or a second run begun from the first board's
+        cards so far (RULES.md 7)."""
+        boards = self.boards
+        if isinstance(event, RunsChosen):
+            return self if event.times == 1 else replace(self, boards=(*boards, boards[0]))
+        if event.board == len(boards):
+            boards = (*boards, ())
+        grown = boards[event.board] + event.cards
+        return replace(self, boards=(*boards[: event.board], grown, *boards[event.board + 1 :]))
 
     def money(self, chips: int) -> str:
         return money(chips, self.unit, self.currency, self.words)
@@ -231,12 +254,12 @@ def scenes(events: Sequence[Said], start: Scene) -> tuple[list[Scene], Scene]:
     for index, event in enumerate(events):
         inner = _engine(event)
         if isinstance(event, HandStarted):
-            scene = replace(scene, variant=event.variant, board=(), awards=())
+            scene = replace(scene, variant=event.variant, boards=((),), awards=())
         elif isinstance(inner, PotAwarded) and not _award_at(events, index - 1):
             scene = replace(scene, awards=_awards_from(events, index))
         before.append(scene)
-        if isinstance(inner, BoardDealt):
-            scene = replace(scene, board=scene.board + inner.cards)
+        if isinstance(inner, BoardDealt | RunsChosen):
+            scene = scene.dealt(inner)
     return before, scene
 
 
@@ -288,6 +311,8 @@ def dealer_lines(
         return [_table_line(event, scene)]
     if isinstance(event, HandFinished):
         return []  # the awards are told as they are paid
+    if isinstance(event, StraddleChosen | BombPotCalled | RunItAnswered | KillDue | RabbitHunted):
+        return []
     inner = event.event if isinstance(event, InHand) else event
     return _hand_lines(inner, names, scene, revealed or {})
 
@@ -352,8 +377,8 @@ def _hand_lines(
             return [w.say("Dealt to {name}: {cards}", name=names[player], cards=_cards(cards))]
         case Acted():
             return [_action_line(event, names, scene)]
-        case BoardDealt(street=street, cards=cards):
-            board = _cards(scene.board + cards)
+        case BoardDealt(street=street, cards=cards, board=index):
+            board = _cards(scene.dealt(event).boards[index])
             return [w.say(_STREETS[street], cards=board)]
         case UncalledBetReturned(player=player, amount=amount):
             returned = {"amount": say(amount), "name": names[player]}
@@ -384,6 +409,8 @@ _POSTS = {
     PostKind.DEAD: marked("{name} posts the dead small blind, {amount}"),
     PostKind.ANTE: marked("{name} posts the ante, {amount}"),
     PostKind.STRADDLE: marked("{name} posts the straddle, {amount}"),
+    PostKind.KILL: marked("{name} posts the kill blind, {amount}"),
+    PostKind.BOMB: marked("{name} puts in the bomb, {amount}"),
 }
 _STREETS = {
     Street.FLOP: marked("Flop: {cards}"),

@@ -449,6 +449,8 @@ class GameConfig:
     betting: Betting
     ante: int = 0
     rake: Rake | None = None
+    boards: int = 1  # RULES.md 7: 2 on a double board
+    run_it_twice: bool = False  # RULES.md 7: ask the players still in when all in
 
     def __post_init__(self) -> None:
         _require("variant", self.variant, (Variant,), "a Variant")
@@ -461,6 +463,9 @@ class GameConfig:
         )
         _whole("ante", self.ante, "chips", least=0)
         _require("rake", self.rake, (Rake, type(None)), "a Rake or None")
+        if self.boards not in (1, 2) or isinstance(self.boards, bool):
+            raise RulesError("boards must be 1 or 2, not {boards}", boards=repr(self.boards))
+        _require("run_it_twice", self.run_it_twice, (bool,), "True or False")
 
     @property
     def structure(self) -> Structure:

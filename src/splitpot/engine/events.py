@@ -38,18 +38,26 @@ class PostKind(Enum):
     SMALL_BLIND = "small blind"
     BIG_BLIND = "big blind"
     STRADDLE = "straddle"
+    KILL = "kill blind"
     LIVE = "live post"
     DEAD = "dead small blind"
     ANTE = "ante"
+    BOMB = "bomb"
 
     @property
     def live(self) -> bool:
-        return self not in (PostKind.DEAD, PostKind.ANTE)
+        return self not in (PostKind.DEAD, PostKind.ANTE, PostKind.BOMB)
 
     @property
     def positional(self) -> bool:
-        """Posted because of the seat's place after the button; decides who acts first."""
-        return self in (PostKind.SMALL_BLIND, PostKind.BIG_BLIND, PostKind.STRADDLE)
+        """Posted because of the seat's place after the button; decides who acts first
+        (RULES.md 7: the straddler and the killer act last before the flop)."""
+        return self in (
+            PostKind.SMALL_BLIND,
+            PostKind.BIG_BLIND,
+            PostKind.STRADDLE,
+            PostKind.KILL,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +76,27 @@ class HoleCardsDealt:
 
 @dataclass(frozen=True, slots=True)
 class BoardDealt:
+    """New cards of a board: ``board`` 0 is the first board (or run), 1 the second
+    (RULES.md 7: a double board, or the board run twice)."""
+
     street: Street
     cards: tuple[Card | None, ...]  # the new cards only
+    board: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RunItOffered:
+    """RULES.md 7: no more betting is possible before the river; the hand waits for the
+    players still in to agree (or not) to run the rest of the board twice."""
+
+    players: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RunsChosen:
+    """How many times the rest of the board is dealt: 2 when every player asked agreed."""
+
+    times: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +126,14 @@ class UncalledBetReturned:
 
 @dataclass(frozen=True, slots=True)
 class Shown:
+    """A hand shown at the showdown with its value on the first board; ``boards`` its
+    (high, low) on each board or run, when the hand had more than one."""
+
     player: int
     cards: tuple[Card, ...]
     high: HighHand | None
     low: LowHand | None
+    boards: tuple[tuple[HighHand, LowHand | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +163,7 @@ class PotAwarded:
     amount: int
     high: HighHand | None = None
     low: LowHand | None = None
+    board: int = 0  # the board (or run) whose part of the pot this is
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +175,8 @@ Event = (
     Posted
     | HoleCardsDealt
     | BoardDealt
+    | RunItOffered
+    | RunsChosen
     | Acted
     | RoundEnded
     | UncalledBetReturned

@@ -27,6 +27,8 @@ from splitpot.engine.events import (
     PotAwarded,
     RakeTaken,
     RoundEnded,
+    RunItOffered,
+    RunsChosen,
     Shown,
     Street,
     TurnedFaceUp,
@@ -59,7 +61,7 @@ class HandView:
     street: Street
     phase: Phase
     button: int
-    board: tuple[Card | None, ...]
+    board: tuple[Card | None, ...]  # the first board (or run)
     stacks: tuple[int, ...]
     bets: tuple[int, ...]
     pot: int  # everything in the middle, this round's bets included
@@ -69,10 +71,12 @@ class HandView:
     to_act: int | None
     legal: LegalActions | None  # when the viewer is to act
     events: tuple[Event, ...]
+    boards: tuple[tuple[Card | None, ...], ...]  # every board: two on a double board or run
 
 
 class Phase(Enum):
     BETTING = "betting"
+    RUN_IT = "run it"  # RULES.md 7: waiting for the players' answer to run it twice
     SHOWDOWN = "showdown"
     OVER = "over"
 
@@ -98,14 +102,16 @@ def deal_order(players: int, button: int) -> list[int]:
     return [(button + 1 + i) % players for i in range(players)]
 
 
-def deck_size(players: int, hole_cards: int) -> int:
-    """Cards a hand may use: the hole cards, three burns and five board cards."""
-    return players * hole_cards + 8
+def deck_size(players: int, hole_cards: int, boards: int = 1) -> int:
+    """Cards a hand may use: the hole cards, and three burns and five cards for each
+    board (RULES.md 7: a double board deals two)."""
+    return players * hole_cards + 8 * boards
 
 
-def most_players(hole_cards: int) -> int:
-    """The most players one deck of 52 deals (docs/rules.md: Big O seats at most 8)."""
-    return (52 - deck_size(0, hole_cards)) // hole_cards
+def most_players(hole_cards: int, boards: int = 1) -> int:
+    """The most players one deck of 52 deals (docs/rules.md: Big O seats at most 8, and
+    a double board 9 in Omaha, 7 in Big O)."""
+    return (52 - deck_size(0, hole_cards, boards)) // hole_cards
 
 
 def arrange_deck(
@@ -153,11 +159,12 @@ class Hand:
                 )
         if not 0 <= button < players:
             raise HandSetupError(f"button {button} is not one of the players 0..{players - 1}")
-        needed = deck_size(players, config.variant.hole_cards)
-        most = most_players(config.variant.hole_cards)
+        needed = deck_size(players, config.variant.hole_cards, config.boards)
+        most = most_players(config.variant.hole_cards, config.boards)
         if players > most:  # docs/rules.md: the deck must cover every card a hand may need
+            boards = " on two boards" if config.boards > 1 else ""
             raise HandSetupError(
-                f"{config.variant.value} deals {config.variant.hole_cards} hole cards: "
+                f"{config.variant.value} deals {config.variant.hole_cards} hole cards{boards}: "
                 f"{players} players would need {needed} cards of 52 (at most {most} players)"
             )
         if len(deck) < needed:
@@ -190,7 +197,9 @@ class Hand:
         self.actors: list[int] = []  # who took each action
         self.events: list[Event] = []
         self.holes: list[tuple[Card | None, ...]] = [() for _ in range(players)]
-        self.board: list[Card | None] = []
+        self.boards: list[list[Card | None]] = [[] for _ in range(config.boards)]
+        self.board = self.boards[0]  # the first board (or run)
+        self.runs: int | None = None  # RULES.md 7: 1 or 2 once the players were asked
         self.phase = Phase.BETTING
         self.street = Street.PREFLOP
         self.to_act: int | None = None
@@ -210,9 +219,13 @@ class Hand:
         self._rake = 0
         self._legal: LegalActions | None = None  # of the state as it is now
 
+        self._face_up = False  # every hand still in turned face up by an all-in
         self._post_forced_bets()
         self._deal_hole_cards()
-        self._start_round(self._first_preflop_actor())
+        if any(post.kind is PostKind.BOMB for post in self.posts):
+            self._skip_preflop()
+        else:
+            self._start_round(self._first_preflop_actor())
         self._progress()
 
     # ----------------------------------------------------------------- queries
@@ -272,6 +285,7 @@ class Hand:
             self.to_act,
             self.legal_actions() if viewer is not None and viewer == self.to_act else None,
             events,
+            tuple(tuple(board) for board in self.boards),
         )
 
     def visible_events(self, viewer: int | None) -> list[Event]:
@@ -289,6 +303,8 @@ class Hand:
     def _compute_legal_actions(self) -> LegalActions:
         player = self.to_act
         if player is None:
+            if self.phase is Phase.RUN_IT:
+                raise IllegalActionError("no one is to act: the players are asked to run it twice")
             raise IllegalActionError("the hand is over: no one is to act")
         if self._showdown is not None:
             return self._showdown.legal_actions()
@@ -343,6 +359,8 @@ class Hand:
     # ------------------------------------------------------------ internals
 
     def _legal_to_act(self) -> LegalActions:
+        if self.phase is Phase.RUN_IT:
+            raise IllegalActionError("no one is to act: the players are asked to run it twice")
         if self.phase is Phase.OVER or self.to_act is None:
             raise IllegalActionError("the hand is over: no more actions")
         return self.legal_actions()
@@ -398,6 +416,20 @@ class Hand:
         self._round = BettingRound(
             self.config.betting, self.street, first, level, self.players, len(self._able())
         )
+        straddles = [p.amount for p in self.posts if p.kind is PostKind.STRADDLE]
+        if straddles and self.street is Street.PREFLOP:  # RULES.md 7: the smallest raise
+            self._round.full_raise = max(self._round.full_raise, *straddles)
+
+    def _skip_preflop(self) -> None:
+        """RULES.md 7, a bomb pot: no betting before the flop; the flop comes at once and
+        the first player still in left of the button acts first."""
+        self._start_round(self.button)
+        self._emit(
+            RoundEnded(self.street, sum(self._committed) + self._dead, tuple(self.current_pots()))
+        )
+        self.street = Street.FLOP
+        self._deal_board(Street.FLOP)
+        self._start_round((self.button + 1) % self.players)
 
     def _able(self) -> list[int]:
         return [p for p in range(self.players) if not self._folded[p] and self._stacks[p] > 0]
@@ -576,7 +608,7 @@ class Hand:
 
     def _progress(self) -> None:
         """Move the hand on until someone must decide, or it is over."""
-        while self.phase is not Phase.OVER:
+        while self.phase in (Phase.BETTING, Phase.SHOWDOWN):
             if self._showdown is not None:
                 self.to_act = self._showdown.to_act
                 if self.to_act is None:
@@ -594,7 +626,12 @@ class Hand:
             self._end_round()
             self.to_act = None
             if self.street is Street.RIVER or len(self._able()) <= 1:
-                self._start_showdown(face_up=self._run_out_board())
+                self._face_up = self._turn_face_up()
+                if self._offers_runs(live):
+                    self.phase = Phase.RUN_IT
+                    self._emit(RunItOffered(tuple(live)))
+                    return
+                self._run_out(1)
             else:
                 self.street = Street(self.street + 1)
                 self._deal_board(self.street)
@@ -617,18 +654,16 @@ class Hand:
         self._emit(RoundEnded(self.street, sum(self._committed) + self._dead, pots))
 
     def _deal_board(self, street: Street) -> None:
-        self._draw(1)  # burn (RULES.md 4.4)
-        cards = self._draw(BOARD_SIZES[street])
-        self.board.extend(cards)
-        self._emit(BoardDealt(street, cards))
+        """A street on each board, a burn before each (RULES.md 4.4 and 7)."""
+        for index, board in enumerate(self.boards):
+            self._draw(1)  # burn
+            cards = self._draw(BOARD_SIZES[street])
+            board.extend(cards)
+            self._emit(BoardDealt(street, cards, index))
 
-    def _run_out_board(self) -> bool:
-        """Deal the rest of the board when all-in betting ends before the river; True when
-        every hand still in is face up.
-
-        RULES.md 5: with a player all in and no more betting possible, every hand still
-        in is turned face up.
-        """
+    def _turn_face_up(self) -> bool:
+        """RULES.md 5: with a player all in and no more betting possible, every hand still
+        in is turned face up before the rest of the board is dealt; True when they were."""
         face_up = any(self.all_in(p) for p in range(self.players))
         if face_up and self.street is not Street.RIVER:
             first = (self.button + 1) % self.players
@@ -636,10 +671,81 @@ class Hand:
                 cards = self.holes[player]
                 if not self._folded[player] and None not in cards:
                     self._emit(TurnedFaceUp(player, tuple(c for c in cards if c is not None)))
+        return face_up
+
+    def _cards_to_river(self) -> int:
+        """The cards (burns included) one board still needs to reach the river."""
+        return sum(1 + BOARD_SIZES[street] for street in Street if street > self.street)
+
+    def _offers_runs(self, live: list[int]) -> bool:
+        """RULES.md 7: run it twice is asked when the table plays it, the board is not yet
+        complete, and the deck holds a second run (docs/rules.md: one board only)."""
+        needed = self._cards_to_river()
+        return (
+            self.config.run_it_twice
+            and len(self.boards) == 1
+            and len(live) > 1
+            and needed > 0
+            and len(self.deck) - self._next_card >= 2 * needed
+        )
+
+    @property
+    def run_it_players(self) -> tuple[int, ...]:
+        """The players asked to run it twice (none unless the hand waits for them)."""
+        if self.phase is not Phase.RUN_IT:
+            return ()
+        return tuple(p for p in range(self.players) if not self._folded[p])
+
+    def run_it(self, times: int) -> list[Event]:
+        """RULES.md 7: deal the rest of the board once or, every player asked having
+        agreed, twice; then the showdown. Refused unless the hand is waiting for it."""
+        if self.phase is not Phase.RUN_IT:
+            raise IllegalActionError("the players are not being asked to run it twice")
+        if times not in (1, 2):
+            raise IllegalActionError("the board is run once or twice, not {times}", times=times)
+        start = len(self.events)
+        self._emit(RunsChosen(times))
+        self.phase = Phase.BETTING
+        self._run_out(times)
+        self._progress()
+        return self.events[start:]
+
+    def _run_out(self, times: int) -> None:
+        """Deal the rest of every board, and a second run after the first (RULES.md 7: it
+        continues from the next card of the deck, a burn before each street); then the
+        showdown."""
+        self.runs = times
+        known = len(self.board)
+        street = self.street
         while self.street is not Street.RIVER:
             self.street = Street(self.street + 1)
             self._deal_board(self.street)
-        return face_up
+        if times == 2:
+            second = self.board[:known]
+            self.boards.append(second)
+            while street is not Street.RIVER:
+                street = Street(street + 1)
+                self._draw(1)  # burn
+                cards = self._draw(BOARD_SIZES[street])
+                second.extend(cards)
+                self._emit(BoardDealt(street, cards, 1))
+        self._start_showdown(self._face_up)
+
+    def rabbit(self) -> list[BoardDealt]:
+        """RULES.md 7, the rabbit hunt: the board that would have come, from the next cards
+        of the deck with their burns, once a hand has ended before the river. It is shown,
+        never dealt: nothing of the hand changes."""
+        if self.phase is not Phase.OVER or self.street is Street.RIVER:
+            return []
+        at, cards = self._next_card, []
+        for street in Street:
+            if street <= self.street:
+                continue
+            for index in range(len(self.boards)):
+                size = BOARD_SIZES[street]
+                cards.append(BoardDealt(street, self.deck[at + 1 : at + 1 + size], index))
+                at += 1 + size
+        return cards
 
     def _start_showdown(self, face_up: bool) -> None:
         """Value the hands still in, award the pots, and show the hands that must be shown
@@ -649,7 +755,7 @@ class Hand:
             self.config.variant,
             self.holes,
             [p for p in range(self.players) if not self._folded[p]],
-            self.board,
+            self.boards,
             self._take_rake(),
             self.button,
             self._river_aggressor,
@@ -696,14 +802,21 @@ class Hand:
     def _finish(self) -> None:
         showdown = self._showdown is not None
         if not showdown:  # one player is left in every pot
-            self._awards = tuple(award_pots(self._take_rake(), {}, None, self.button, self.players))
+            pots = self._take_rake()
+            self._awards = tuple(award_pots(pots, [({}, None)], self.button, self.players))
         if self._rake:
             self._emit(RakeTaken(self._rake))
         for award in self._awards:
             self._stacks[award.player] += award.amount
             self._emit(
                 PotAwarded(
-                    award.pot, award.share, award.player, award.amount, award.high, award.low
+                    award.pot,
+                    award.share,
+                    award.player,
+                    award.amount,
+                    award.high,
+                    award.low,
+                    award.board,
                 )
             )
         self.phase = Phase.OVER
@@ -730,9 +843,15 @@ def replay(
     actions: Sequence[Action],
     *,
     recorded_rake: int | None = None,
+    runs: int = 1,
 ) -> Hand:
-    """The hand that these inputs and actions make: a hand's log replays to its state."""
+    """The hand that these inputs and actions make: a hand's log replays to its state
+    (``runs``: what the players chose when asked to run it twice)."""
     hand = Hand(config, stacks, button, posts, deck, recorded_rake=recorded_rake)
     for action in actions:
+        if hand.phase is Phase.RUN_IT:
+            hand.run_it(runs)
         hand.apply(action)
+    if hand.phase is Phase.RUN_IT:
+        hand.run_it(runs)
     return hand

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from splitpot.evaluate import HighHand, LowHand, winners
@@ -33,6 +33,7 @@ class Award:
     amount: int
     high: HighHand | None = None
     low: LowHand | None = None
+    board: int = 0  # the board (or run) whose part of the pot this is (RULES.md 7)
 
 
 def side_pots(committed: Sequence[int], live: Sequence[bool], dead: int = 0) -> list[Pot]:
@@ -126,20 +127,36 @@ def award_pot(
     return awards
 
 
+def cut(amount: int, parts: int) -> list[int]:
+    """A pot cut into equal parts, one for each board or run, the odd chips to the first
+    (RULES.md 7)."""
+    each = amount // parts
+    return [amount - each * (parts - 1)] + [each] * (parts - 1)
+
+
 def award_pots(
     pots: Sequence[Pot],
-    highs: dict[int, HighHand],
-    lows: dict[int, LowHand | None] | None,
+    boards: Sequence[tuple[dict[int, HighHand], dict[int, LowHand | None] | None]],
     button: int,
     seats: int,
 ) -> list[Award]:
     """Every pot, the side pots first and the main pot last: a pot with one player still
-    in is theirs whole; a contested one is split by the hands' values (``award_pot``)."""
+    in is theirs whole; a contested one is cut into a part for each board (or run), each
+    part split by the hands' values on that board alone (``award_pot``, RULES.md 5 and 7).
+
+    ``boards`` holds, for each board, the high value of each hand and (None in a game
+    with no low) its low."""
     awards: list[Award] = []
     for index in reversed(range(len(pots))):
         pot = pots[index]
         if len(pot.eligible) > 1:
-            awards.extend(award_pot(index, pot, highs, lows, button, seats))
+            for board, part in enumerate(cut(pot.amount, len(boards))):
+                if part == 0:
+                    continue  # a pot of one chip has nothing for a second board
+                highs, lows = boards[board]
+                part_pot = Pot(part, pot.eligible)
+                for award in award_pot(index, part_pot, highs, lows, button, seats):
+                    awards.append(replace(award, board=board) if board else award)
         else:
             shares = split_evenly(pot.amount, pot.eligible, button, seats)
             awards.extend(Award(index, Share.WHOLE, p, chips) for p, chips in shares)

@@ -32,27 +32,50 @@ class ShowdownRound:
     """The showdown after the last betting round: ``to_act`` is the player offered show
     or muck (None: every hand is shown or mucked), ``awards`` what the pots pay."""
 
-    __slots__ = ("_at", "_best", "_face_up", "_holes", "_winners", "awards", "order", "values")
+    __slots__ = (
+        "_at",
+        "_best",
+        "_face_up",
+        "_holes",
+        "_winners",
+        "awards",
+        "boards",
+        "order",
+        "values",
+    )
 
     def __init__(
         self,
         variant: Variant,
         holes: Sequence[Sequence[Card | None]],
         live: Sequence[int],
-        board: Sequence[Card | None],
+        boards: Sequence[Sequence[Card | None]],
         pots: Sequence[Pot],
         button: int,
         aggressor: int | None,
         face_up: bool,
     ) -> None:
         """``holes`` holds every player's cards (None: unknown), ``live`` the players still
-        in, ``pots`` the pots after the rake, ``aggressor`` the river's last bettor or
-        raiser, ``face_up`` whether an all-in turned every hand face up."""
+        in, ``boards`` the board (two: a double board or a board run twice), ``pots`` the
+        pots after the rake, ``aggressor`` the river's last bettor or raiser, ``face_up``
+        whether an all-in turned every hand face up."""
         players = len(holes)
-        self.values = _values(variant, holes, live, board)
-        highs = {p: value.high for p, value in self.values.items()}
-        lows = {p: value.low for p, value in self.values.items()} if variant.has_low else None
-        self.awards = tuple(award_pots(pots, highs, lows, button, players))
+        self.boards = [_values(variant, holes, live, board) for board in boards]
+        self.values = self.boards[0]
+        self.awards = tuple(
+            award_pots(
+                pots,
+                [
+                    (
+                        {p: value.high for p, value in values.items()},
+                        {p: value.low for p, value in values.items()} if variant.has_low else None,
+                    )
+                    for values in self.boards
+                ],
+                button,
+                players,
+            )
+        )
         # RULES.md 5: the last bettor or raiser of the river shows first; else the first
         # player still in left of the button; then clockwise.
         first = (button + 1) % players if aggressor is None else aggressor
@@ -61,7 +84,8 @@ class ShowdownRound:
         self._holes = holes
         self._winners = frozenset(award.player for award in self.awards)
         self._at = 0  # the place in ``order`` of the next hand to show or muck
-        self._best: tuple[int, int] | None = None  # the best (high, low) shown; low 0: none
+        # the best (high, low) shown on each board; low -1: none
+        self._best: list[tuple[int, int]] | None = None
 
     @property
     def to_act(self) -> int | None:
@@ -80,7 +104,7 @@ class ShowdownRound:
         events: list[Event] = []
         while (player := self.to_act) is not None:
             value = self.values.get(player)
-            if value is not None and (self._face_up or self._must_show(player, value)):
+            if value is not None and (self._face_up or self._must_show(player)):
                 events.append(self._show(player))
             elif value is None and self._face_up:
                 events.append(Mucked(player))
@@ -109,25 +133,36 @@ class ShowdownRound:
         self._at += 1
         return [decided, *self.reveal()]
 
-    def _must_show(self, player: int, value: HandValue) -> bool:
+    def _must_show(self, player: int) -> bool:
         """RULES.md 5: the first to show shows; then each hand that beats or ties the best
-        shown so far, for high or for low, shows; and the muck is offered only to a hand
-        that cannot win any part of any pot, so a hand that wins something shows."""
+        shown so far, for high or for low, on any board, shows; and the muck is offered
+        only to a hand that cannot win any part of any pot, so a hand that wins something
+        shows."""
         best = self._best
         if best is None or player in self._winners:
             return True
-        low = value.low
-        return value.high.strength >= best[0] or (low is not None and low.strength >= best[1])
+        return any(
+            _strengths(values[player])[0] >= high or _strengths(values[player])[1] >= max(low, 0)
+            for values, (high, low) in zip(self.boards, best, strict=True)
+        )
 
     def _show(self, player: int) -> Shown:
         cards = tuple(c for c in self._holes[player] if c is not None)
         value = self.values.get(player)
         if value is None:  # a hand is shown with its value, or not at all
             return Shown(player, cards, None, None)
-        best = self._best or (0, 0)
-        low = 0 if value.low is None else value.low.strength
-        self._best = (max(best[0], value.high.strength), max(best[1], low))
-        return Shown(player, cards, value.high, value.low)
+        best = self._best or [(0, -1)] * len(self.boards)
+        self._best = [
+            (max(high, _strengths(values[player])[0]), max(low, _strengths(values[player])[1]))
+            for values, (high, low) in zip(self.boards, best, strict=True)
+        ]
+        each = tuple((values[player].high, values[player].low) for values in self.boards)
+        return Shown(player, cards, value.high, value.low, each if len(each) > 1 else ())
+
+
+def _strengths(value: HandValue) -> tuple[int, int]:
+    """A hand's high and low strengths (-1: no low), to compare with the best shown."""
+    return value.high.strength, -1 if value.low is None else value.low.strength
 
 
 def _values(

@@ -28,6 +28,8 @@ from splitpot.engine import (
     PotAwarded,
     RakeTaken,
     RoundEnded,
+    RunItOffered,
+    RunsChosen,
     Shown,
     Street,
     TurnedFaceUp,
@@ -38,18 +40,23 @@ from splitpot.evaluate import HandHelp, HighHand, LowHand
 from splitpot.i18n import ENGLISH, Words
 from splitpot.rules import Betting, FixedLimit, Mixed
 from splitpot.table import (
+    BombPotCalled,
     ChipsAdded,
     HandFinished,
     HandStarted,
     HandState,
     InHand,
+    KillDue,
     PlayerLeft,
     PlayerSat,
     PotView,
+    RabbitHunted,
+    RunItAnswered,
     SatIn,
     SatOut,
     SeatView,
     StakesChanged,
+    StraddleChosen,
     TableConfig,
     TableEvent,
     TableView,
@@ -274,6 +281,26 @@ def _event_fields(
             return "stakes_changed", betting_json(betting)
         case HandStarted():
             return "hand_started", _hand_started(event, fairness)
+        case StraddleChosen(seat=seat, name=name, straddle=straddle):
+            return "straddle_chosen", _who(seat, name) | {"straddle": straddle.value}
+        case BombPotCalled(blinds=blinds):
+            return "bomb_pot_called", {"blinds": blinds}
+        case RunItAnswered(seat=seat, yes=yes):
+            return "run_it_answered", {"seat": seat + 1, "yes": yes}
+        case KillDue(seat=seat, name=name, blind=blind):
+            return "kill_due", _who(seat, name) | {"blind": blind}
+        case RabbitHunted(seat=seat, cards=cards):
+            return "rabbit", {
+                "seat": seat + 1,
+                "streets": [
+                    {
+                        "board_number": dealt.board + 1,
+                        "street": dealt.street.label,
+                        "cards": cards_json(c for c in dealt.cards if c is not None),
+                    }
+                    for dealt in cards
+                ],
+            }
         case HandFinished(number=number, stacks=stacks):
             return "hand_ended", {
                 "number": number,
@@ -312,13 +339,18 @@ def _hand_event(event: Event, scene: Scene) -> tuple[str, JsonObject]:
         case HoleCardsDealt(player=seat, cards=cards):
             known = None if None in cards else cards_json(c for c in cards if c is not None)
             return "dealt", {"seat": seat + 1, "count": len(cards), "cards": known}
-        case BoardDealt(street=street, cards=cards):
-            board = scene.board + cards
+        case BoardDealt(street=street, cards=cards, board=index):
+            board = scene.dealt(event).boards[index]
             return "board", {
                 "street": street.label,
                 "cards": cards_json(c for c in cards if c is not None),
                 "board": cards_json(c for c in board if c is not None),
+                "board_number": index + 1,
             }
+        case RunItOffered(players=seats):
+            return "run_it", {"seats": [seat + 1 for seat in seats]}
+        case RunsChosen(times=times):
+            return "runs", {"times": times}
         case Acted(player=seat, kind=kind, to=to, added=added, all_in=all_in):
             return "acted", {
                 "seat": seat + 1,
@@ -333,8 +365,13 @@ def _hand_event(event: Event, scene: Scene) -> tuple[str, JsonObject]:
             return "uncalled", {"seat": seat + 1, "amount": amount}
         case TurnedFaceUp(player=seat, cards=cards):
             return "face_up", {"seat": seat + 1, "cards": cards_json(cards)}
-        case Shown(player=seat, cards=cards, high=high, low=low):
+        case Shown(player=seat, cards=cards, high=high, low=low, boards=values):
             shown: JsonObject = {"seat": seat + 1, "cards": cards_json(cards)}
+            if values:
+                shown["boards"] = [
+                    {"board_number": n + 1} | _hands(h, lo, scene.words)
+                    for n, (h, lo) in enumerate(values)
+                ]
             return "shown", shown | _hands(high, low, scene.words)
         case Mucked(player=seat):
             return "mucked", {"seat": seat + 1}
@@ -354,6 +391,7 @@ def award_json(award: PotAwarded, words: Words = ENGLISH) -> JsonObject:
         "share": award.share.value,
         "seat": award.player + 1,
         "amount": award.amount,
+        "board_number": award.board + 1,
     } | _hands(award.high, award.low, words)
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from splitpot.cards import Card
 from splitpot.engine import (
     Acted,
+    BoardDealt,
     Event,
     HandEnded,
     HoleCardsDealt,
@@ -21,12 +22,14 @@ from splitpot.engine import (
     Pot,
     PotAwarded,
     RoundEnded,
+    RunItOffered,
     Shown,
     TurnedFaceUp,
     UncalledBetReturned,
     view,
 )
 from splitpot.rules import Betting, Variant
+from splitpot.table.model import Straddle
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,51 @@ class HandStarted:
 
 
 @dataclass(frozen=True, slots=True)
+class StraddleChosen:
+    """A player's straddle for the hands to come (RULES.md 7)."""
+
+    seat: int
+    name: str
+    straddle: Straddle
+
+
+@dataclass(frozen=True, slots=True)
+class BombPotCalled:
+    """The host called a bomb pot for the next hand (RULES.md 7)."""
+
+    blinds: int  # the bomb, in big blinds
+
+
+@dataclass(frozen=True, slots=True)
+class RunItAnswered:
+    """A player's answer to running the board twice (RULES.md 7)."""
+
+    number: int
+    seat: int
+    yes: bool
+
+
+@dataclass(frozen=True, slots=True)
+class KillDue:
+    """RULES.md 7: the seat scooped a pot of at least the kill size; the next hand is a
+    kill pot, ``blind`` its kill blind."""
+
+    seat: int
+    name: str
+    blind: int
+
+
+@dataclass(frozen=True, slots=True)
+class RabbitHunted:
+    """RULES.md 7: the board that would have come in hand ``number``, asked for by
+    ``seat``; shown, never dealt."""
+
+    number: int
+    seat: int
+    cards: tuple[BoardDealt, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class InHand:
     """An engine event of hand ``number``, its ``player`` fields naming table seats."""
 
@@ -118,6 +166,11 @@ TableEvent = (
     | HandStarted
     | InHand
     | HandFinished
+    | StraddleChosen
+    | BombPotCalled
+    | RunItAnswered
+    | KillDue
+    | RabbitHunted
 )
 
 
@@ -140,6 +193,8 @@ def by_seat(number: int, events: list[Event], seats: tuple[int, ...]) -> list[Ta
             | PotAwarded,
         ):
             keyed.append(InHand(number, replace(event, player=seats[event.player])))
+        elif isinstance(event, RunItOffered):
+            keyed.append(InHand(number, RunItOffered(tuple(seats[p] for p in event.players))))
         elif isinstance(event, RoundEnded):
             pots = tuple(Pot(p.amount, tuple(seats[i] for i in p.eligible)) for p in event.pots)
             keyed.append(InHand(number, replace(event, pots=pots)))
@@ -156,15 +211,20 @@ def seen_by(event: TableEvent, viewer: int | None) -> TableEvent:
 
 
 __all__ = [
+    "BombPotCalled",
     "ChipsAdded",
     "HandFinished",
     "HandStarted",
     "InHand",
+    "KillDue",
     "PlayerLeft",
     "PlayerSat",
+    "RabbitHunted",
+    "RunItAnswered",
     "SatIn",
     "SatOut",
     "StakesChanged",
+    "StraddleChosen",
     "TableEvent",
     "by_seat",
     "seen_by",

@@ -4,6 +4,8 @@ its configuration, a seated player, a hand it played, and its error (RULES.md 6)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
 
 from splitpot.engine import Hand
 from splitpot.engine.hand import most_players
@@ -25,9 +27,45 @@ def whole_chips(name: str, value: object) -> int:
     return value
 
 
+class DoubleBoard(Enum):
+    """RULES.md 7: when two boards are dealt."""
+
+    OFF = "off"
+    BOMB_POTS = "bomb pots"
+    ALWAYS = "always"
+
+
+class Straddle(Enum):
+    """A player's choice of straddle (RULES.md 7): the next time in the straddle's seat
+    (then off again), or every time."""
+
+    OFF = "off"
+    NEXT = "next"
+    ALWAYS = "always"
+
+
+@dataclass(frozen=True, slots=True)
+class Kill:
+    """RULES.md 7, kill pots in fixed limit: a half kill (1.5 times the big blind and the
+    bets) or a full kill (twice), started by a scoop of at least ``size`` chips (0: ten big
+    blinds)."""
+
+    full: bool = False
+    size: int = 0
+
+    @property
+    def ratio(self) -> Fraction:
+        return Fraction(2) if self.full else Fraction(3, 2)
+
+    @property
+    def name(self) -> str:
+        return "full kill" if self.full else "half kill"
+
+
 @dataclass(frozen=True, slots=True)
 class TableConfig:
-    """A table's game, stakes, size and buy-in range (RULES.md 6)."""
+    """A table's game, stakes, size and buy-in range (RULES.md 6), and the home game's
+    options it plays (RULES.md 7)."""
 
     variant: Variant
     betting: FixedLimit | PotLimit | NoLimit | Mixed
@@ -36,6 +74,13 @@ class TableConfig:
     max_buy_in: int = 0
     ante: int = 0
     rake: Rake | None = None
+    straddle: bool = False
+    run_it_twice: bool = False
+    rabbit_hunt: bool = False
+    bomb_pot: int = 0  # the bomb, in big blinds (0: no bomb pots)
+    bomb_every: int = 0  # a bomb pot every N hands (0: only when the host calls one)
+    double_board: DoubleBoard = DoubleBoard.OFF
+    kill: Kill | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.variant, Variant):
@@ -64,6 +109,51 @@ class TableConfig:
         whole_chips("ante", self.ante)
         if self.rake is not None and not isinstance(self.rake, Rake):
             raise TableError("rake must be a Rake or None, not {value}", value=repr(self.rake))
+        self._check_options()
+
+    def _check_options(self) -> None:
+        """The home game's options (RULES.md 7), each with the game it needs."""
+        for name in ("straddle", "run_it_twice", "rabbit_hunt"):
+            if not isinstance(getattr(self, name), bool):
+                raise TableError("{name} must be true or false", name=name)
+        whole_chips("bomb_pot", self.bomb_pot)
+        whole_chips("bomb_every", self.bomb_every)
+        if self.bomb_every and not self.bomb_pot:
+            raise TableError("a bomb pot every {hands} hands needs a bomb", hands=self.bomb_every)
+        if not isinstance(self.double_board, DoubleBoard):
+            raise TableError(
+                "double_board must be off, bomb pots or always, not {value}",
+                value=repr(self.double_board),
+            )
+        if self.double_board is DoubleBoard.BOMB_POTS and not self.bomb_pot:
+            raise TableError("a double board for bomb pots needs a bomb")
+        most = most_players(self.variant.hole_cards, 2)
+        if self.double_board is not DoubleBoard.OFF and self.seats > most:
+            raise TableError(
+                "two boards of {variant} need more cards: a table with a double board has "
+                "2 to {most} seats, not {seats}",
+                variant=self.variant.value,
+                most=most,
+                seats=self.seats,
+            )
+        if self.straddle and isinstance(self.betting, FixedLimit):
+            raise TableError("a straddle is played in pot limit and no limit, not fixed limit")
+        kill = self.kill
+        if kill is not None:
+            if not isinstance(kill, Kill):
+                raise TableError("kill must be a Kill or None, not {value}", value=repr(kill))
+            if not isinstance(self.betting, FixedLimit):
+                raise TableError("kill pots are played in fixed limit only")
+            whole_chips("kill size", kill.size)
+            big_blind, small_bet = self.betting.big_blind, self.betting.small_bet
+            if (big_blind * kill.ratio).denominator != 1 or (
+                small_bet * kill.ratio
+            ).denominator != 1:
+                raise TableError(
+                    "a half kill needs an even big blind and small bet, not {blind} and {bet}",
+                    blind=big_blind,
+                    bet=small_bet,
+                )
         low, high = self.betting.default_buy_in  # RULES.md 6
         if whole_chips("min_buy_in", self.min_buy_in) == 0:
             object.__setattr__(self, "min_buy_in", low)
@@ -96,6 +186,7 @@ class Seat:
     missed_big: bool = False
     missed_small: bool = False
     dead_owed: int = 0
+    straddle: str = Straddle.OFF.value  # RULES.md 7 (a Straddle's value, for snapshots)
 
     @property
     def absent(self) -> bool:
@@ -117,3 +208,4 @@ class TableHand:
     names: tuple[str, ...]
     button_seat: int
     hand: Hand
+    base_betting: FixedLimit | PotLimit | NoLimit  # the stakes before a kill (RULES.md 7)

@@ -14,25 +14,45 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from splitpot.cards import Card
-from splitpot.engine import Action, Hand, HandSetupError, IllegalActionError, Post, PostKind
+from splitpot.engine import (
+    Action,
+    Hand,
+    HandSetupError,
+    IllegalActionError,
+    Post,
+    PostKind,
+    Share,
+)
 from splitpot.engine.hand import deal_order
 from splitpot.rules import FixedLimit, GameConfig, Mixed, NoLimit, PotLimit
 from splitpot.table.events import (
+    BombPotCalled,
     ChipsAdded,
     HandStarted,
+    KillDue,
     PlayerLeft,
     PlayerSat,
+    RabbitHunted,
+    RunItAnswered,
     SatIn,
     SatOut,
     StakesChanged,
+    StraddleChosen,
     TableEvent,
     by_seat,
 )
-from splitpot.table.model import Seat, TableConfig, TableError, TableHand
+from splitpot.table.model import (
+    DoubleBoard,
+    Seat,
+    Straddle,
+    TableConfig,
+    TableError,
+    TableHand,
+)
 from splitpot.table.view import TableView, table_view
 
 HISTORY_SIZE = 50
@@ -84,6 +104,10 @@ class Table:
         self._big_blind_seat: int | None = None
         self._round = 0  # mixed games: which structure's turn (RULES.md 3)
         self._round_progress = 0  # seats the button has moved, or hands, in this round
+        self.bomb_called = False  # RULES.md 7: the host called a bomb pot for the next hand
+        self.kill_seat: int | None = None  # RULES.md 7: the seat that kills the next hand
+        self._answers: dict[int, bool] = {}  # RULES.md 7: answers to running it twice
+        self._rabbit_hunted: int | None = None  # the last hand whose rabbit was shown
 
     # ------------------------------------------------------------ snapshots
 
@@ -100,6 +124,8 @@ class Table:
             "round": self._round,
             "round_progress": self._round_progress,
             "hands_played": self.hands_played,
+            "bomb_called": self.bomb_called,
+            "kill_seat": self.kill_seat,
         }
 
     @classmethod
@@ -121,6 +147,8 @@ class Table:
             table._round = snapshot["round"]
             table._round_progress = snapshot["round_progress"]
             table.hands_played = snapshot["hands_played"]
+            table.bomb_called = snapshot.get("bomb_called", False)
+            table.kill_seat = snapshot.get("kill_seat")
         except (KeyError, TypeError) as error:
             raise TableError("not a table snapshot: {error}", error=str(error)) from error
         return table
@@ -161,6 +189,8 @@ class Table:
         if self._in_hand(seat):
             raise TableError("{name} is in the hand: leave when it is over", name=player.name)
         self.seats[seat] = None
+        if self.kill_seat == seat:  # docs/rules.md: a killer who leaves takes the kill along
+            self.kill_seat = None
         return [PlayerLeft(seat, player.name, player.stack)]
 
     def add_chips(self, seat: int, chips: int) -> list[TableEvent]:
@@ -188,6 +218,82 @@ class Table:
         player.sitting_out = False
         player.post_now = post_now
         return [SatIn(seat, player.name, post_now)]
+
+    def choose_straddle(self, seat: int, straddle: Straddle) -> list[TableEvent]:
+        """RULES.md 7: straddle the next time in the straddle's seat, always, or not."""
+        player = self._occupant(seat)
+        if not self.config.straddle:
+            raise TableError("this table plays no straddle")
+        player.straddle = straddle.value
+        return [StraddleChosen(seat, player.name, straddle)]
+
+    def call_bomb_pot(self) -> list[TableEvent]:
+        """RULES.md 7: the next hand is a bomb pot (the host's call)."""
+        if not self.config.bomb_pot:
+            raise TableError("this table plays no bomb pots")
+        if self.bomb_called:
+            raise TableError("a bomb pot is already called for the next hand")
+        self.bomb_called = True
+        return [BombPotCalled(self.config.bomb_pot)]
+
+    @property
+    def run_it_seats(self) -> tuple[int, ...]:
+        """The seats asked to run it twice, while the hand waits for their answers."""
+        current = self.hand
+        if current is None:
+            return ()
+        return tuple(current.seats[p] for p in current.hand.run_it_players)
+
+    def answer_run_it(self, seat: int, yes: bool) -> list[TableEvent]:
+        """RULES.md 7: a player's answer; twice when every player asked agreed, once as
+        soon as one says no."""
+        self._check_seat_number(seat)
+        asked = self.run_it_seats
+        if not asked:
+            raise TableError("no one is being asked to run it twice")
+        if seat not in asked:
+            raise TableError("seat {seat} is not asked to run it twice", seat=seat + 1)
+        if seat in self._answers:
+            raise TableError("seat {seat} has already answered", seat=seat + 1)
+        current = self.hand
+        assert current is not None
+        self._answers[seat] = yes
+        events: list[TableEvent] = [RunItAnswered(current.number, seat, yes)]
+        if not yes:
+            return events + self._run_it(1)
+        if len(self._answers) == len(asked):
+            return events + self._run_it(2)
+        return events
+
+    def run_it_timed_out(self) -> list[TableEvent]:
+        """RULES.md 7: a player not answering in time counts as no: the board is dealt once."""
+        if not self.run_it_seats:
+            raise TableError("no one is being asked to run it twice")
+        return self._run_it(1)
+
+    def _run_it(self, times: int) -> list[TableEvent]:
+        current = self.hand
+        assert current is not None
+        self._answers = {}
+        events = by_seat(current.number, current.hand.run_it(times), current.seats)
+        return events + self._settle_if_over()
+
+    def rabbit_hunt(self, seat: int) -> list[TableEvent]:
+        """RULES.md 7: show the board that would have come in the last hand, to a player
+        dealt in who asks; once a hand."""
+        self._check_seat_number(seat)
+        if not self.config.rabbit_hunt:
+            raise TableError("this table plays no rabbit hunt")
+        last = self.history[-1] if self.history else None
+        if last is None or seat not in last.seats:
+            raise TableError("seat {seat} was not dealt in the last hand", seat=seat + 1)
+        if self._rabbit_hunted == last.number:
+            raise TableError("the rabbit of hand {number} is already shown", number=last.number)
+        cards = last.hand.rabbit()
+        if not cards:
+            raise TableError("hand {number} saw its whole board", number=last.number)
+        self._rabbit_hunted = last.number
+        return [RabbitHunted(last.number, seat, tuple(cards))]
 
     # ---------------------------------------------------------------- hands
 
@@ -243,6 +349,8 @@ class Table:
         ready = self._ready()
         if len(ready) < 2:
             raise TableError("at least two players with chips must be sitting in")
+        if self._bomb_due():
+            return self._deal_bomb_pot(ready, deck)
         blinds = self._place_blinds(ready, draw)
         dealt = ready if blinds.fresh else self._dealt(ready, blinds)
         if len(dealt) < 2:
@@ -251,32 +359,75 @@ class Table:
         if len(dealt) == 2:  # heads-up: the button posts the small blind (RULES.md 4.1)
             small_place = button_seat = next(s for s in dealt if s != blinds.big)
         small_seat = small_place if small_place in dealt and small_place != blinds.big else None
-        round_, progress, betting = self._betting(button_seat)
+        round_, progress, base = self._betting(button_seat)
+        betting = self._killed(base, dealt)
         posts, owed = self._posts(dealt, small_seat, blinds, betting)
-        config = GameConfig(self.config.variant, betting, self.config.ante, self.config.rake)
-        button_index = max(
-            (i for i, s in enumerate(dealt) if s <= button_seat), default=len(dealt) - 1
-        )
-        stacks = [self._occupant(s).stack for s in dealt]
-        try:
-            hand = Hand(config, stacks, button_index, posts, deck)
-        except HandSetupError as error:
-            raise TableError.passed(error) from error
+        posts = self._kill_and_straddle(posts, dealt, blinds.big, base, betting)
+        hand = self._start_hand(dealt, button_seat, betting, posts, deck, bomb=False)
         self._commit_blinds(blinds, dealt, owed)
+        for post in posts:  # a straddle chosen for the next time was this time's
+            player = self._occupant(dealt[post.player])
+            if post.kind is PostKind.STRADDLE and player.straddle == Straddle.NEXT.value:
+                player.straddle = Straddle.OFF.value
         self.button_seat, self._small_blind_place, self._big_blind_seat = (
             button_seat,
             small_place,
             blinds.big,
         )
         self._round, self._round_progress = round_, progress
+        events: list[TableEvent] = []
+        last = self.history[-1].base_betting if self.history else None
+        if last is not None and last != base:
+            events.append(StakesChanged(base))
+        drawn = tuple(zip(self._ready(), draw or (), strict=False)) if blinds.fresh else ()
+        return events + self._begin(dealt, button_seat, hand, base, drawn)
+
+    def _start_hand(
+        self,
+        dealt: list[int],
+        button_seat: int,
+        betting: FixedLimit | PotLimit | NoLimit,
+        posts: list[Post],
+        deck: Sequence[Card | None],
+        *,
+        bomb: bool,
+    ) -> Hand:
+        """The engine's hand of these seats, with the table's options (RULES.md 7)."""
+        options = self.config
+        double = options.double_board is DoubleBoard.ALWAYS or (
+            bomb and options.double_board is DoubleBoard.BOMB_POTS
+        )
+        config = GameConfig(
+            options.variant,
+            betting,
+            0 if bomb else options.ante,
+            options.rake,
+            boards=2 if double else 1,
+            run_it_twice=options.run_it_twice,
+        )
+        button_index = max(
+            (i for i, s in enumerate(dealt) if s <= button_seat), default=len(dealt) - 1
+        )
+        stacks = [self._occupant(s).stack for s in dealt]
+        try:
+            return Hand(config, stacks, button_index, posts, deck)
+        except HandSetupError as error:
+            raise TableError.passed(error) from error
+
+    def _begin(
+        self,
+        dealt: list[int],
+        button_seat: int,
+        hand: Hand,
+        base: FixedLimit | PotLimit | NoLimit,
+        drawn: tuple[tuple[int, Card], ...] = (),
+    ) -> list[TableEvent]:
+        """Make ``hand`` the hand in play: its start, its first events, settled at once
+        when it is over before anyone acts."""
         names = tuple(self._occupant(s).name for s in dealt)
         number = self.hands_played + 1
-        events: list[TableEvent] = []
-        last = self.history[-1].hand.config.betting if self.history else None
-        if last is not None and last != betting:
-            events.append(StakesChanged(betting))
-        drawn = tuple(zip(self._ready(), draw or (), strict=False)) if blinds.fresh else ()
-        events.append(
+        stacks = hand.starting_stacks
+        events: list[TableEvent] = [
             HandStarted(
                 number,
                 button_seat,
@@ -284,22 +435,88 @@ class Table:
                 names,
                 tuple(stacks),
                 self.config.variant,
-                betting,
+                hand.config.betting,
                 drawn,
             )
-        )
-        self.hand = TableHand(number, tuple(dealt), names, button_seat, hand)
+        ]
+        self.hand = TableHand(number, tuple(dealt), names, button_seat, hand, base)
         events += by_seat(number, hand.events, self.hand.seats)
-        self._settle_if_over()
-        return events
+        return events + self._settle_if_over()
+
+    def _bomb_due(self) -> bool:
+        """RULES.md 7: the host called a bomb pot, or the table deals one every N hands;
+        a bomb pot needs a button, so the game's first hand is never one."""
+        options = self.config
+        if not options.bomb_pot or self.button_seat is None:
+            return False
+        every = options.bomb_every
+        return self.bomb_called or (every > 0 and (self.hands_played + 1) % every == 0)
+
+    def _deal_bomb_pot(self, ready: list[int], deck: Sequence[Card | None]) -> list[TableEvent]:
+        """RULES.md 7: every player sitting in puts the bomb in, dead; no blinds, the button
+        stays, and no blind is owed or settled by it (docs/rules.md: a player who owes a
+        blind is dealt in and still owes it after)."""
+        structure = self.config.betting
+        betting = structure.betting_for(self._round) if isinstance(structure, Mixed) else structure
+        bomb = self.config.bomb_pot * betting.big_blind
+        posts = [Post(index, PostKind.BOMB, bomb) for index in range(len(ready))]
+        assert self.button_seat is not None
+        hand = self._start_hand(ready, self.button_seat, betting, posts, deck, bomb=True)
+        self.bomb_called = False
+        return self._begin(ready, self.button_seat, hand, betting)
+
+    def _killed(
+        self, base: FixedLimit | PotLimit | NoLimit, dealt: list[int]
+    ) -> FixedLimit | PotLimit | NoLimit:
+        """RULES.md 7: a kill pot raises the bets by the kill's ratio (2/4 to 3/6 or 4/8)."""
+        kill = self.config.kill
+        if kill is None or self.kill_seat not in dealt or not isinstance(base, FixedLimit):
+            return base
+        return replace(
+            base,
+            small_bet=int(base.small_bet * kill.ratio),
+            big_bet=int(base.big_bet * kill.ratio),
+            small_blind=base.small_blind,
+            big_blind=base.big_blind,
+        )
+
+    def _kill_and_straddle(
+        self,
+        posts: list[Post],
+        dealt: list[int],
+        big: int,
+        base: FixedLimit | PotLimit | NoLimit,
+        betting: FixedLimit | PotLimit | NoLimit,
+    ) -> list[Post]:
+        """The kill blind (RULES.md 7: instead of the killer's blind, live, acting last
+        before the flop) and the straddle (left of the big blind, four or more dealt in)."""
+        index = {seat: i for i, seat in enumerate(dealt)}
+        kill = self.config.kill
+        if betting != base and kill is not None and self.kill_seat is not None:
+            killer = index[self.kill_seat]
+            posts = [
+                p
+                for p in posts
+                if not (p.player == killer and p.kind in (PostKind.SMALL_BLIND, PostKind.BIG_BLIND))
+            ]
+            posts.append(Post(killer, PostKind.KILL, int(base.big_blind * kill.ratio)))
+            return posts
+        if not self.config.straddle or isinstance(betting, FixedLimit) or len(dealt) < 4:
+            return posts
+        seat = dealt[(index[big] + 1) % len(dealt)]
+        player = self._occupant(seat)
+        straddle = 2 * betting.big_blind
+        posted = sum(p.amount for p in posts if p.player == index[seat])
+        if player.straddle == Straddle.OFF.value or posted or player.stack <= straddle:
+            return posts  # docs/rules.md: one who posts a blind owed, or is short, does not
+        return [*posts, Post(index[seat], PostKind.STRADDLE, straddle)]
 
     def act(self, seat: int, action: Action) -> list[TableEvent]:
         """Apply the action of the player in ``seat``, who must be the one to act; return
         the events it caused. An illegal action raises and changes nothing."""
         current = self._hand_to_act(seat)
         events = by_seat(current.number, current.hand.apply(action), current.seats)
-        self._settle_if_over()
-        return events
+        return events + self._settle_if_over()
 
     def check_act(self, seat: int, action: Action) -> None:
         """Raise what ``act`` would (a ``TableError``, an ``IllegalActionError``), changing
@@ -518,15 +735,38 @@ class Table:
                 round_, progress = round_ + 1, 0
         return round_, progress, betting.betting_for(round_)
 
-    def _settle_if_over(self) -> None:
+    def _settle_if_over(self) -> list[TableEvent]:
+        """Settle a hand that is over: stacks back to the seats, and a kill for the next
+        hand when its pot was scooped (RULES.md 7)."""
         current = self.hand
         if current is None or not current.hand.is_over:
-            return
+            return []
         for seat, stack in zip(current.seats, current.hand.stacks, strict=True):
             self._occupant(seat).stack = stack
         self.history.append(current)
         self.hands_played += 1
         self.hand = None
+        self._answers = {}
+        return self._kill_after(current)
+
+    def _kill_after(self, played: TableHand) -> list[TableEvent]:
+        """RULES.md 7: no scoop, no kill; a bomb pot neither starts nor spends one."""
+        kill, result = self.config.kill, played.hand.result
+        if kill is None or result is None:
+            return []
+        if any(p.kind is PostKind.BOMB for p in played.hand.posts):
+            return []
+        winners = {award.player for award in result.awards if award.amount}
+        pot = sum(award.amount for award in result.awards) + result.rake
+        size = kill.size or 10 * played.base_betting.big_blind
+        whole = all(award.share is Share.WHOLE for award in result.awards)
+        if len(winners) != 1 or not whole or pot < size:
+            self.kill_seat = None
+            return []
+        seat = played.seats[winners.pop()]
+        player = self._occupant(seat)
+        self.kill_seat = seat
+        return [KillDue(seat, player.name, int(played.base_betting.big_blind * kill.ratio))]
 
 
 __all__ = [
