@@ -173,6 +173,8 @@ def test_state_of_a_hand_on_the_flop_for_a_player_and_a_watcher() -> None:
         "button": 3,
         "street": "flop",
         "board": ["2c", "6d", "7h"],
+        "boards": [],
+        "run_it": [],
         "pots": [{"amount": 6, "eligible": [1, 2, 3]}],
         "total": 10,
         "to_act": 2,

@@ -198,6 +198,8 @@ def _hand_json(table: str, hand: HandState) -> JsonObject:
         "button": hand.button + 1,
         "street": hand.street.label,
         "board": cards_json(hand.board),
+        "boards": [cards_json(board) for board in hand.boards],
+        "run_it": [seat + 1 for seat in hand.run_it],
         "pots": pots_json(hand.pots),
         "total": hand.total,
         "to_act": wire_seat(hand.to_act),

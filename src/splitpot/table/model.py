@@ -31,7 +31,7 @@ class DoubleBoard(Enum):
     """RULES.md 7: when two boards are dealt."""
 
     OFF = "off"
-    BOMB_POTS = "bomb pots"
+    BOMB_POTS = "bomb-pots"
     ALWAYS = "always"
 
 
@@ -122,7 +122,7 @@ class TableConfig:
             raise TableError("a bomb pot every {hands} hands needs a bomb", hands=self.bomb_every)
         if not isinstance(self.double_board, DoubleBoard):
             raise TableError(
-                "double_board must be off, bomb pots or always, not {value}",
+                "double_board must be off, bomb-pots or always, not {value}",
                 value=repr(self.double_board),
             )
         if self.double_board is DoubleBoard.BOMB_POTS and not self.bomb_pot:

@@ -53,6 +53,8 @@ class HandState:
     total: int  # everything in the middle, this round's bets included
     to_act: int | None  # a seat
     betting: Betting
+    boards: tuple[tuple[Card, ...], ...] = ()  # every board, when there are two (RULES.md 7)
+    run_it: tuple[int, ...] = ()  # the seats asked to run it twice, while they are
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +146,10 @@ def table_view(
         seen.pot,
         None if seen.to_act is None else current.seats[seen.to_act],
         hand.config.betting,
+        tuple(tuple(c for c in b if c is not None) for b in seen.boards)
+        if len(seen.boards) > 1
+        else (),
+        tuple(current.seats[p] for p in hand.run_it_players),
     )
     return TableView(viewer, variant, tuple(views), button, state, seen.legal, hands_played)
 
