@@ -13,7 +13,7 @@ from splitpot.cards import Deck, parse_cards
 from splitpot.engine import Action
 from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Structure, Variant
 from splitpot.simulation import simulate
-from splitpot.table import Table, TableConfig, TableError
+from splitpot.table import Straddle, Table, TableConfig, TableError
 
 LIMIT = TableConfig(Variant.O8, FixedLimit(2, 4), seats=6)
 ACE_FIRST = parse_cards("As 2c 2d 2h 3c 3d 3h 4c 4d 4h")  # the first seated player wins
@@ -413,3 +413,13 @@ def test_a_seat_that_is_not_a_number_and_a_rake_that_is_not_a_rake_are_refused()
         table.time_out(None)  # type: ignore[arg-type]
     with pytest.raises(TableError, match="rake must be a Rake or None, not 5"):
         TableConfig(Variant.O8, FixedLimit(2, 4), rake=5)  # type: ignore[arg-type]
+
+
+def test_a_straddle_or_an_answer_of_the_wrong_kind_is_refused_by_name() -> None:
+    table = Table(TableConfig(Variant.O8, NoLimit(1, 2), straddle=True))
+    table.sit(0, "Ann", 100)
+    with pytest.raises(TableError, match="a straddle is off, next or always, not 'yes'"):
+        table.choose_straddle(0, "yes")  # type: ignore[arg-type]
+    assert table.seats[0] is not None and table.seats[0].straddle == Straddle.OFF.value
+    with pytest.raises(TableError, match="the answer to run it twice is yes or no, not 1"):
+        table.answer_run_it(0, 1)  # type: ignore[arg-type]

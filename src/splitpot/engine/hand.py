@@ -207,7 +207,9 @@ class Hand:
 
         self._stacks = list(stacks)
         self._bets = [0] * players  # live bets of this betting round
-        self._committed = [0] * players  # live chips each player has put in the pot
+        # chips each player has put in the pot: bets and bombs (which set the levels of the
+        # side pots: a player all in for less is in the pots up to what they put in)
+        self._committed = [0] * players
         self._dead = 0  # antes and dead small blinds: the main pot's, whoever wins it
         self._folded = [False] * players
         self._next_card = 0
@@ -381,12 +383,23 @@ class Hand:
         else:
             self._dead += chips
 
+    def _post(self, post: Post, chips: int) -> None:
+        """A forced post: a blind or straddle is a bet; a bomb is the player's in the pot
+        but no bet (RULES.md 7: a player short of it is all in for what they have, and in
+        the pots up to that); an ante or a dead small blind is the main pot's (docs/rules.md:
+        so the corpus's big-blind antes play)."""
+        if post.kind is PostKind.BOMB:
+            self._stacks[post.player] -= chips
+            self._committed[post.player] += chips
+        else:
+            self._move(post.player, chips, post.kind.live)
+
     def _post_forced_bets(self) -> None:
         for post in self.posts:
             chips = min(post.amount, self._stacks[post.player])
             if chips == 0:
                 continue
-            self._move(post.player, chips, post.kind.live)
+            self._post(post, chips)
             self._emit(Posted(post.player, post.kind, chips, self._stacks[post.player] == 0))
 
     def _deal_hole_cards(self) -> None:

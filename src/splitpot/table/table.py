@@ -21,6 +21,7 @@ from splitpot.cards import Card
 from splitpot.engine import (
     Action,
     Hand,
+    HandResult,
     HandSetupError,
     IllegalActionError,
     Post,
@@ -224,6 +225,8 @@ class Table:
         player = self._occupant(seat)
         if not self.config.straddle:
             raise TableError("this table plays no straddle")
+        if not isinstance(straddle, Straddle):
+            raise TableError("a straddle is off, next or always, not {value}", value=repr(straddle))
         player.straddle = straddle.value
         return [StraddleChosen(seat, player.name, straddle)]
 
@@ -248,6 +251,10 @@ class Table:
         """RULES.md 7: a player's answer; twice when every player asked agreed, once as
         soon as one says no."""
         self._check_seat_number(seat)
+        if not isinstance(yes, bool):
+            raise TableError(
+                "the answer to run it twice is yes or no, not {value}", value=repr(yes)
+            )
         asked = self.run_it_seats
         if not asked:
             raise TableError("no one is being asked to run it twice")
@@ -506,8 +513,9 @@ class Table:
         seat = dealt[(index[big] + 1) % len(dealt)]
         player = self._occupant(seat)
         straddle = 2 * betting.big_blind
-        posted = sum(p.amount for p in posts if p.player == index[seat])
-        if player.straddle == Straddle.OFF.value or posted or player.stack <= straddle:
+        owed = [p for p in posts if p.player == index[seat] and p.kind is not PostKind.ANTE]
+        ante = self.config.ante
+        if player.straddle == Straddle.OFF.value or owed or player.stack - ante <= straddle:
             return posts  # docs/rules.md: one who posts a blind owed, or is short, does not
         return [*posts, Post(index[seat], PostKind.STRADDLE, straddle)]
 
@@ -750,23 +758,38 @@ class Table:
         return self._kill_after(current)
 
     def _kill_after(self, played: TableHand) -> list[TableEvent]:
-        """RULES.md 7: no scoop, no kill; a bomb pot neither starts nor spends one."""
+        """RULES.md 7: a player who alone wins the whole of a pot (both halves of the main
+        pot and every side pot they are in) of at least the kill size kills the next hand.
+        No scoop, no kill; a bomb pot neither starts nor spends one."""
         kill, result = self.config.kill, played.hand.result
         if kill is None or result is None:
             return []
         if any(p.kind is PostKind.BOMB for p in played.hand.posts):
             return []
-        winners = {award.player for award in result.awards if award.amount}
-        pot = sum(award.amount for award in result.awards) + result.rake
-        size = kill.size or 10 * played.base_betting.big_blind
-        whole = all(award.share is Share.WHOLE for award in result.awards)
-        if len(winners) != 1 or not whole or pot < size:
+        scooper = _scooper(result)
+        won = sum(a.amount for a in result.awards if a.player == scooper)
+        if scooper is None or won < (kill.size or 10 * played.base_betting.big_blind):
             self.kill_seat = None
             return []
-        seat = played.seats[winners.pop()]
+        seat = played.seats[scooper]
         player = self._occupant(seat)
         self.kill_seat = seat
         return [KillDue(seat, player.name, int(played.base_betting.big_blind * kill.ratio))]
+
+
+def _scooper(result: HandResult) -> int | None:
+    """The player who alone won the whole of the main pot and of every side pot they were
+    in, if any (RULES.md 7)."""
+    main = {award.player for award in result.awards if award.pot == 0 and award.amount}
+    if len(main) != 1:
+        return None
+    (player,) = main
+    for index, pot in enumerate(result.pots):
+        if player in pot.eligible:
+            paid = [a for a in result.awards if a.pot == index and a.amount]
+            if any(a.player != player or a.share is not Share.WHOLE for a in paid):
+                return None
+    return player
 
 
 __all__ = [
