@@ -6,6 +6,7 @@ from splitpot.history.model import (
     HistoryError,
     PlayerRecord,
     RecordedAction,
+    RecordedAward,
     RecordedOutcome,
     UnsupportedHand,
 )
@@ -15,6 +16,7 @@ __all__ = [
     "HistoryError",
     "PlayerRecord",
     "RecordedAction",
+    "RecordedAward",
     "RecordedOutcome",
     "UnsupportedHand",
 ]

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from splitpot.cards import Card, CardError, parse_cards
-from splitpot.engine import Action, Post
+from splitpot.engine import Action, Post, Share
 from splitpot.reading import shown
 from splitpot.rules import GameConfig
 
@@ -18,7 +18,7 @@ class HistoryError(ValueError):
 
 
 class UnsupportedHand(HistoryError):
-    """A hand of a game or a feature splitpot does not play (another game, run it twice)."""
+    """A hand of a game or a feature splitpot does not play (another game, a draw)."""
 
 
 UNKNOWN = "??"  # an unknown card in history text (PHH's notation, also splitpot JSON's)
@@ -111,6 +111,18 @@ class RecordedAction:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordedAward:
+    """A part of a pot paid to a player, as the file records it: ``board`` 0 is the first
+    board (or run), 1 the second (RULES.md 7)."""
+
+    pot: int
+    share: Share
+    player: int
+    amount: int
+    board: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class RecordedOutcome:
     """What the file says the hand ended with, to check a replay against."""
 
@@ -118,13 +130,18 @@ class RecordedOutcome:
     collected: tuple[int, ...] | None = None  # chips each player won from the pots
     uncalled: tuple[int, ...] | None = None  # chips returned to each player
     total_pot: int | None = None
+    awards: tuple[RecordedAward, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
     """Players are in clockwise order; ``button`` indexes them. ``holes`` hold None for
     unknown cards; ``deck``, where known, is the whole order of the deck. ``serial`` is
-    the room's number of the hand (unique in the room), which PokerStars text prints."""
+    the room's number of the hand (unique in the room), which PokerStars text prints.
+
+    RULES.md 7: ``second_board`` is the second board of a double board, or the whole
+    second board of a board run twice (the cards both runs share, then its own); ``runs``
+    is what the players chose when asked to run it twice (None: they were not asked)."""
 
     id: str
     game: str
@@ -143,6 +160,8 @@ class HandRecord:
     currency: str = ""
     extra: dict[str, str] = field(default_factory=dict)
     serial: int | None = None
+    second_board: tuple[Card, ...] = ()
+    runs: int | None = None
 
     @property
     def names(self) -> tuple[str, ...]:

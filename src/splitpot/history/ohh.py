@@ -2,6 +2,10 @@
 trackers adopted: written, not read. A hand is one ``{"ohh": {...}}`` object; a file of
 many holds one object a line with a blank line between (the spec's storage format).
 
+RULES.md 7: antes and straddles are OHH's ``Post Ante`` and ``Straddle``; OHH has one
+board, preflop betting and no kill, so a double board, a board run twice, a bomb pot and a
+kill blind are refused by name.
+
 What the hero sees is written, as in PokerStars text (``report.revealed_holes``): their own
 cards dealt, every hand shown, and a hand mucked at the showdown; never a folded hand.
 """
@@ -81,6 +85,9 @@ def ohh_document(
         )
     if hand.result is None:
         raise HistoryError("only a finished hand can be written")
+    unsaid = _unsaid(record)
+    if unsaid is not None:
+        raise HistoryError(f"OHH cannot say {unsaid}: hand {record.id}")
     money = _money(record.unit)
     betting = record.config.betting
     return {
@@ -110,6 +117,20 @@ def ohh_document(
             "pots": _pots(hand, money),
         }
     }
+
+
+def _unsaid(record: HandRecord) -> str | None:
+    """The home game's mode of the hand that OHH has no words for (RULES.md 7), if any."""
+    kinds = {post.kind for post in record.posts}
+    if record.config.boards == 2:
+        return "a double board"
+    if record.runs == 2:
+        return "a board run twice"
+    if PostKind.BOMB in kinds:
+        return "a bomb pot"
+    if PostKind.KILL in kinds:
+        return "a kill blind"
+    return None
 
 
 def write_ohh(documents: Iterable[dict[str, Any]]) -> str:

@@ -5,6 +5,10 @@ Omaha). For the games PHH has no code for (pot- or no-limit Omaha Hi/Lo, Big O, 
 Omaha, limit Omaha, Hi/Lo without a qualifier) splitpot writes the extension documented
 in ``docs/history.md``: ``variant = "X-SPLITPOT"`` with ``splitpot_variant`` and
 ``splitpot_structure`` naming the game.
+
+RULES.md 7: antes, straddles and the kill blind are PHH's antes and blinds or straddles
+(``splitpot_kill`` names the killer); PHH has one board and preflop betting, so a double
+board, a board run twice and a bomb pot are refused by name.
 """
 
 from __future__ import annotations
@@ -129,25 +133,6 @@ def phh_hand(doc: dict[str, Any], hand_id: str = "") -> HandRecord:
     antes = [_chips(v, "an ante") for v in _by_position(array(doc["antes"], "antes"), count)]
     if len(blinds) != count or len(antes) != count:
         raise HistoryError("antes and blinds_or_straddles need one value per player")
-    if structure is Structure.FIXED_LIMIT:
-        small_bet, big_bet = (
-            _chips(doc.get("small_bet"), "small_bet"),
-            _chips(doc.get("big_bet"), "big_bet"),
-        )
-        nonzero = sorted(b for b in blinds if b)
-        betting: FixedLimit | PotLimit | NoLimit = FixedLimit(
-            small_bet,
-            big_bet,
-            small_blind=nonzero[0] if nonzero else 0,
-            big_blind=nonzero[-1] if nonzero else 0,
-        )
-    else:
-        min_bet = _chips(doc.get("min_bet"), "min_bet")
-        nonzero = sorted(b for b in blinds if b) or [min_bet]
-        kind = PotLimit if structure is Structure.POT_LIMIT else NoLimit
-        betting = kind(nonzero[0], nonzero[-1], min_bet)
-    config = GameConfig(variant, betting)
-
     # Players: p1 is the first dealt (left of the button), the last one has the button.
     names = array(doc.get("players", [f"p{i + 1}" for i in range(count)]), "players", count)
     seats = array(doc.get("seats", list(range(1, count + 1))), "seats", count)
@@ -157,7 +142,8 @@ def phh_hand(doc: dict[str, Any], hand_id: str = "") -> HandRecord:
     )
     button = count - 1
     posts = [Post(p, PostKind.ANTE, a) for p, a in enumerate(antes) if a]
-    blind_posts = [(p, b) for p, b in enumerate(blinds) if b]
+    killer = _killer(doc, count)
+    blind_posts = [(p, b) for p, b in enumerate(blinds) if b and p != killer]
     if count == 2:
         blind_posts.reverse()  # heads-up: the button (p2) posts the small blind first
     for rank, (player, amount) in enumerate(blind_posts):
@@ -167,6 +153,31 @@ def phh_hand(doc: dict[str, Any], hand_id: str = "") -> HandRecord:
             else [PostKind.BIG_BLIND]
         )
         posts.append(Post(player, kinds[rank] if rank < len(kinds) else PostKind.STRADDLE, amount))
+    if killer is not None:
+        if not blinds[killer]:
+            raise HistoryError(f"splitpot_kill: p{killer + 1} posts no blind to kill with")
+        posts.append(Post(killer, PostKind.KILL, blinds[killer]))
+    # The stakes are the blinds; a straddle or a kill blind is posted on top of them.
+    nonzero = sorted(
+        p.amount for p in posts if p.kind in (PostKind.SMALL_BLIND, PostKind.BIG_BLIND)
+    )
+    if structure is Structure.FIXED_LIMIT:
+        small_bet, big_bet = (
+            _chips(doc.get("small_bet"), "small_bet"),
+            _chips(doc.get("big_bet"), "big_bet"),
+        )
+        betting: FixedLimit | PotLimit | NoLimit = FixedLimit(
+            small_bet,
+            big_bet,
+            small_blind=nonzero[0] if nonzero else 0,
+            big_blind=nonzero[-1] if nonzero else 0,
+        )
+    else:
+        min_bet = _chips(doc.get("min_bet"), "min_bet")
+        nonzero = nonzero or [min_bet]
+        kind = PotLimit if structure is Structure.POT_LIMIT else NoLimit
+        betting = kind(nonzero[0], nonzero[-1], min_bet)
+    config = GameConfig(variant, betting)
 
     holes: list[tuple[Card | None, ...]] = [(None,) * variant.hole_cards for _ in range(count)]
     board: list[Card] = []
@@ -229,6 +240,14 @@ def phh_hand(doc: dict[str, Any], hand_id: str = "") -> HandRecord:
     )
 
 
+def _killer(doc: dict[str, Any], count: int) -> int | None:
+    """The player the splitpot extension ``splitpot_kill`` names (``"p3"``): their blind is
+    the kill blind (RULES.md 7); None without it."""
+    if "splitpot_kill" not in doc:
+        return None
+    return _player(string(doc["splitpot_kill"], "splitpot_kill"), count, "splitpot_kill")
+
+
 def _player(word: str, count: int, where: str) -> int:
     if not (word.startswith("p") and word[1:].isdigit() and 1 <= int(word[1:]) <= count):
         raise HistoryError(f"{where}: {shown(word)} is not one of p1..p{count}")
@@ -246,8 +265,15 @@ def _toml_value(value: Any) -> str:
 
 
 def write_phh(record: HandRecord, finishing_stacks: Sequence[int] | None = None) -> str:
-    """PHH text of a hand (players in PHH's order: left of the button first)."""
+    """PHH text of a hand (players in PHH's order: left of the button first); HistoryError,
+    naming the mode and the hand, for one PHH cannot say (RULES.md 7)."""
     config = record.config
+    if config.boards == 2:
+        raise HistoryError(f"PHH cannot say a double board: hand {record.id}")
+    if record.runs == 2:
+        raise HistoryError(f"PHH cannot say a board run twice: hand {record.id}")
+    if any(post.kind is PostKind.BOMB for post in record.posts):
+        raise HistoryError(f"PHH cannot say a bomb pot: hand {record.id}")
     count = len(record.players)
     order = deal_order(count, record.button)  # PHH p1.. in our indices
     position = {player: i for i, player in enumerate(order)}
@@ -272,6 +298,11 @@ def write_phh(record: HandRecord, finishing_stacks: Sequence[int] | None = None)
     fields += [
         ("antes", _by_position(antes, count)),
         ("blinds_or_straddles", _by_position(blinds, count)),
+    ]
+    fields += [
+        ("splitpot_kill", f"p{position[post.player] + 1}")
+        for post in record.posts
+        if post.kind is PostKind.KILL
     ]
     fields += [(key, value) for key, value in config.betting.params().items() if key in BET_SIZES]
     fields.append(("starting_stacks", [record.players[p].stack for p in order]))

@@ -1,10 +1,11 @@
 """PokerStars text hand histories: read Omaha hands, and write them.
 
 Read: Omaha Hi/Lo (limit, pot limit, no limit), five-card Omaha Hi/Lo and Omaha high,
-cash and tournament. Other games are recognised and skipped with a reason; a hand that
-cannot be read is reported with the reason, and reading goes on with the next one.
-Money is read in the smallest unit of the file: cents for cash games, chips for
-tournaments.
+cash and tournament, a board run twice (``*** FIRST FLOP ***``, ``SECOND Board``), and the
+home game's posts and double board as splitpot writes them (docs/history.md). Other games
+are recognised and skipped with a reason; a hand that cannot be read is reported with the
+reason, and reading goes on with the next one. Money is read in the smallest unit of the
+file: cents for cash games, chips for tournaments.
 """
 
 from __future__ import annotations
@@ -28,11 +29,13 @@ from splitpot.engine import (
     Post,
     Posted,
     PostKind,
+    RunsChosen,
     Share,
     Shown,
     Street,
     UncalledBetReturned,
 )
+from splitpot.evaluate import HighHand, LowHand
 from splitpot.history import report
 from splitpot.history.model import (
     MOST_CHIPS,
@@ -62,7 +65,11 @@ BUTTON = re.compile(r"Seat #(?P<seat>\d+) is the button")
 SEAT = re.compile(
     rf"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>{MONEY}) in chips[^)]*\)(?P<rest>.*)$"
 )
-STREET = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\* (?P<cards>.*)$")
+STREET = re.compile(
+    r"^\*\*\* (?:(?P<board>FIRST|SECOND) )?(?P<street>FLOP|TURN|RIVER) \*\*\* (?P<cards>.*)$"
+)
+RUN_TWICE = "Hand was run twice"  # the summary's line after a board run twice
+DOUBLE_BOARD = "Hand was played on two boards"  # splitpot's line: PokerStars deals none
 UNCALLED = re.compile(rf"^Uncalled bet \((?P<amount>{MONEY})\) returned to (?P<name>.+)$")
 COLLECTED = re.compile(
     rf"^(?P<name>.+) collected (?P<amount>{MONEY}) from (?:the )?(?:main |side )?pot"
@@ -76,6 +83,12 @@ IGNORED_VERBS = (
     "is sitting out", "sits out", "is disconnected", "is connected", "has timed out",
     "has returned", "is capped", "said,", "leaves the table", "joins the table",
 )  # fmt: skip
+POSTED = {  # the posts read by their words alone (the blinds are read apart)
+    "posts the ante": PostKind.ANTE,
+    "posts straddle": PostKind.STRADDLE,
+    "posts kill blind": PostKind.KILL,
+    "posts bomb pot": PostKind.BOMB,
+}
 VARIANTS = {
     ("", "Omaha Hi/Lo"): Variant.O8,
     ("5 Card ", "Omaha Hi/Lo"): Variant.BIGO,
@@ -160,6 +173,9 @@ class _HandReader:
         self.in_hand: set[str] = set()
         self.events: list[tuple[str, str, str]] = []  # (section, name, text)
         self.board: list[Card] = []
+        self.second: list[Card] = []  # RULES.md 7: the second board, or the second run's
+        self.shared: int | None = None  # board cards dealt before the FIRST street
+        self.run_twice = False
         self.known: dict[str, tuple[Card, ...]] = {}
         self.uncalled: dict[str, int] = {}
         self.collected: dict[str, int] = {}
@@ -192,10 +208,17 @@ class _HandReader:
             uncalled=tuple(self.uncalled.get(n, 0) for n in names),
             total_pot=self.total_pot,
         )
+        twice = self.run_twice or bool(self.shared)  # only two runs share cards
+        config = GameConfig(
+            game.variant,
+            betting,
+            boards=2 if self.second and not twice else 1,
+            run_it_twice=twice,
+        )
         return HandRecord(
             id=self.hand_id,
             game=game.name,
-            config=GameConfig(game.variant, betting),
+            config=config,
             players=tuple(PlayerRecord(n, *self.seats[n]) for n in names),
             button=button,
             posts=posts,
@@ -207,6 +230,8 @@ class _HandReader:
             outcome=outcome,
             unit="0.01" if self.scale == 100 else "1",
             currency=game.currency,
+            second_board=tuple(self.second),
+            runs=2 if twice else None,
         )
 
     # ---------------------------------------------------------- header and seats
@@ -237,9 +262,7 @@ class _HandReader:
         return _Game(variant, name, game["limit"], small, big, currency)
 
     def _check_whole(self) -> None:
-        """A hand splitpot can replay: one board, not cancelled, not cut off."""
-        if any(line.startswith(("*** FIRST", "*** SECOND")) for line in self.lines):
-            raise UnsupportedHand("the board was run twice, which splitpot does not play")
+        """A hand splitpot can replay: not cancelled, not cut off."""
         if any(line.startswith("Hand cancelled") for line in self.lines):
             raise HistoryError("the hand was cancelled")
         if not any(line.startswith("*** SUMMARY ***") for line in self.lines):
@@ -282,14 +305,27 @@ class _HandReader:
                 self._said(section, line)
 
     def _street(self, line: str, street: re.Match[str]) -> None:
+        """A street's new cards (the last bracket). RULES.md 7: a ``SECOND`` street's go on
+        the second board, which a second run begins with the cards dealt before the first
+        ``FIRST`` street (none on a double board)."""
         cards = re.findall(r"\[([^\]]*)\]", street["cards"])
         if not cards:
             raise HistoryError(f"no cards on the line {line!r}")
-        self.board.extend(parse_cards(cards[-1]))
+        new = parse_cards(cards[-1])
+        if street["board"] == "SECOND":
+            if not self.second:
+                self.second = self.board[: self.shared or 0]
+            self.second.extend(new)
+            return
+        if street["board"] == "FIRST" and self.shared is None:
+            self.shared = len(self.board)
+        self.board.extend(new)
 
     def _summary(self, line: str) -> None:
-        """The total pot, the rake and the pots; cards shown or mucked."""
-        if total := TOTAL.match(line):
+        """The total pot, the rake and the pots; a board run twice; cards shown or mucked."""
+        if line.startswith(RUN_TWICE):
+            self.run_twice = True
+        elif total := TOTAL.match(line):
             self.total_pot = self.money(total["total"])
             self.rake = self.money(total["rake"]) if total["rake"] else 0
             listed = re.findall(rf"(?:Main|Side) pot(?:-\d+)? ({MONEY})", line)
@@ -381,18 +417,24 @@ class _HandReader:
             kind = PostKind.LIVE if blind in blinds_seen else blind
             blinds_seen.add(blind)
             return [Post(player, kind, self.money(amount))]
-        if text.startswith("posts the ante"):
-            return [Post(player, PostKind.ANTE, self.money(amount))]
+        for words, kind in POSTED.items():
+            if text.startswith(words):
+                return [Post(player, kind, self.money(amount))]
         raise HistoryError(f"{name}: {text!r} is not a post splitpot knows")
 
     @staticmethod
     def _betting(game: _Game, posts: tuple[Post, ...]) -> FixedLimit | PotLimit | NoLimit:
+        """The stakes. A kill pot's header gives the bets the kill raised (RULES.md 7); its
+        big blind, when posted, is the table's own."""
         if game.fixed_limit:
             sb = next(
                 (p.amount for p in posts if p.kind is PostKind.SMALL_BLIND),
                 max(game.small // 2, 1),
             )
-            return FixedLimit(game.small, game.big, small_blind=sb, big_blind=game.small)
+            bb = game.small
+            if any(p.kind is PostKind.KILL for p in posts):
+                bb = next((p.amount for p in posts if p.kind is PostKind.BIG_BLIND), bb)
+            return FixedLimit(game.small, game.big, small_blind=sb, big_blind=bb)
         kind = PotLimit if game.limit == "Pot Limit" else NoLimit
         return kind(game.small, game.big)
 
@@ -441,9 +483,12 @@ _POST_WORDS = {
     PostKind.SMALL_BLIND: "small blind",
     PostKind.BIG_BLIND: "big blind",
     PostKind.LIVE: "big blind",
-    PostKind.STRADDLE: "big blind",
+    PostKind.STRADDLE: "straddle",  # as the sites that deal straddles write it
+    PostKind.KILL: "kill blind",  # RULES.md 7; PokerStars deals no kill pots
     PostKind.ANTE: "the ante",
+    PostKind.BOMB: "bomb pot",  # RULES.md 7; PokerStars deals no bomb pots
 }
+_RUNS = ("FIRST", "SECOND")  # the boards (or runs) as PokerStars names them
 _POSITIONS = {PostKind.SMALL_BLIND: "(small blind)", PostKind.BIG_BLIND: "(big blind)"}
 _FOLDED = {  # the summary's words for where a player folded
     Street.PREFLOP: "before Flop",
@@ -578,51 +623,83 @@ def _dealt_to(record: HandRecord, seen: dict[int, tuple[Card, ...]], hero: int |
 
 
 def _play(record: HandRecord, hand: Hand, money: Money) -> list[str]:
-    """The actions, the streets, the showdown and the chips paid, in their order."""
+    """The actions, the streets, the showdown and the chips paid, in their order.
+
+    RULES.md 7, two boards: a board run twice deals ``*** FIRST TURN ***`` and the rest of
+    the first run, then ``*** SECOND TURN ***`` and the rest of the second (the cards
+    dealt before them shared, as PokerStars writes it); a double board names every
+    street ``FIRST`` or ``SECOND`` (splitpot's words for a board PokerStars never deals).
+    The showdown is then told a board at a time: ``*** FIRST SHOW DOWN ***``, the hands
+    with their value on that board and the chips paid of it."""
     names = record.names
     result = hand.result
     assert result is not None
     has_low = record.config.variant.has_low
     level = max((p.amount for p in record.posts if p.kind.live), default=0)
-    board: list[Card] = []
+    double = hand.config.boards == 2
+    boards: list[list[Card]] = [[], []]
+    twice = False  # the rest of the board is being run twice
+    showdown: list[Shown | Mucked] = []
     lines: list[str] = []
     for event in hand.events:
         if isinstance(event, Acted):
             lines.append(f"{names[event.player]}: {_action_words(event, level, money)}")
             level = max(level, event.to)
+        elif isinstance(event, RunsChosen) and event.times == 2:
+            twice, boards[1] = True, list(boards[0])
         elif isinstance(event, BoardDealt):
             new = [c for c in event.cards if c is not None]
+            board = boards[event.board]
             before = f"[{format_cards(board, ' ')}] " if board else ""
             board += new
-            lines.append(f"*** {event.street.name} *** {before}[{format_cards(new, ' ')}]")
+            run = _RUNS[event.board] + " " if double or twice else ""
+            lines.append(f"*** {run}{event.street.name} *** {before}[{format_cards(new, ' ')}]")
             level = 0
         elif isinstance(event, UncalledBetReturned):
             lines.append(f"Uncalled bet ({money(event.amount)}) returned to {names[event.player]}")
+        elif isinstance(event, Shown | Mucked) and len(hand.boards) > 1:
+            showdown.append(event)
         elif isinstance(event, Shown | Mucked):
             if "*** SHOW DOWN ***" not in lines:
                 lines.append("*** SHOW DOWN ***")
-            lines.append(f"{names[event.player]}: {_showdown_words(event, has_low)}")
-    lines += _collected(record, result, money)
+            lines.append(f"{names[event.player]}: {_showdown_words(event, 0, has_low)}")
+    if showdown:
+        for number, run in enumerate(_RUNS):
+            lines.append(f"*** {run} SHOW DOWN ***")
+            lines += [
+                f"{names[event.player]}: {_showdown_words(event, number, has_low)}"
+                for event in showdown
+                if isinstance(event, Shown) or number == 0
+            ]
+            lines += _collected(record, result, money, number)
+    else:
+        lines += _collected(record, result, money, 0)
     if not result.showdown and result.awards:
         lines.append(f"{names[result.awards[0].player]}: doesn't show hand")
     return lines
 
 
-def _showdown_words(event: Shown | Mucked, has_low: bool) -> str:
+def _showdown_words(event: Shown | Mucked, board: int, has_low: bool) -> str:
     if isinstance(event, Mucked):
         return "mucks hand"
-    return f"shows [{format_cards(event.cards, ' ')}] ({_hand_words(event, has_low)})"
+    words = _hand_words(*_value(event, board), has_low)
+    return f"shows [{format_cards(event.cards, ' ')}] ({words})"
 
 
-def _collected(record: HandRecord, result: HandResult, money: Money) -> list[str]:
-    """Who collected what from which pot, a pot at a time; a hi/lo scoop in two halves,
-    and "No low hand qualified" after a pot of a showdown that had no low, as PokerStars
-    writes them."""
+def _value(event: Shown, board: int) -> tuple[HighHand | None, LowHand | None]:
+    """The shown hand's high and low on ``board`` (RULES.md 7: each board on its own)."""
+    return event.boards[board] if event.boards else (event.high, event.low)
+
+
+def _collected(record: HandRecord, result: HandResult, money: Money, board: int) -> list[str]:
+    """Who collected what of ``board``'s part of each pot, a pot at a time; a hi/lo scoop
+    in two halves, and "No low hand qualified" after a pot of a showdown that had no
+    low, as PokerStars writes them."""
     names = record.names
     split = record.config.variant.has_low and result.showdown
     lines: list[str] = []
     for pot in range(len(result.pots)):
-        awards = [a for a in result.awards if a.pot == pot and a.amount]
+        awards = [a for a in result.awards if a.pot == pot and a.board == board and a.amount]
         where = _pot_name(pot, len(result.pots))
         for award in awards:
             halves = [award.amount]
@@ -662,9 +739,15 @@ def _summary(
         )
         listed = f" {pots}"
     lines = [f"Total pot {money(total)}{listed} | Rake {money(result.rake)}"]
-    board = [card for card in hand.board if card is not None]
-    if board:
-        lines.append(f"Board [{format_cards(board, ' ')}]")
+    boards = [[card for card in board if card is not None] for board in hand.boards]
+    if len(boards) > 1:  # RULES.md 7
+        lines.append(DOUBLE_BOARD if hand.config.boards == 2 else RUN_TWICE)
+        lines += [
+            f"{run} Board [{format_cards(board, ' ')}]"
+            for run, board in zip(_RUNS, boards, strict=True)
+        ]
+    elif boards[0]:
+        lines.append(f"Board [{format_cards(boards[0], ' ')}]")
     ended = _how_each_ended(record, hand, seen, money)
     for player, outcome in zip(record.players, ended, strict=True):
         lines.append(f"Seat {player.seat}: {player.name} {outcome}")
@@ -687,9 +770,12 @@ def _how_each_ended(
     for player in range(len(record.players)):
         won = result.won(player)
         if player in shown:
-            ending = f"and won ({money(won)})" if won else "and lost"
-            words = _hand_words(shown[player], has_low)
-            outcome = f"showed [{format_cards(shown[player].cards, ' ')}] {ending} with {words}"
+            shows = format_cards(shown[player].cards, " ")
+            endings = (
+                _ending(shown[player], board, result, has_low, money)
+                for board in range(len(hand.boards))  # RULES.md 7: a board at a time
+            )
+            outcome = f"showed [{shows}] {', '.join(endings)}"
         elif won:
             outcome = f"collected ({money(won)})"
         elif player in folds:
@@ -700,6 +786,13 @@ def _how_each_ended(
             outcome = "mucked"
         ended.append(" ".join([*_positions(record, player), outcome]))
     return ended
+
+
+def _ending(event: Shown, board: int, result: HandResult, has_low: bool, money: Money) -> str:
+    """``and won (12) with ..`` or ``and lost with ..``: a shown hand on one board."""
+    chips = sum(a.amount for a in result.awards if a.player == event.player and a.board == board)
+    ending = f"and won ({money(chips)})" if chips else "and lost"
+    return f"{ending} with {_hand_words(*_value(event, board), has_low)}"
 
 
 def _positions(record: HandRecord, player: int) -> list[str]:
@@ -743,11 +836,10 @@ def _action_words(event: Acted, level: int, money: Money) -> str:
             return f"raises {money(event.to - level)} to {money(event.to)}{all_in}"
 
 
-def _hand_words(event: Shown, has_low: bool) -> str:
+def _hand_words(high: HighHand | None, low: LowHand | None, has_low: bool) -> str:
     """``HI: two pair, Aces and Sixes; LO: 7,6,5,2,A`` in hi/lo (no LO without a low),
     the high hand's name alone in Omaha high."""
-    high = event.high.name if event.high else ""
+    named = high.name if high else ""
     if not has_low:
-        return high
-    low = f"; LO: {event.low.name}" if event.low else ""
-    return f"HI: {high}{low}"
+        return named
+    return f"HI: {named}" + (f"; LO: {low.name}" if low else "")

@@ -9,14 +9,17 @@ from splitpot.cards import Card
 from splitpot.engine import (
     Action,
     ActionKind,
+    Award,
     Hand,
     HandSetupError,
     IllegalActionError,
     LegalActions,
     Phase,
+    Street,
     arrange_deck,
 )
-from splitpot.history.model import UNKNOWN, HandRecord, HistoryError
+from splitpot.engine.hand import BOARD_SIZES, deck_size
+from splitpot.history.model import UNKNOWN, HandRecord, HistoryError, RecordedAward
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,14 +56,50 @@ def _as_the_rules_read_it(action: Action, legal: LegalActions) -> Action:
     return action
 
 
+def arranged_deck(record: HandRecord) -> tuple[Card | None, ...]:
+    """The record's deck; where it gives none, a deck that deals its known hole cards and
+    boards, None where a card is unknown. RULES.md 7 and FAIRNESS.md: a double board deals
+    each street on each board in turn, a burn before each; a second run follows the whole
+    first one, a burn before each of its own streets."""
+    if record.deck:
+        return record.deck
+    hole_cards = record.config.variant.hole_cards
+    count = len(record.players)
+    deck = arrange_deck(record.holes, (), record.button, hole_cards)[: count * hole_cards]
+    first, second = record.board, record.second_board
+    if record.config.boards == 2:
+        for street in (Street.FLOP, Street.TURN, Street.RIVER):
+            deck += _street(first, street) + _street(second, street)
+    else:
+        shared = next(
+            (at for at, (a, b) in enumerate(zip(first, second, strict=False)) if a != b),
+            min(len(first), len(second)),
+        )
+        for street in (Street.FLOP, Street.TURN, Street.RIVER):
+            deck += _street(first, street)
+        for street in (Street.FLOP, Street.TURN, Street.RIVER):
+            if second and Street.of_board(shared) < street:
+                deck += _street(second, street)
+    needed = deck_size(count, hole_cards, record.config.boards)
+    return tuple(deck + [None] * (needed - len(deck)))
+
+
+def _street(board: Sequence[Card], street: Street) -> list[Card | None]:
+    """A street's place in the deck: the burn (unknown), then its cards, None for each
+    card the board never reached."""
+    start = {Street.FLOP: 0, Street.TURN: 3, Street.RIVER: 4}[street]
+    size = BOARD_SIZES[street]
+    cards: list[Card | None] = list(board[start : start + size])
+    return [None, *cards, *[None] * (size - len(cards))]
+
+
 def replay_record(record: HandRecord) -> Replay:
-    """Play the recorded actions through the engine; raise HistoryError where the file's
-    actions cannot be played under the rules."""
+    """Play the recorded actions through the engine (RULES.md 7: the board run as many
+    times as the record says the players chose, once when it does not say); raise
+    HistoryError where the file's actions cannot be played under the rules."""
     names = record.names
     config = record.config
-    deck = record.deck or tuple(
-        arrange_deck(record.holes, record.board, record.button, config.variant.hole_cards)
-    )
+    deck = arranged_deck(record)
     try:
         hand = Hand(
             config,
@@ -91,6 +130,9 @@ def replay_record(record: HandRecord) -> Replay:
         except (IllegalActionError, HandSetupError) as error:  # a recorded rake past the pot
             raise HistoryError(f"{where}: {error}") from error
     while not hand.is_over:
+        if hand.phase is Phase.RUN_IT:
+            hand.run_it(record.runs or 1)
+            continue
         player = hand.to_act
         assert player is not None
         if hand.phase is not Phase.SHOWDOWN:
@@ -149,9 +191,24 @@ def _differences(record: HandRecord, hand: Hand) -> list[Difference]:
         theirs = tuple(c + u for c, u in zip(outcome.collected, file_uncalled, strict=True))
         ours = [result.won(p) + returned[p] for p in players]
         compare("chips back (collected + returned)", theirs, ours)
+    if outcome.awards is not None:
+        theirs_awards = _awards_text(outcome.awards, names)
+        ours_awards = _awards_text(result.awards, names)
+        if theirs_awards != ours_awards:
+            found.append(Difference("awards", theirs_awards, ours_awards))
     if outcome.total_pot is not None:
         pairs = zip(returned, file_uncalled, strict=True)
         unrecorded = sum(max(0, ours - theirs) for ours, theirs in pairs)
         if outcome.total_pot not in (total, total + unrecorded):
             found.append(Difference("total pot", str(outcome.total_pot), str(total)))
     return found
+
+
+def _awards_text(awards: Sequence[Award | RecordedAward], names: Sequence[str]) -> str:
+    """Awards in one order, as a difference shows them: ``pot 0, board 2, high: Ann 12``
+    (RULES.md 7: a part of a pot for each board or run)."""
+    parts = sorted((a.pot, a.board, a.share.value, names[a.player], a.amount) for a in awards)
+    return "; ".join(
+        f"pot {pot}, board {board + 1}, {share}: {name} {amount}"
+        for pot, board, share, name, amount in parts
+    )

@@ -31,9 +31,11 @@ def award_lines(
     has_low: bool = True,
     *,
     low_qualifier: int | None = 8,
+    runs: int | None = None,
 ) -> list[str]:
     """One sentence per pot half of a finished hand: who won it, how much, with what;
-    ``has_low`` and ``low_qualifier`` are the game's (``Variant``)."""
+    ``has_low`` and ``low_qualifier`` are the game's (``Variant``), ``runs`` the times the
+    board was run (RULES.md 7: two runs are named so, not boards)."""
     return dealer.award_lines(
         result.awards,
         names,
@@ -41,6 +43,7 @@ def award_lines(
         low_qualifier=low_qualifier,
         unit=unit,
         currency=currency,
+        runs=runs,
     )
 
 

@@ -12,12 +12,14 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from splitpot.engine import Action, Hand, Post, PostKind
+from splitpot.cards import Card
+from splitpot.engine import Action, Award, Hand, Post, PostKind, Share
 from splitpot.history.model import (
     HandRecord,
     HistoryError,
     PlayerRecord,
     RecordedAction,
+    RecordedAward,
     RecordedOutcome,
     array,
     cards_text,
@@ -38,6 +40,10 @@ def game_json(config: GameConfig) -> dict[str, Any]:
     game["ante"] = config.ante
     rake = config.rake
     game["rake"] = None if rake is None else {"percent": str(rake.percent), "cap": rake.cap}
+    if config.boards != 1:  # RULES.md 7: a double board
+        game["boards"] = config.boards
+    if config.run_it_twice:  # RULES.md 7: the players are asked to run it twice
+        game["run_it_twice"] = True
     return game
 
 
@@ -73,7 +79,20 @@ def _game(doc: dict[str, Any]) -> GameConfig:
             betting = kind(chips("small_blind"), chips("big_blind"), chips("min_bet", 0))
         else:
             raise HistoryError("a hand is played in one structure: limit, pot-limit or no-limit")
-        return GameConfig(variant, betting, chips("ante", 0), _rake(doc.get("rake")))
+        twice = doc.get("run_it_twice", False)
+        if not isinstance(twice, bool):
+            raise HistoryError(f"game.run_it_twice is {shown(twice)}, not true or false")
+        boards = doc.get("boards", 1)
+        if boards not in (1, 2) or isinstance(boards, bool):
+            raise HistoryError(f"game.boards is {shown(boards)}, not 1 or 2")
+        return GameConfig(
+            variant,
+            betting,
+            chips("ante", 0),
+            _rake(doc.get("rake")),
+            boards=boards,
+            run_it_twice=twice,
+        )
     except KeyError as error:
         raise HistoryError(f"game: the field {error} is missing") from error
     except ValueError as error:
@@ -115,6 +134,10 @@ def to_json(record: HandRecord, hand: Hand | None = None) -> dict[str, Any]:
         "unit": record.unit,
         "currency": record.currency,
     }
+    if record.second_board:  # RULES.md 7: both boards, or both runs
+        doc["boards"] = [cards_text(record.board), cards_text(record.second_board)]
+    if record.runs is not None:
+        doc["runs"] = record.runs
     if record.serial is not None:  # a room's hand: its number in the room
         doc = {"format": FORMAT, "id": record.id, "serial": record.serial} | doc
     result = hand.result if hand is not None else None
@@ -127,6 +150,7 @@ def to_json(record: HandRecord, hand: Hand | None = None) -> dict[str, Any]:
             "total_pot": sum(pot.amount for pot in result.pots) + result.rake,
             "rake": result.rake,
             "pots": [{"amount": pot.amount, "eligible": list(pot.eligible)} for pot in result.pots],
+            "awards": [_award_json(award) for award in result.awards],
         }
     elif record.outcome is not None:
         outcome = record.outcome
@@ -136,7 +160,44 @@ def to_json(record: HandRecord, hand: Hand | None = None) -> dict[str, Any]:
             "uncalled": _list(outcome.uncalled),
             "total_pot": outcome.total_pot,
         }
+        if outcome.awards is not None:
+            doc["result"]["awards"] = [_award_json(award) for award in outcome.awards]
     return doc
+
+
+def _award_json(award: Award | RecordedAward) -> dict[str, Any]:
+    """A part of a pot paid: ``board_number`` 1 for the first board (or run), 2 the
+    second (RULES.md 7)."""
+    return {
+        "pot": award.pot,
+        "share": award.share.value,
+        "player": award.player,
+        "amount": award.amount,
+        "board_number": award.board + 1,
+    }
+
+
+def _award(value: Any, number: int, players: int) -> RecordedAward:
+    """An award of ``result.awards``, else HistoryError naming the field."""
+    what = f"result.awards {number}"
+    if not isinstance(value, dict):
+        raise HistoryError(f"{what} is {shown(value)}, not an object")
+    try:
+        share = Share(value["share"])
+    except (KeyError, ValueError, TypeError):
+        raise HistoryError(
+            f"{what}.share is {shown(value.get('share'))}, not high, low or whole"
+        ) from None
+    board = value.get("board_number", 1)
+    if board not in (1, 2) or isinstance(board, bool):
+        raise HistoryError(f"{what}.board_number is {shown(board)}, not 1 or 2")
+    return RecordedAward(
+        whole(value.get("pot"), f"{what}.pot"),
+        share,
+        _player(value.get("player"), f"{what}.player", players),
+        whole(value.get("amount"), f"{what}.amount"),
+        board - 1,
+    )
 
 
 def _list(values: tuple[int, ...] | None) -> list[int] | None:
@@ -177,11 +238,18 @@ def _outcome(result: Any, players: int) -> RecordedOutcome | None:
     if not isinstance(result, dict):
         raise HistoryError(f"result is {shown(result)}, not an object or null")
     total = result.get("total_pot")
+    awards = result.get("awards")
     return RecordedOutcome(
         finishing_stacks=_amounts(result.get("stacks"), "result.stacks", players),
         collected=_amounts(result.get("collected"), "result.collected", players),
         uncalled=_amounts(result.get("uncalled"), "result.uncalled", players),
         total_pot=None if total is None else whole(total, "result.total_pot"),
+        awards=None
+        if awards is None
+        else tuple(
+            _award(award, number, players)
+            for number, award in enumerate(array(awards, "result.awards"), start=1)
+        ),
     )
 
 
@@ -220,6 +288,10 @@ def from_json(doc: dict[str, Any]) -> HandRecord:
         board = read_cards(doc["board"], "board")
         if None in board:
             raise HistoryError("board cards must be known")
+        second = _second_board(doc.get("boards"), board)
+        runs = doc.get("runs")
+        if runs is not None and (runs not in (1, 2) or isinstance(runs, bool)):
+            raise HistoryError(f"runs is {shown(runs)}, not 1 or 2")
         holes = tuple(
             read_cards(h, f"hole cards {i + 1}")
             for i, h in enumerate(array(doc["holes"], "holes", count))
@@ -254,6 +326,8 @@ def from_json(doc: dict[str, Any]) -> HandRecord:
             unit=unit,
             currency=string(doc.get("currency", ""), "currency"),
             serial=None if serial is None else whole(serial, "serial", 1),
+            second_board=second,
+            runs=runs,
         )
     except KeyError as error:
         raise HistoryError(f"a splitpot hand needs the field {error}") from error
@@ -261,6 +335,21 @@ def from_json(doc: dict[str, Any]) -> HandRecord:
         if isinstance(error, HistoryError):
             raise
         raise HistoryError(str(error)) from error
+
+
+def _second_board(boards: Any, board: tuple[Card | None, ...]) -> tuple[Card, ...]:
+    """RULES.md 7: ``boards`` holds both boards (or runs) when there are two, the first
+    the same as ``board``; its second, else no cards."""
+    if boards is None or boards == []:
+        return ()
+    first, second = (read_cards(cards, "boards") for cards in array(boards, "boards", 2))
+    if first != board:
+        raise HistoryError(
+            f"boards: the first board {cards_text(first)} is not the board {cards_text(board)}"
+        )
+    if None in second:
+        raise HistoryError("board cards must be known")
+    return tuple(card for card in second if card is not None)
 
 
 def dumps(doc: dict[str, Any]) -> str:

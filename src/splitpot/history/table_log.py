@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from splitpot.engine import Hand
+from splitpot.engine import Hand, RunsChosen
 from splitpot.history.model import HandRecord, PlayerRecord, RecordedAction
 
 if TYPE_CHECKING:  # the table uses the history, not the other way round
@@ -25,7 +25,8 @@ def record_of(
 
 
 def hand_record(hand: Hand, names: Sequence[str], seats: Sequence[int], hand_id: str) -> HandRecord:
-    """The record of an engine hand played by ``names`` in ``seats`` (0-based)."""
+    """The record of an engine hand played by ``names`` in ``seats`` (0-based): RULES.md 7,
+    its second board or run, and what the players chose when asked to run it twice."""
     players = tuple(
         PlayerRecord(name, seat + 1, stack)
         for name, seat, stack in zip(names, seats, hand.starting_stacks, strict=True)
@@ -41,4 +42,8 @@ def hand_record(hand: Hand, names: Sequence[str], seats: Sequence[int], hand_id:
         board=tuple(c for c in hand.board if c is not None),
         actions=tuple(RecordedAction(p, a) for p, a in zip(hand.actors, hand.actions, strict=True)),
         deck=hand.deck,
+        second_board=tuple(c for c in hand.boards[1] if c is not None)
+        if len(hand.boards) > 1
+        else (),
+        runs=next((e.times for e in hand.events if isinstance(e, RunsChosen)), None),
     )
