@@ -1,7 +1,8 @@
 // Checks src/splitpot/web/js/fair.js against ../shared/fairness-vector.json (node 20:
 // globalThis.crypto): node tests/fair_js_check.mjs VECTOR [RECORDS]. With RECORDS (a JSON
-// list of hand records, or of {record, announced, own}) it also prints the page's checks of each, as JSON, for the test to
-// compare with verify.py's. Exit 1 naming what differs from the vector.
+// list of hand records, of {record, announced, own}, or of {record, rabbit}) it also prints
+// the page's checks of each, as JSON, for the test to compare with verify.py's. Exit 1
+// naming what differs from the vector.
 
 import { readFileSync } from "node:fs";
 import * as fair from "../src/splitpot/web/js/fair.js";
@@ -42,7 +43,12 @@ if (recordsPath) {
   const records = JSON.parse(readFileSync(recordsPath, "utf8"));
   const results = [];
   for (const item of records) {
-    // a record, or {record, announced, own}: the record checked against its announcement
+    // a record; {record, announced, own}: the record checked against its announcement;
+    // {record, rabbit}: a rabbit hunt checked against its hand's record
+    if ("rabbit" in item) {
+      results.push(await fair.verifyRabbit(item.record, item.rabbit));
+      continue;
+    }
     const checked = "record" in item ? [item.record, item.announced ?? null, item.own ?? null] : [item];
     results.push(await fair.verifyHand(...checked));
   }

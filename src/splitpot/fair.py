@@ -4,7 +4,7 @@ player can run the checks with nothing but Python.
 
 The room makes a ``PreOrder`` (a secret order of the 52 cards and their salts) and a
 server seed; the players add entropy; ``shuffle`` gives the deck; ``dealing_positions``
-says which place of the deck each card dealt came from.
+and ``board_positions`` say which place of the deck each card dealt came from.
 """
 
 from __future__ import annotations
@@ -121,9 +121,50 @@ def dealing_positions(players: int, hole_cards: int) -> tuple[list[list[int]], l
     for round_ in range(hole_cards):
         for player in range(players):
             holes[player].append(round_ * players + player)
-    dealt = players * hole_cards
-    board = [dealt + 1, dealt + 2, dealt + 3, dealt + 5, dealt + 7]
-    return holes, board
+    return holes, board_positions(players, hole_cards)[0]
+
+
+STREET_SIZES = (3, 1, 1)  # the cards of the flop, the turn and the river
+STREET_ENDS = (0, 3, 4)  # the cards on a board before each street: where a run may start
+
+
+def board_positions(
+    players: int, hole_cards: int, boards: int = 1, shared: int | None = None
+) -> list[list[int]]:
+    """The deck positions of the five cards of each board (FAIRNESS.md "More cards from
+    the same deck", in the order RULES.md 7 deals them), after the hole cards: one board,
+    a burn before the flop, the turn and the river; a double board (``boards`` 2), each
+    street to the first board and then the second, a burn before each; a board run twice
+    (``shared``: the cards both runs share, 0, 3 or 4), the whole first run, then the
+    second run's own streets, a burn before each. A card never dealt sits where it would
+    have come: the rabbit hunt shows the rest of each board from these places."""
+    if shared is not None and (boards != 1 or shared not in STREET_ENDS):
+        raise FairnessError(f"a board run twice shares 0, 3 or 4 cards of one board, not {shared}")
+    at = players * hole_cards
+    dealt: list[list[int]] = [[] for _ in range(boards)]
+    for size in STREET_SIZES:
+        for board in dealt:
+            board.extend(range(at + 1, at + 1 + size))  # after its burn
+            at += 1 + size
+    if shared is None:
+        return dealt
+    second = dealt[0][:shared]
+    for start, size in zip(STREET_ENDS, STREET_SIZES, strict=True):
+        if start >= shared:
+            second.extend(range(at + 1, at + 1 + size))
+            at += 1 + size
+    return [dealt[0], second]
+
+
+def runs_share(first: Sequence[object], second: Sequence[object]) -> int:
+    """A board run twice: the cards both runs share, the board as it was when the players
+    agreed (no card, the flop or the turn): the last street's end up to which the two
+    agree (RULES.md 7)."""
+    agree = next(
+        (at for at, (a, b) in enumerate(zip(first, second, strict=False)) if a != b),
+        min(len(first), len(second)),
+    )
+    return max(end for end in STREET_ENDS if end <= agree)
 
 
 @dataclass(frozen=True)
@@ -217,7 +258,6 @@ def fairness_record(
 ) -> dict[str, object]:
     """The ``fairness`` object of a hand's record (FAIRNESS.md "After the hand"), revealing
     the cards at the deck positions ``revealed`` with their salts."""
-    deck = deal.deck
     return {
         "scheme": SCHEME,
         "table_id": table_id,
@@ -236,11 +276,18 @@ def fairness_record(
             }
             for p in sorted(players, key=lambda p: p.seat)
         ],
-        "revealed": [
-            {"position": k, "card": deck[k], "salt": deal.salt_at(k).hex()}
-            for k in sorted(set(revealed))
-        ],
+        "revealed": revealed_cards(deal, revealed),
     }
+
+
+def revealed_cards(deal: Deal, positions: Sequence[int]) -> list[dict[str, int | str]]:
+    """The cards at the deck ``positions``, each with its position and salt, in deck order
+    (FAIRNESS.md "After the hand": ``revealed``)."""
+    deck = deal.deck
+    return [
+        {"position": k, "card": deck[k], "salt": deal.salt_at(k).hex()}
+        for k in sorted(set(positions))
+    ]
 
 
 # ------------------------------------------------------------------ the chain

@@ -178,6 +178,16 @@ def verify_hand(
 
 
 def _checks(record: Mapping[str, Any], fairness: Mapping[str, Any]) -> list[Check]:
+    checks, commitments, order = _shuffled(record, fairness)
+    revealed = _revealed(fairness["revealed"], commitments, order, checks)
+    return checks + _dealing_order(record, fairness, revealed)
+
+
+def _shuffled(
+    record: Mapping[str, Any], fairness: Mapping[str, Any]
+) -> tuple[list[Check], list[bytes], list[int]]:
+    """The deal's checks (the scheme, ``T``, each ``u``, ``D``, the hand), its 52
+    commitments and the shuffle ``pi`` recomputed from the key (FAIRNESS.md steps 1-5)."""
     scheme = fairness["scheme"]
     checks = [Check(say("scheme"), scheme == fair.SCHEME, _named(scheme))]
     seed = _hex(fairness["server_seed"], fair.SEED_BYTES, "server_seed")
@@ -203,9 +213,16 @@ def _checks(record: Mapping[str, Any], fairness: Mapping[str, Any]) -> list[Chec
         checks.append(Check(say("hand"), False, say("the fairness object is another hand's")))
     table_id = _text(fairness["table_id"], "table_id")
     key = fair.deal_key(table_id, _text(fairness["hand_id"], "hand_id"), deck, seed, entropy)
-    order = fair.permutation(key)
+    return checks, commitments, fair.permutation(key)
+
+
+def _revealed(
+    entries: Any, commitments: Sequence[bytes], order: Sequence[int], checks: list[Check]
+) -> dict[int, str]:
+    """The cards revealed (``{position, card, salt}``), each checked against the commitment
+    of its place in the deck (``order``: the shuffle), a check each added to ``checks``."""
     revealed: dict[int, str] = {}
-    for entry in fairness["revealed"]:
+    for entry in entries:
         position = _whole(entry["position"], say("a revealed position"), 0, len(fair.CARDS) - 1)
         card = _text(entry["card"], say("the card at position {position}", position=position))
         salt_at = say("the salt at position {position}", position=position)
@@ -214,8 +231,7 @@ def _checks(record: Mapping[str, Any], fairness: Mapping[str, Any]) -> list[Chec
         name = say("card {card} at position {position}", card=card, position=position)
         checks.append(Check(name, matches, "c = H(r, card)"))
         revealed[position] = card
-    checks += _dealing_order(record, fairness, revealed)
-    return checks
+    return revealed
 
 
 def _seats_of(record: Mapping[str, Any]) -> list[int]:
@@ -277,25 +293,27 @@ def _dealing_order(
         _derived(say("seats dealt"), order, claimed, _seat_list, from_button),
         _derived(say("hole cards"), hole_cards, fairness["hole_cards"], shown, say("each")),
     ]
-    if len(order) * hole_cards + 8 > len(fair.CARDS):  # the engine's deck_size
-        raise fair.FairnessError(
-            say(
-                "{seats} seats of {cards} hole cards are more than a deck deals",
-                seats=len(order),
-                cards=hole_cards,
-            )
-        )
-    holes, board = fair.dealing_positions(len(order), hole_cards)
+    boards = _board_count(record)
+    if len(order) * hole_cards + 8 * boards > len(fair.CARDS):  # the engine's deck_size
+        raise fair.FairnessError(_too_many(len(order), hole_cards, boards))
+    holes = fair.dealing_positions(len(order), hole_cards)[0]
     expected: dict[int, tuple[str, str]] = {}  # position -> (the card, where it went)
-    the_board = say("the board")
-    for position, card in zip(board, _cards(record["board"], the_board), strict=False):
-        expected[position] = (card, the_board)
+    for where, cards, positions in _boards(record, len(order), hole_cards):
+        for position, card in zip(positions, cards, strict=False):
+            expected.setdefault(position, (card, where))  # two runs share their first cards
     by_seat = {seat: index for index, seat in enumerate(seats)}
     for index, seat in enumerate(order):
         hole = _cards(record["holes"][by_seat[seat]], say("seat {seat}'s hole cards", seat=seat))
         for position, card in zip(holes[index], hole, strict=True):
             if card != UNKNOWN:
                 expected[position] = (card, say("seat {seat}", seat=seat))
+    return checks + _as_dealt(expected, revealed)
+
+
+def _as_dealt(expected: Mapping[int, tuple[str, str]], revealed: Mapping[int, str]) -> list[Check]:
+    """Each card expected at a deck position (with where it went) is the card revealed
+    there; a position revealed where no card was expected fails."""
+    checks: list[Check] = []
     for position, (card, where) in sorted(expected.items()):
         found = revealed.get(position)
         said = {"card": card, "where": where, "position": position}
@@ -308,6 +326,108 @@ def _dealing_order(
         name = say("position {position}", position=position)
         checks.append(Check(name, False, say("revealed, but no card of the hand")))
     return checks
+
+
+def _board_count(record: Mapping[str, Any]) -> int:
+    """The boards a hand is dealt (RULES.md 7: 2, a double board), by its ``game``."""
+    return _whole(record["game"].get("boards", 1), "game.boards", 1, 2)
+
+
+def _too_many(seats: int, hole_cards: int, boards: int) -> str:
+    if boards == 1:
+        return say(
+            "{seats} seats of {cards} hole cards are more than a deck deals",
+            seats=seats,
+            cards=hole_cards,
+        )
+    return say(
+        "{seats} seats of {cards} hole cards on two boards are more than a deck deals",
+        seats=seats,
+        cards=hole_cards,
+    )
+
+
+def _boards(
+    record: Mapping[str, Any], players: int, hole_cards: int
+) -> list[tuple[str, list[str], list[int]]]:
+    """Each board the record shows (the board, and ``boards``' second: a double board's,
+    by ``game.boards`` 2, or a second run, by ``runs`` 2), its name, its cards and the
+    deck positions RULES.md 7 deals its five cards from (FAIRNESS.md "More cards from the
+    same deck"; ``fair.board_positions``)."""
+    first = _cards(record["board"], say("the board"))
+    double = _board_count(record) == 2
+    runs = record.get("runs")
+    twice = runs is not None and _whole(runs, "runs", 1, 2) == 2
+    boards = record.get("boards") or [record["board"]]
+    if boards[0] != record["board"]:
+        said = say(
+            "boards: the first board {cards} is not the board {board}",
+            cards=shown(boards[0]),
+            board=shown(record["board"]),
+        )
+        raise fair.FairnessError(said)
+    second = _cards(boards[1], say("board {number}", number=2)) if len(boards) > 1 else []
+    if second and double == twice:  # a second board is a double board's or a second run
+        said = say("the record's second board is neither a double board's nor a second run's")
+        raise fair.FairnessError(said)
+    if twice:
+        positions = fair.board_positions(players, hole_cards, 1, fair.runs_share(first, second))
+    else:
+        positions = fair.board_positions(players, hole_cards, 2 if double else 1)
+    names = [say("the board"), say("board {number}", number=2)]
+    return list(zip(names, [first, second], positions, strict=False))
+
+
+def verify_rabbit(record: Mapping[str, Any], rabbit: Mapping[str, Any]) -> list[Check]:
+    """FAIRNESS.md "More cards from the same deck": the cards a rabbit hunt showed (the
+    ``rabbit`` event as a client received it, its ``fairness`` revealing each with its
+    salt) are the cards of the hand's deck where the rest of each board would have come
+    from, after the boards the hand's record shows. Checked under the record's deal (the
+    key from its seeds), whose own checks are ``verify_hand``'s; a check that cannot be
+    made fails with the reason, as there."""
+    try:
+        fairness, hunted = record["fairness"], rabbit["fairness"]
+        _, commitments, order = _shuffled(record, fairness)
+        checks = []
+        if hunted["hand_id"] != fairness["hand_id"]:
+            checks.append(Check(say("hand"), False, say("the fairness object is another hand's")))
+        revealed = _revealed(hunted["revealed"], commitments, order, checks)
+        seats = _seats_of(record)
+        boards = _boards(record, len(seats), _hole_cards(record, seats))
+        expected: dict[int, tuple[str, str]] = {}  # position -> (the card, where it went)
+        for number, (_, cards, positions) in enumerate(boards, start=1):
+            where = say("the rabbit")
+            if len(boards) > 1:
+                where = say("the rabbit of board {number}", number=number)
+            hunted_cards = [
+                _text(card, where)
+                for street in rabbit["streets"]
+                if _whole(street.get("board_number", 1), "board_number", 1, 2) == number
+                for card in street["cards"]
+            ]
+            rest = positions[len(cards) :]  # where the rest of this board would have come
+            said = say(
+                "shows {count} of the {rest} to come after the {dealt} dealt",
+                count=len(hunted_cards),
+                rest=len(rest),
+                dealt=len(cards),
+            )
+            checks.append(Check(where, len(hunted_cards) == len(rest), said))
+            expected |= {p: (c, where) for p, c in zip(rest, hunted_cards, strict=False)}
+        return checks + _as_dealt(expected, revealed)
+    except KeyError as error:
+        missing = say("cannot be checked: the field {field} is missing", field=str(error))
+        return [Check(say("the rabbit"), False, missing)]
+    except (
+        fair.FairnessError,
+        TypeError,
+        ValueError,
+        IndexError,
+        OverflowError,
+        AttributeError,
+    ) as error:
+        said = say("cannot be checked: {reason}", reason=reason(error))
+        return [Check(say("the rabbit"), False, said)]
 
 
 def _derived(name: str, derived: Any, claimed: Any, said: Any, how: str) -> Check:
@@ -332,6 +452,7 @@ def _seat_list(seats: Sequence[int]) -> str:
 
 
 KINDS_TOLD = ("hand_started", "hand_cancelled")  # what --announced reads of a client's events
+RABBIT = "rabbit"  # and the rabbit hunts it was shown, each checked against its hand's record
 
 
 @dataclass(frozen=True)
@@ -378,17 +499,25 @@ class Announcements:
 
     hands: Mapping[str, Mapping[str, Any]]  # by hand id: its last announcement standing
     called_off: tuple[CalledOff, ...]
+    rabbits: Mapping[str, Sequence[Mapping[str, Any]]]  # by hand id: its rabbit hunts shown
 
 
 def announcements(loaded: Any) -> Announcements:
     """The ``hand_started`` and ``hand_cancelled`` events of a file in the order a client
     received them: one event, a list, each bare or as the frame that carried it (``{"type":
-    "event", "table", "event"}``, whose table is kept with its event). Anything else is
-    skipped, so a client may keep all it received; the same announcement twice is one."""
+    "event", "table", "event"}``, whose table is kept with its event); and the ``rabbit``
+    hunts it was shown, by the hand their ``fairness`` names. Anything else is skipped, so
+    a client may keep all it received; the same announcement twice is one."""
     items = loaded if isinstance(loaded, list) else [loaded]
     events: list[Mapping[str, Any]] = []
+    rabbits: dict[str, list[Mapping[str, Any]]] = {}
     for item in items:
         event = item.get("event") if isinstance(item, dict) and "event" in item else item
+        if isinstance(event, dict) and event.get("kind") == RABBIT:
+            revealed = event.get("fairness")
+            hand = revealed.get("hand_id") if isinstance(revealed, dict) else event.get("hand")
+            rabbits.setdefault(str(hand), []).append(event)
+            continue
         if not isinstance(event, dict) or event.get("kind") not in KINDS_TOLD:
             continue
         if isinstance(item, dict) and "table" in item and "table" not in event:
@@ -415,7 +544,7 @@ def announcements(loaded: Any) -> Announcements:
         CalledOff(hand, before, cancelled, _next_of(hand, events[index:]))
         for index, hand, before, cancelled in ends
     )
-    return Announcements(standing, called_off)
+    return Announcements(standing, called_off, rabbits)
 
 
 def _next_of(hand: str, events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
@@ -811,6 +940,8 @@ def run(args: argparse.Namespace) -> int:
                     passed = False
                     continue
             checks = verify_hand(record, announced, own)
+            for rabbit in [] if told is None else told.rabbits.get(str(record.get("id")), []):
+                checks += verify_rabbit(record, rabbit)
             passed = report_hand(record, checks, words) and passed
         if args.chain:
             chain = words.say_n(

@@ -5,11 +5,13 @@ see and a restarted room can finish the hand."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from splitpot import fair
 from splitpot.cards import Card
+from splitpot.engine import BoardDealt
 from splitpot.i18n import said
 from splitpot.protocol import ErrorCode, Json, JsonObject, ProtocolError
 from splitpot.table import HandStarted
@@ -113,15 +115,55 @@ def revealed_fairness(
     table_id: str,
     hand_id: str,
     secret: dict[str, Any],
-    board_cards: int,
+    board_cards: Sequence[int],
     seats_seen: set[int],
+    *,
+    shared: int | None = None,
 ) -> dict[str, object]:
     """The record's ``fairness`` for one reader, from what the room kept of the deal: the
-    board dealt and the hole cards of ``seats_seen`` (wire seats) revealed with their
-    salts, nothing else."""
-    seats = secret["seats_dealt"]
-    board = fair.dealing_positions(len(seats), secret["hole_cards"])[1]
-    revealed = board[:board_cards] + hole_positions(secret, seats_seen)
+    boards dealt (``board_cards``: how many cards each board got, one board or two; with
+    ``shared``, two runs of one board sharing that many cards) and the hole cards of
+    ``seats_seen`` (wire seats) revealed with their salts, nothing else."""
+    positions = _board_positions(secret, len(board_cards), shared)
+    board = [p for dealt, count in zip(positions, board_cards, strict=True) for p in dealt[:count]]
+    deal, players = _deal(table_id, hand_id, secret)
+    seats, hole_cards = secret["seats_dealt"], secret["hole_cards"]
+    revealed = board + hole_positions(secret, seats_seen)
+    return fair.fairness_record(deal, table_id, hand_id, hole_cards, seats, players, revealed)
+
+
+def rabbit_revealed(
+    table_id: str, hand_id: str, secret: dict[str, Any], hunted: Sequence[BoardDealt]
+) -> JsonObject:
+    """The ``fairness`` of a rabbit hunt (FAIRNESS.md "More cards from the same deck"):
+    each card ``hunted`` shows, at the place of the deck it would have been dealt from
+    (the rest of its board, a burn before each street), with its salt, for the hand
+    ``hand_id``. The hand's record was chained when the hand ended; the rabbit comes
+    after, so its cards are revealed with the event that shows them, and checked against
+    that record (``verify.verify_rabbit``)."""
+    boards = 1 + max((dealt.board for dealt in hunted), default=0)
+    revealed: list[int] = []
+    for board, places in enumerate(_board_positions(secret, boards, None)):
+        shown = sum(len(dealt.cards) for dealt in hunted if dealt.board == board)
+        revealed += places[len(places) - shown :]  # the rest of the board
+    deal, _ = _deal(table_id, hand_id, secret)
+    cards: list[Json] = [dict[str, Json](card) for card in fair.revealed_cards(deal, revealed)]
+    return {"hand_id": hand_id, "revealed": cards}
+
+
+def _board_positions(secret: dict[str, Any], boards: int, shared: int | None) -> list[list[int]]:
+    """The deck positions of each board of the deal the room kept (``fair.board_positions``):
+    two boards are a double board unless they are two runs sharing ``shared`` cards."""
+    players, hole_cards = len(secret["seats_dealt"]), secret["hole_cards"]
+    if shared is None:
+        return fair.board_positions(players, hole_cards, boards)
+    return fair.board_positions(players, hole_cards, 1, shared)
+
+
+def _deal(
+    table_id: str, hand_id: str, secret: dict[str, Any]
+) -> tuple[fair.Deal, list[fair.Contribution]]:
+    """The deal the room kept, made again, and its players' contributions."""
     players = [
         fair.Contribution(
             p["seat"],
@@ -135,10 +177,7 @@ def revealed_fairness(
     )
     entropy = {p.seat: p.entropy for p in players if p.entropy is not None}
     seed = bytes.fromhex(secret["server_seed"])
-    deal = fair.shuffle(table_id, hand_id, pre_order, seed, entropy)
-    return fair.fairness_record(
-        deal, table_id, hand_id, secret["hole_cards"], seats, players, revealed
-    )
+    return fair.shuffle(table_id, hand_id, pre_order, seed, entropy), players
 
 
 def audited(hand_id: str, number: int, status: str, secret: dict[str, Any]) -> JsonObject:

@@ -12,11 +12,11 @@ from typing import Any
 
 from splitpot import fair
 from splitpot.cards import Card, parse_cards
-from splitpot.engine import PotAwarded, arrange_deck
+from splitpot.engine import PotAwarded
 from splitpot.fair import chain_hash
 from splitpot.history.phh import write_phh
 from splitpot.history.pokerstars import write_pokerstars
-from splitpot.history.replay import replay_record
+from splitpot.history.replay import arranged_deck, replay_record
 from splitpot.history.report import revealed_holes
 from splitpot.history.splitpot_json import from_json, to_json
 from splitpot.i18n import ENGLISH, Words
@@ -55,8 +55,8 @@ def hand_document(
     seen = revealed_holes(hand, index)
     hole_cards = record.config.variant.hole_cards
     holes = tuple(seen.get(p, (None,) * hole_cards) for p in range(len(record.players)))
-    deck = arrange_deck(holes, record.board, record.button, hole_cards)
-    public = replace(record, holes=holes, deck=tuple(deck))
+    seen_only = replace(record, holes=holes, deck=None)  # the deck: the hands seen, the boards
+    public = replace(seen_only, deck=arranged_deck(seen_only))
     if format == "pokerstars":  # numbered by its serial (records before it carry none)
         numbered = replace(record, serial=stored_hand.serial)
         text = write_pokerstars(
@@ -72,10 +72,12 @@ def hand_document(
     document["started"] = utc_text(_utc(started))
     secret = stored.get(DEAL_SECRET)
     private: list[int] = []  # the deck positions only this reader sees (FAIRNESS.md chain)
-    if secret is not None:  # the board and the hands this reader sees, with their salts
+    if secret is not None:  # the boards and the hands this reader sees, with their salts
         seats_seen = {record.players[p].seat for p in seen}
+        boards = [record.board, record.second_board] if record.second_board else [record.board]
+        shared = fair.runs_share(*boards) if len(boards) == 2 and record.runs == 2 else None
         document["fairness"] = revealed_fairness(
-            table, hand_id, secret, len(record.board), seats_seen
+            table, hand_id, secret, [len(board) for board in boards], seats_seen, shared=shared
         )
         shown_to_all = {record.players[p].seat for p in revealed_holes(hand, None)}
         private = hole_positions(secret, seats_seen - shown_to_all)

@@ -29,6 +29,8 @@ const NAMES = [
   [/^announced seats$/, () => t("announced seats")],
   [/^your commitment$/, () => t("your commitment")],
   [/^your entropy$/, () => t("your entropy")],
+  [/^the rabbit$/, () => t("the rabbit")],
+  [/^the rabbit of board (\d+)$/, (m) => t("the rabbit of board {number}", { number: m[1] })],
 ];
 
 const DETAILS = [
@@ -54,6 +56,10 @@ const DETAILS = [
   [/^not yours$/, () => t("not yours")],
   [/^(\S+) to the board from position (\d+)(: not revealed)?$/, (m) => dealt(m[3], t("{card} to the board from position {position}", { card: m[1], position: m[2] }))],
   [/^(\S+) to seat (\d+) from position (\d+)(: not revealed)?$/, (m) => dealt(m[4], t("{card} to seat {seat} from position {position}", { card: m[1], seat: m[2], position: m[3] }))],
+  [/^(\S+) to board (\d+) from position (\d+)(: not revealed)?$/, (m) => dealt(m[4], t("{card} to board {number} from position {position}", { card: m[1], number: m[2], position: m[3] }))],
+  [/^(\S+) to the rabbit from position (\d+)(: not revealed)?$/, (m) => dealt(m[3], t("{card} to the rabbit from position {position}", { card: m[1], position: m[2] }))],
+  [/^(\S+) to the rabbit of board (\d+) from position (\d+)(: not revealed)?$/, (m) => dealt(m[4], t("{card} to the rabbit of board {number} from position {position}", { card: m[1], number: m[2], position: m[3] }))],
+  [/^shows (\d+) of the (\d+) to come after the (\d+) dealt$/, (m) => t("shows {count} of the {rest} to come after the {dealt} dealt", { count: m[1], rest: m[2], dealt: m[3] })],
   // a value derived from the rules: "seats 2, 3, from the button (seat 1); the record says ..."
   [/^(.*?), (from the button \(seat \d+\)|from the announced button \(seat \d+\)|each|as announced)(?:; the record says (.*))?$/s, derived],
 ];

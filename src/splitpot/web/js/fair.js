@@ -123,8 +123,43 @@ export function dealingPositions(players, holeCards) {
   for (let round = 0; round < holeCards; round += 1) {
     for (let player = 0; player < players; player += 1) holes[player].push(round * players + player);
   }
-  const dealt = players * holeCards;
-  return { holes, board: [dealt + 1, dealt + 2, dealt + 3, dealt + 5, dealt + 7] };
+  return { holes, board: boardPositions(players, holeCards)[0] };
+}
+
+const STREET_SIZES = [3, 1, 1]; // the cards of the flop, the turn and the river
+const STREET_ENDS = [0, 3, 4]; // the cards on a board before each street: where a run may start
+
+/** The deck positions of the five cards of each board (FAIRNESS.md "More cards from the same
+ * deck", RULES.md 7; verify.py's fair.board_positions): one board, a burn before each street;
+ * a double board (`boards` 2), each street to the first board and then the second, a burn
+ * before each; a board run twice (`shared`: the cards both runs share, 0, 3 or 4), the whole
+ * first run, then the second run's own streets, a burn before each. A card never dealt sits
+ * where it would have come (the rabbit hunt). */
+export function boardPositions(players, holeCards, boards = 1, shared = null) {
+  if (shared !== null && (boards !== 1 || !STREET_ENDS.includes(shared))) {
+    throw new FairnessError(`a board run twice shares 0, 3 or 4 cards of one board, not ${shared}`);
+  }
+  let at = players * holeCards;
+  const dealt = Array.from({ length: boards }, () => []);
+  const street = (board, size) => {
+    for (let card = 1; card <= size; card += 1) board.push(at + card); // after its burn
+    at += 1 + size;
+  };
+  for (const size of STREET_SIZES) for (const board of dealt) street(board, size);
+  if (shared === null) return dealt;
+  const second = dealt[0].slice(0, shared);
+  STREET_SIZES.forEach((size, index) => {
+    if (STREET_ENDS[index] >= shared) street(second, size);
+  });
+  return [dealt[0], second];
+}
+
+/** A board run twice: the cards both runs share, the last street's end up to which the two
+ * agree (verify.py's fair.runs_share). */
+export function runsShare(first, second) {
+  let agree = 0;
+  while (agree < Math.min(first.length, second.length) && first[agree] === second[agree]) agree += 1;
+  return Math.max(...STREET_ENDS.filter((end) => end <= agree));
 }
 
 /* ---------- the checks of a record (verify.py verify_hand) ---------- */
@@ -214,6 +249,14 @@ export async function verifyHand(record, announced = null, own = null) {
 }
 
 async function checks(record, fairness) {
+  const { found, commitments, order } = await shuffled(record, fairness);
+  const revealed = await revealedCards(field(fairness, "revealed"), commitments, order, found);
+  return [...found, ...dealingOrderChecks(record, fairness, revealed)];
+}
+
+/** The deal's checks (the scheme, T, each u, D, the hand), its 52 commitments and the shuffle
+ * recomputed from the key (verify.py _shuffled). */
+async function shuffled(record, fairness) {
   const scheme = field(fairness, "scheme");
   const found = [check("scheme", scheme === SCHEME, String(scheme))];
   const seed = fromHex(field(fairness, "server_seed"), SEED_BYTES, "server_seed");
@@ -241,9 +284,14 @@ async function checks(record, fairness) {
     found.push(check("hand", false, "the fairness object is another hand's"));
   }
   const key = await dealKey(text(tableId, "table_id"), text(handId, "hand_id"), deck, seed, entropy);
-  const order = await permutation(key);
+  return { found, commitments, order: await permutation(key) };
+}
+
+/** The cards revealed ({position, card, salt}), each checked against the commitment of its
+ * place in the deck, a check each pushed to `found` (verify.py _revealed). */
+async function revealedCards(entries, commitments, order, found) {
   const revealed = new Map();
-  for (const entry of list(field(fairness, "revealed"), "revealed")) {
+  for (const entry of list(entries, "revealed")) {
     const position = whole(field(entry, "position"), "a revealed position", 0, CARDS.length - 1);
     const card = text(field(entry, "card"), `the card at position ${position}`);
     const salt = fromHex(field(entry, "salt"), SALT_BYTES, `the salt at position ${position}`);
@@ -251,7 +299,7 @@ async function checks(record, fairness) {
     found.push(check(`card ${card} at position ${position}`, matches, "c = H(r, card)"));
     revealed.set(position, card);
   }
-  return [...found, ...dealingOrderChecks(record, fairness, revealed)];
+  return revealed;
 }
 
 /** FAIRNESS.md step 6: the seats dealt in, in dealing order, from the first seat left of the button. */
@@ -306,15 +354,19 @@ function dealingOrderChecks(record, fairness, revealed) {
     derived("seats dealt", order, claimed, seatList, `from the button (seat ${seats[button]})`),
     derived("hole cards", holeCards, field(fairness, "hole_cards"), shown, "each"),
   ];
-  if (order.length * holeCards + 8 > CARDS.length) { // the engine's deck_size
-    throw new FairnessError(`${order.length} seats of ${holeCards} hole cards are more than a deck deals`);
+  const boards = boardCount(record);
+  if (order.length * holeCards + 8 * boards > CARDS.length) { // the engine's deck_size
+    const on = boards === 1 ? "" : " on two boards";
+    throw new FairnessError(`${order.length} seats of ${holeCards} hole cards${on} are more than a deck deals`);
   }
-  const { holes, board } = dealingPositions(order.length, holeCards);
+  const { holes } = dealingPositions(order.length, holeCards);
   const expected = new Map(); // position -> [the card, where it went]
-  const boardCards = cardsOf(field(record, "board"), "the board");
-  board.forEach((position, index) => {
-    if (index < boardCards.length) expected.set(position, [boardCards[index], "the board"]);
-  });
+  for (const [where, cards, positions] of boardsOf(record, order.length, holeCards)) {
+    positions.forEach((position, index) => {
+      // two runs share their first cards
+      if (index < cards.length && !expected.has(position)) expected.set(position, [cards[index], where]);
+    });
+  }
   const bySeat = new Map(seats.map((seat, index) => [seat, index]));
   order.forEach((seat, index) => {
     const hole = cardsOf(record.holes[bySeat.get(seat)], `seat ${seat}'s hole cards`);
@@ -322,6 +374,13 @@ function dealingOrderChecks(record, fairness, revealed) {
       if (hole[round] !== UNKNOWN) expected.set(position, [hole[round], `seat ${seat}`]);
     });
   });
+  return [...found, ...asDealt(expected, revealed)];
+}
+
+/** Each card expected at a deck position (with where it went) is the card revealed there; a
+ * position revealed where no card was expected fails (verify.py _as_dealt). */
+function asDealt(expected, revealed) {
+  const found = [];
   for (const position of [...expected.keys()].sort((a, b) => a - b)) {
     const [card, where] = expected.get(position);
     let detail = `${card} to ${where} from position ${position}`;
@@ -332,6 +391,84 @@ function dealingOrderChecks(record, fairness, revealed) {
     found.push(check(`position ${position}`, false, "revealed, but no card of the hand"));
   }
   return found;
+}
+
+/** The boards a hand is dealt (RULES.md 7: 2, a double board), by its `game`. */
+function boardCount(record) {
+  const game = field(record, "game");
+  return whole("boards" in game ? game.boards : 1, "game.boards", 1, 2);
+}
+
+/** A JSON value's truth as Python reads it (verify.py's `or`). */
+function truthy(value) {
+  if (Array.isArray(value)) return value.length > 0;
+  if (value !== null && typeof value === "object") return Object.keys(value).length > 0;
+  return Boolean(value);
+}
+
+/** Each board the record shows, [name, cards, the deck positions of its five cards]: the
+ * board, and `boards`' second (a double board's, by game.boards 2, or a second run, by runs
+ * 2), dealt in the order of RULES.md 7 (verify.py _boards). */
+function boardsOf(record, players, holeCards) {
+  const first = cardsOf(field(record, "board"), "the board");
+  const double = boardCount(record) === 2;
+  const runs = record.runs ?? null;
+  const twice = runs !== null && whole(runs, "runs", 1, 2) === 2;
+  const boards = truthy(record.boards) ? record.boards : [record.board];
+  if (boards[0] !== record.board) {
+    throw new FairnessError(`boards: the first board ${shown(boards[0])} is not the board ${shown(record.board)}`);
+  }
+  const second = boards.length > 1 ? cardsOf(boards[1], "board 2") : [];
+  if (second.length && double === twice) {
+    throw new FairnessError("the record's second board is neither a double board's nor a second run's");
+  }
+  const positions = twice
+    ? boardPositions(players, holeCards, 1, runsShare(first, second))
+    : boardPositions(players, holeCards, double ? 2 : 1);
+  return [["the board", first], ["board 2", second]].slice(0, positions.length).map(([name, cards], index) => [name, cards, positions[index]]);
+}
+
+/**
+ * FAIRNESS.md "More cards from the same deck": the cards a rabbit hunt showed (the `rabbit`
+ * event as this page received it, its `fairness` revealing each with its salt) are the
+ * cards of the hand's deck where the rest of each board would have come from, after the
+ * boards the hand's record shows: [{name, passed, detail}], as verify.py's verify_rabbit.
+ * Checked under the record's deal, whose own checks are verifyHand's.
+ */
+export async function verifyRabbit(record, rabbit) {
+  try {
+    const fairness = field(record, "fairness");
+    const hunted = field(rabbit, "fairness");
+    const { commitments, order } = await shuffled(record, fairness);
+    const found = [];
+    if (field(hunted, "hand_id") !== field(fairness, "hand_id")) {
+      found.push(check("hand", false, "the fairness object is another hand's"));
+    }
+    const revealed = await revealedCards(field(hunted, "revealed"), commitments, order, found);
+    const seats = seatsOf(record);
+    const boards = boardsOf(record, seats.length, holeCardsOf(record, seats));
+    const expected = new Map(); // position -> [the card, where it went]
+    boards.forEach(([, cards, positions], index) => {
+      const number = index + 1;
+      const where = boards.length > 1 ? `the rabbit of board ${number}` : "the rabbit";
+      const huntedCards = [];
+      for (const street of list(field(rabbit, "streets"), "streets")) {
+        const board = street !== null && typeof street === "object" && "board_number" in street ? street.board_number : 1;
+        if (whole(board, "board_number", 1, 2) !== number) continue;
+        for (const card of list(field(street, "cards"), "cards")) huntedCards.push(text(card, where));
+      }
+      const rest = positions.slice(cards.length); // where the rest of this board would have come
+      const detail = `shows ${huntedCards.length} of the ${rest.length} to come after the ${cards.length} dealt`;
+      found.push(check(where, huntedCards.length === rest.length, detail));
+      rest.forEach((position, at) => {
+        if (at < huntedCards.length) expected.set(position, [huntedCards[at], where]);
+      });
+    });
+    return [...found, ...asDealt(expected, revealed)];
+  } catch (error) {
+    if (!(error instanceof FairnessError || error instanceof MissingField || error instanceof TypeError)) throw error;
+    return [check("the rabbit", false, `cannot be checked: ${error.message}`)];
+  }
 }
 
 /* ---------- the record against its announcement (verify.py _announced, _own) ---------- */
