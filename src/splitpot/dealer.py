@@ -7,6 +7,13 @@ for the engine's events, the table seat for the table's (``InHand`` events). A `
 carries what one event does not: the game, the chip's money, the board dealt before the
 event and the hand's awards, which the dealer reports part by part (``scenes`` follows a
 run of events).
+
+The home game's modes (RULES.md 7): a double board names each board's streets from the
+first flop on ("Board 1 flop: ...", "Board 2 flop: ..."; ``scenes`` sees the second
+board's flop come right after the first's), a board run twice names each run's streets
+("First run, turn: ...", "Second run, turn: ..."), and a pot cut in a part for each board
+or run tells each part with its board or run ("Board 2: Ann wins the low half of the main
+pot, 6, ..."); a pot won whole (one player in it, or no showdown) is told as on one board.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from enum import Enum
 from functools import partial
 from itertools import groupby
 from typing import Protocol
@@ -30,6 +38,7 @@ from splitpot.engine import (
     PostKind,
     PotAwarded,
     RakeTaken,
+    RunItOffered,
     RunsChosen,
     Share,
     Shown,
@@ -54,6 +63,7 @@ from splitpot.table import (
     SatIn,
     SatOut,
     StakesChanged,
+    Straddle,
     StraddleChosen,
     TableEvent,
 )
@@ -83,6 +93,8 @@ class AwardLike(Protocol):
     def high(self) -> HighHand | None: ...
     @property
     def low(self) -> LowHand | None: ...
+    @property
+    def board(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +102,9 @@ class Scene:
     """What the dealer knows beyond one event: the game, the chip's value in money
     (``unit``, e.g. "0.01", and ``currency``), the boards dealt before the event (two on
     a double board or a board run twice), the awards of the hand (which come together at
-    its end), and the listener's language."""
+    its end), and the listener's language; ``runs``: the times the rest of the board is
+    dealt (2 from a vote to run it twice on), ``double``: the hand is dealt on two boards
+    (known from its first flop on, RULES.md 7)."""
 
     variant: Variant
     unit: str = "1"
@@ -98,6 +112,8 @@ class Scene:
     boards: tuple[tuple[Card | None, ...], ...] = ((),)
     awards: tuple[PotAwarded, ...] = ()
     words: Words = ENGLISH
+    runs: int = 1
+    double: bool = False
 
     @property
     def board(self) -> tuple[Card | None, ...]:
@@ -109,7 +125,9 @@ class Scene:
         cards so far (RULES.md 7)."""
         boards = self.boards
         if isinstance(event, RunsChosen):
-            return self if event.times == 1 else replace(self, boards=(*boards, boards[0]))
+            if event.times == 1:
+                return self
+            return replace(self, boards=(*boards, boards[0]), runs=event.times)
         if event.board == len(boards):
             boards = (*boards, ())
         grown = boards[event.board] + event.cards
@@ -248,15 +266,21 @@ def scenes(events: Sequence[Said], start: Scene) -> tuple[list[Scene], Scene]:
 
     A hand's awards come in one run at its end (in one table call); each award's scene
     holds the whole run, so a tie is told in one sentence and pots are named by count.
+    A double board deals each street to both boards in one call: the second board's cards
+    right after the first's tell, at the first flop, that the hand has two boards.
     """
     before: list[Scene] = []
     scene = start
     for index, event in enumerate(events):
         inner = _engine(event)
         if isinstance(event, HandStarted):
-            scene = replace(scene, variant=event.variant, boards=((),), awards=())
+            scene = replace(
+                scene, variant=event.variant, boards=((),), awards=(), runs=1, double=False
+            )
         elif isinstance(inner, PotAwarded) and not _award_at(events, index - 1):
             scene = replace(scene, awards=_awards_from(events, index))
+        elif scene.runs == 1 and _second_board_at(events, index + 1):
+            scene = replace(scene, double=True)
         before.append(scene)
         if isinstance(inner, BoardDealt | RunsChosen):
             scene = scene.dealt(inner)
@@ -265,6 +289,12 @@ def scenes(events: Sequence[Said], start: Scene) -> tuple[list[Scene], Scene]:
 
 def _engine(event: Said) -> Said:
     return event.event if isinstance(event, InHand) else event
+
+
+def _second_board_at(events: Sequence[Said], index: int) -> bool:
+    """Whether cards of the second board (or run) are dealt at ``index``."""
+    dealt = _engine(events[index]) if index < len(events) else None
+    return isinstance(dealt, BoardDealt) and dealt.board == 1
 
 
 def _award_at(events: Sequence[Said], index: int) -> PotAwarded | None:
@@ -312,7 +342,7 @@ def dealer_lines(
     if isinstance(event, HandFinished):
         return []  # the awards are told as they are paid
     if isinstance(event, StraddleChosen | BombPotCalled | RunItAnswered | KillDue | RabbitHunted):
-        return []
+        return _option_lines(event, names, scene)
     inner = event.event if isinstance(event, InHand) else event
     return _hand_lines(inner, names, scene, revealed or {})
 
@@ -348,6 +378,66 @@ def _table_line(
     raise AssertionError(f"no words for {event!r}")
 
 
+def _option_lines(
+    event: StraddleChosen | BombPotCalled | RunItAnswered | KillDue | RabbitHunted,
+    names: Names,
+    scene: Scene,
+) -> list[str]:
+    """The home game's table events (RULES.md 7): a straddle chosen, a bomb pot called,
+    an answer to running it twice, a kill pot to come, the rabbit hunted."""
+    w = scene.words
+    match event:
+        case StraddleChosen(name=name, straddle=Straddle.NEXT):
+            return [w.say("{name} will straddle the next time in the straddle seat", name=name)]
+        case StraddleChosen(name=name, straddle=Straddle.ALWAYS):
+            return [w.say("{name} will straddle every time in the straddle seat", name=name)]
+        case StraddleChosen(name=name):
+            return [w.say("{name} stops straddling", name=name)]
+        case BombPotCalled(blinds=blinds):
+            return [
+                w.say_n(
+                    "The host calls a bomb pot for the next hand: {count} big blind each",
+                    "The host calls a bomb pot for the next hand: {count} big blinds each",
+                    blinds,
+                )
+            ]
+        case RunItAnswered(seat=seat, yes=True):
+            return [w.say("{name} agrees to run it twice", name=names[seat])]
+        case RunItAnswered(seat=seat):
+            return [w.say("{name} declines to run it twice", name=names[seat])]
+        case KillDue(name=name, blind=blind):
+            kill = {"name": name, "amount": scene.money(blind)}
+            return [
+                w.say(
+                    "{name} scooped the pot: the next hand is a kill pot; "
+                    "{name} posts the kill blind of {amount}",
+                    **kill,
+                )
+            ]
+        case RabbitHunted(cards=dealt):
+            return _rabbit_lines(dealt, w)
+    raise AssertionError(f"no words for {event!r}")
+
+
+def _rabbit_lines(dealt: Sequence[BoardDealt], w: Words) -> list[str]:
+    """RULES.md 7: the board that would have come, marked as never dealt: a line for each
+    board, named when the hand had two."""
+    boards = sorted({cards.board for cards in dealt})
+    lines: list[str] = []
+    for board in boards:
+        streets = w.say_p("list", ", ").join(
+            w.say(_RABBIT_STREETS[cards.street], cards=_cards(cards.cards))
+            for cards in dealt
+            if cards.board == board
+        )
+        if len(boards) == 1:
+            lines.append(w.say("Rabbit hunt, never dealt: {streets}", streets=streets))
+        else:
+            rabbit = {"number": board + 1, "streets": streets}
+            lines.append(w.say("Rabbit hunt, never dealt, board {number}: {streets}", **rabbit))
+    return lines
+
+
 def _hand_started(event: HandStarted, scene: Scene) -> list[str]:
     """RULES.md 4.1: the hand, its game and the button; the draw for the button."""
     w = scene.words
@@ -377,14 +467,32 @@ def _hand_lines(
             return [w.say("Dealt to {name}: {cards}", name=names[player], cards=_cards(cards))]
         case Acted():
             return [_action_line(event, names, scene)]
-        case BoardDealt(street=street, cards=cards, board=index):
-            board = _cards(scene.dealt(event).boards[index])
-            return [w.say(_STREETS[street], cards=board)]
+        case BoardDealt():
+            return [_board_line(event, scene)]
+        case RunItOffered(players=players):
+            asked = w.listed(names[player] for player in players)
+            return [w.say("All in: run it twice? {names} decide", names=asked)]
+        case RunsChosen(times=2):
+            return [w.say("The board is run twice")]
+        case RunsChosen():
+            return [w.say("The board is run once")]
         case UncalledBetReturned(player=player, amount=amount):
             returned = {"amount": say(amount), "name": names[player]}
             return [w.say("Uncalled bet of {amount} returned to {name}", **returned)]
         case TurnedFaceUp(player=player, cards=cards):
             return [w.say("{name} turns up {cards}", name=names[player], cards=_cards(cards))]
+        case Shown(player=player, cards=cards, boards=((high, low), (second_high, second_low))):
+            shown = {
+                "name": names[player],
+                "cards": _cards(cards),
+                "first": hand_words(high, low, w),
+                "second": hand_words(second_high, second_low, w),
+            }
+            if scene.runs == 2:
+                return [
+                    w.say("{name} shows {cards}, first run: {first}; second run: {second}", **shown)
+                ]
+            return [w.say("{name} shows {cards}, board 1: {first}; board 2: {second}", **shown)]
         case Shown(player=player, cards=cards, high=high, low=low):
             hand = hand_words(high, low, w) or w.say("no hand")
             shown = {"name": names[player], "cards": _cards(cards), "hand": hand}
@@ -417,6 +525,42 @@ _STREETS = {
     Street.TURN: marked("Turn: {cards}"),
     Street.RIVER: marked("River: {cards}"),
 }
+# RULES.md 7: a street of each of two boards, and of each run of a board run twice
+_BOARD_STREETS = {
+    Street.FLOP: marked("Board {number} flop: {cards}"),
+    Street.TURN: marked("Board {number} turn: {cards}"),
+    Street.RIVER: marked("Board {number} river: {cards}"),
+}
+_RUN_STREETS = (
+    {
+        Street.FLOP: marked("First run, flop: {cards}"),
+        Street.TURN: marked("First run, turn: {cards}"),
+        Street.RIVER: marked("First run, river: {cards}"),
+    },
+    {
+        Street.FLOP: marked("Second run, flop: {cards}"),
+        Street.TURN: marked("Second run, turn: {cards}"),
+        Street.RIVER: marked("Second run, river: {cards}"),
+    },
+)
+_RABBIT_STREETS = {
+    Street.FLOP: marked("flop {cards}"),
+    Street.TURN: marked("turn {cards}"),
+    Street.RIVER: marked("river {cards}"),
+}
+
+
+def _board_line(event: BoardDealt, scene: Scene) -> str:
+    """A street's cards with the board so far: of the one board ("Flop: ..."), of each of
+    two boards ("Board 2 flop: ..."), or of each run of a board run twice ("Second run,
+    turn: ...", RULES.md 7)."""
+    w, index = scene.words, event.board
+    cards = _cards(scene.dealt(event).boards[index])
+    if scene.runs == 2:
+        return w.say(_RUN_STREETS[index][event.street], cards=cards)
+    if scene.double or index:
+        return w.say(_BOARD_STREETS[event.street], number=index + 1, cards=cards)
+    return w.say(_STREETS[event.street], cards=cards)
 
 
 def _cards(cards: Sequence[Card | None]) -> str:
@@ -446,7 +590,7 @@ def _action_line(event: Acted, names: Names, scene: Scene) -> str:
 
 def _award_told(event: PotAwarded, names: Names, scene: Scene) -> list[str]:
     """A pot part is told once, at its first award, for all the players it pays."""
-    part = [a for a in scene.awards if (a.pot, a.share) == (event.pot, event.share)]
+    part = [a for a in scene.awards if _part_of(a) == _part_of(event)]
     if event not in part:
         raise ValueError(
             f"the award of {event.amount} from pot {event.pot} to player {event.player} is "
@@ -455,7 +599,29 @@ def _award_told(event: PotAwarded, names: Names, scene: Scene) -> list[str]:
     if part[0] != event:
         return []
     pot, variant = (event.pot, _pot_count(scene.awards)), scene.variant
-    return _part_lines(part, names, pot, (variant.has_low, variant.low_qualifier), scene)
+    low = (variant.has_low, variant.low_qualifier)
+    return _part_lines(part, names, pot, low, scene, _cut(scene.awards, scene.runs))
+
+
+def _part_of(award: AwardLike) -> tuple[int, int, Share]:
+    """What one sentence tells: a pot's half (or whole) on one board or run."""
+    return award.pot, award.board, award.share
+
+
+class _Cut(Enum):
+    """How a hand's contested pots were cut (RULES.md 7): a part for each of two boards,
+    or for each run of a board run twice."""
+
+    BOARDS = "boards"
+    RUNS = "runs"
+
+
+def _cut(awards: Sequence[AwardLike], runs: int | None) -> _Cut | None:
+    """How the awards' pots were cut: ``runs`` is the times the board was run (2: by
+    run); None when every pot was played on one board."""
+    if not any(a.board for a in awards):
+        return None
+    return _Cut.RUNS if runs == 2 else _Cut.BOARDS
 
 
 def _pot_count(awards: Sequence[AwardLike]) -> int:
@@ -471,14 +637,18 @@ def award_lines(
     unit: str = "1",
     currency: str = "",
     words: Words = ENGLISH,
+    runs: int | None = None,
 ) -> list[str]:
     """A hand's awards in words, one sentence per pot part (RULES.md 5), and for a pot of
-    a game with a low that had no low half, a line saying so (``no_low_words``)."""
+    a game with a low that had no low half, a line saying so (``no_low_words``); a part
+    of a pot cut for two boards names its board, or its run when the board was run twice
+    (``runs``: the hand's ``runs``, RULES.md 7)."""
     lines: list[str] = []
     pots = _pot_count(awards) if awards else 0
     told = _Told(partial(money, unit=unit, currency=currency, words=words), words)
-    for (pot, _), part in groupby(awards, key=lambda a: (a.pot, a.share)):
-        lines += _part_lines(list(part), names, (pot, pots), (has_low, low_qualifier), told)
+    low, cut = (has_low, low_qualifier), _cut(awards, runs)
+    for (pot, _, _), part in groupby(awards, key=_part_of):
+        lines += _part_lines(list(part), names, (pot, pots), low, told, cut)
     return lines
 
 
@@ -513,15 +683,30 @@ def _part_lines(
     pot: tuple[int, int],
     low: tuple[bool, int | None],
     told: Told,
+    cut: _Cut | None,
 ) -> list[str]:
     """A pot part's sentence, and for a game with a low (``low``: whether it has one,
-    and its qualifier), that no low qualified where none did."""
+    and its qualifier), that no low qualified where none did; each with the part's board
+    or run when the pot was cut (``cut``)."""
     first, (has_low, qualifier) = part[0], low
     lines = [_award_sentence(part, names, pot, told)]
     no_low = first.share is Share.WHOLE and first.high is not None and first.low is None
     if has_low and no_low:
         lines.append(no_low_words(pot, qualifier, told.words))
-    return lines
+    return [_on_board(line, first, cut, told.words) for line in lines]
+
+
+_RUN_PARTS = (marked("First run: {award}"), marked("Second run: {award}"))
+
+
+def _on_board(line: str, award: AwardLike, cut: _Cut | None, w: Words) -> str:
+    """A line of one board's or run's part of a pot (RULES.md 7): "Board 2: ...",
+    "Second run: ..."; a pot won whole, by the one player in it, as on one board."""
+    if cut is None or (award.high is None and award.low is None):
+        return line
+    if cut is _Cut.RUNS:
+        return w.say(_RUN_PARTS[award.board], award=line)
+    return w.say("Board {number}: {award}", number=award.board + 1, award=line)
 
 
 def _award_sentence(
