@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
+from fractions import Fraction
 
 import pytest
 from test_dealer import (
@@ -69,10 +70,13 @@ from splitpot.protocol import (
     utc_text,
     welcome,
 )
+from splitpot.protocol.encode import options_json, table_summary
 from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Rake, Variant
 from splitpot.table import (
+    DoubleBoard,
     HandStarted,
     InHand,
+    Kill,
     Table,
     TableConfig,
     TableEvent,
@@ -131,6 +135,17 @@ def test_state_of_a_hand_on_the_flop_for_a_player_and_a_watcher() -> None:
         "action_seconds": None,
         "time_bank_seconds": None,
         "audit": False,
+        "ante": 0,
+        "rake_percent": 0,
+        "rake_cap": 0,
+        "straddle": False,
+        "run_it_twice": False,
+        "rabbit_hunt": False,
+        "bomb_pot": 0,
+        "bomb_every": 0,
+        "double_board": "off",
+        "kill": "off",
+        "kill_size": 0,
     }
     assert (state["viewer"], state["button"], state["hands_played"]) == (2, 3, 0)
     assert state["seats"] == [
@@ -988,3 +1003,33 @@ def test_the_check_finds_a_card_sent_to_the_wrong_seat() -> None:
     with pytest.raises(AssertionError, match="seat 1 may not see"):
         room.check(1, frame(spoken), set())
     assert cards_in(frame({"text": "three of a kind, Aces; As"})) == {"As"}
+
+
+def test_a_table_summary_names_the_home_game_options_it_plays() -> None:
+    config = TableConfig(
+        Variant.O8,
+        FixedLimit(4, 8),
+        seats=6,
+        ante=1,
+        rake=Rake(Fraction(5, 2), 6),
+        rabbit_hunt=True,
+        run_it_twice=True,
+        bomb_pot=3,
+        bomb_every=10,
+        double_board=DoubleBoard.BOMB_POTS,
+        kill=Kill(full=True, size=50),
+    )
+    summary = round_trip(table_summary(TableInfo("t7", "Home", config), 0))
+    assert {key: summary[key] for key in options_json(config)} == {
+        "ante": 1,
+        "rake_percent": 2.5,
+        "rake_cap": 6,
+        "straddle": False,
+        "run_it_twice": True,
+        "rabbit_hunt": True,
+        "bomb_pot": 3,
+        "bomb_every": 10,
+        "double_board": "bomb-pots",
+        "kill": "full",
+        "kill_size": 50,
+    }

@@ -72,7 +72,7 @@ def test_bad_commands_change_nothing_and_other_tables_never_notice(
         "bad_message",
         'unknown message type "dance"; types are: '
         "hello, watch, sit, act, sit_out, sit_in, preferences, leave, top_up, chat, commit, "
-        "reveal, host",
+        "reveal, host, run_it, rabbit, straddle",
     )
     refused(
         ann,

@@ -136,12 +136,18 @@ def test_the_hand_helper_and_the_pages_catalogue_in_a_language(room: RoomServer)
     with room.http() as http:
         russian = http.get("/api/helper", params=query | {"lang": "ru"}).json()
         english = http.get("/api/helper", params=query).json()
+        two = http.get("/api/helper", params=query | {"board2": "KdKh7c5s8h"}).json()
         refused = http.get("/api/helper", params=query | {"lang": "de"})
         catalogue = http.get("/api/languages/ja")
         unknown = http.get("/api/languages/de")
     assert russian["text"] == "стрит от туза до пятёрки · лоу велосипед, 5,4,3,2,A"
     assert english["text"] == "a straight, Ace to Five · low the wheel, 5,4,3,2,A"
     assert russian["high"]["cards"] == english["high"]["cards"]
+    assert "boards" not in english
+    assert [(b["board_number"], b["text"]) for b in two["boards"]] == [
+        (1, "a straight, Ace to Five · low the wheel, 5,4,3,2,A"),
+        (2, "three of a kind, Kings · low 8,7,5,2,A"),
+    ]
     assert refused.status_code == 400
     assert (
         refused.json()["error"]["message"] == "splitpot does not speak 'de': it speaks en, ja, ru"

@@ -13,12 +13,12 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from splitpot.engine import Action, ActionKind
 from splitpot.i18n import LANGUAGES, Language, Said, language, said
 from splitpot.protocol.errors import ErrorCode, ProtocolError, Ref
-from splitpot.table import MAX_SEATS
+from splitpot.table import MAX_SEATS, Straddle
 from splitpot.text import BIDI_CONTROLS, code_point
 
 MAX_FRAME: Final = 64 * 1024  # bytes of one client message; a larger one closes the socket
@@ -32,6 +32,21 @@ T = TypeVar("T")
 _HEX_64 = re.compile(r"[0-9a-f]{64}")
 # Control characters (C0, DEL, C1) and the line and paragraph separators: never in chat.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# The table settings of the home game's options (RULES.md 7), which the host's ``options``
+# command changes from the next hand (docs/protocol.md "Table settings").
+OPTION_FIELDS: Final = (
+    "ante",
+    "rake_percent",
+    "rake_cap",
+    "straddle",
+    "run_it_twice",
+    "rabbit_hunt",
+    "bomb_pot",
+    "bomb_every",
+    "double_board",
+    "kill",
+    "kill_size",
+)
 # Lone surrogates: JSON's \ud800 escapes decode to them, but they are no Unicode text and
 # cannot be sent back as UTF-8 (a frame echoing one could not be written).
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -131,6 +146,33 @@ class Reveal:
     ref: Ref = None
 
 
+@dataclass(frozen=True, slots=True)
+class RunIt:
+    """RULES.md 7: the player's answer, asked to run the board twice in ``hand``."""
+
+    table: str
+    hand: str
+    yes: bool
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rabbit:
+    """RULES.md 7, the rabbit hunt: show the board the last hand would have dealt."""
+
+    table: str
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseStraddle:
+    """RULES.md 7: straddle the next time in the straddle's seat, always, or not."""
+
+    table: str
+    straddle: Straddle
+    ref: Ref = None
+
+
 class HostAction(Enum):
     """What a private table's host may do (docs/protocol.md, "Host commands")."""
 
@@ -143,11 +185,14 @@ class HostAction(Enum):
     INVITE = "invite"  # a new invite for a private table: the old one stops working
     CLOSE = "close"  # everyone cashed out between hands, the table closed until reopened
     END_SESSION = "end_session"  # between hands: the session's audit is published
+    BOMB_POT = "bomb_pot"  # the next hand is a bomb pot (RULES.md 7)
+    OPTIONS = "options"  # the home game's options, from the next hand (RULES.md 7)
 
 
 @dataclass(frozen=True, slots=True)
 class Host:
-    """A host's command: ``seat`` (from 0) for remove, ban and host, the blinds for stakes."""
+    """A host's command: ``seat`` (from 0) for remove, ban and host, the blinds for stakes,
+    the option fields sent (``OPTION_FIELDS``, their JSON values) for options."""
 
     table: str
     action: HostAction
@@ -155,11 +200,13 @@ class Host:
     small_blind: int | None = None
     big_blind: int | None = None
     ref: Ref = None
+    options: dict[str, Any] | None = None
 
 
 TableMessage = (
-    Watch | Sit | Act | SitOut | SitIn | Preferences | Leave | TopUp | Chat | Commit | Reveal | Host
-)
+    Watch | Sit | Act | SitOut | SitIn | Preferences | Leave | TopUp | Chat | Commit | Reveal
+    | Host | RunIt | Rabbit | ChooseStraddle
+)  # fmt: skip
 Command = Hello | TableMessage
 
 
@@ -395,13 +442,31 @@ def _reveal(fields: _Fields) -> Reveal:
     return Reveal(table, hand, fields.hex_64("entropy"), fields.ref)
 
 
+def _run_it(fields: _Fields) -> RunIt:
+    table, hand = fields.table(), fields.text("hand", MAX_ID)
+    return RunIt(table, hand, fields.flag("yes", None), fields.ref)
+
+
+def _rabbit(fields: _Fields) -> Rabbit:
+    return Rabbit(fields.table(), fields.ref)
+
+
+_STRADDLES = {straddle.value: straddle for straddle in Straddle}
+
+
+def _straddle(fields: _Fields) -> ChooseStraddle:
+    return ChooseStraddle(fields.table(), fields.choice("straddle", _STRADDLES), fields.ref)
+
+
 _HOST_ACTIONS = {action.value: action for action in HostAction}
 SEAT_ACTIONS = frozenset({HostAction.REMOVE, HostAction.BAN, HostAction.HOST})  # name a seat
 
 
 def _host(fields: _Fields) -> Host:
     """``seat`` is required for remove, ban and host; ``small_blind`` and ``big_blind``
-    for stakes (the small blind at most the big one); other fields are ignored."""
+    for stakes (the small blind at most the big one); one option field or more for
+    options (their values are the table settings', checked by the room as at ``POST
+    /api/tables``); other fields are ignored."""
     table = fields.table()
     action = fields.choice("action", _HOST_ACTIONS)
     if action in SEAT_ACTIONS:
@@ -411,6 +476,20 @@ def _host(fields: _Fields) -> Host:
         big = fields.whole("big_blind", 1, MAX_CHIPS)
         small = fields.whole("small_blind", 1, big)
         return Host(table, action, small_blind=small, big_blind=big, ref=fields.ref)
+    if action is HostAction.OPTIONS:
+        options: dict[str, Any] = {
+            name: fields.message[name] for name in OPTION_FIELDS if name in fields.message
+        }
+        if not options:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                said(
+                    "host.options needs one option field or more: {names}",
+                    names=", ".join(OPTION_FIELDS),
+                ),
+                fields.ref,
+            )
+        return Host(table, action, ref=fields.ref, options=options)
     return Host(table, action, ref=fields.ref)
 
 
@@ -428,6 +507,9 @@ _PARSERS: dict[str, Callable[[_Fields], Command]] = {
     "commit": _commit,
     "reveal": _reveal,
     "host": _host,
+    "run_it": _run_it,
+    "rabbit": _rabbit,
+    "straddle": _straddle,
 }
 
 __all__ = [
@@ -436,9 +518,11 @@ __all__ = [
     "MAX_FRAME",
     "MAX_ID",
     "MAX_TOKEN",
+    "OPTION_FIELDS",
     "SEAT_ACTIONS",
     "Act",
     "Chat",
+    "ChooseStraddle",
     "Command",
     "Commit",
     "Hello",
@@ -446,7 +530,9 @@ __all__ = [
     "HostAction",
     "Leave",
     "Preferences",
+    "Rabbit",
     "Reveal",
+    "RunIt",
     "Sit",
     "SitIn",
     "SitOut",

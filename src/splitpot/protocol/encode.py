@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from fractions import Fraction
 
 from splitpot.cards import Card
 from splitpot.dealer import Scene, dealer_line, help_words, high_words, low_words
@@ -35,7 +36,7 @@ from splitpot.engine import (
     TurnedFaceUp,
     UncalledBetReturned,
 )
-from splitpot.equity import EquityResult
+from splitpot.equity import EquityResult, PlayerEquity
 from splitpot.evaluate import HandHelp, HighHand, LowHand
 from splitpot.i18n import ENGLISH, Words
 from splitpot.rules import Betting, FixedLimit, Mixed
@@ -151,6 +152,28 @@ def table_summary(info: TableInfo, players: int) -> JsonObject:
         "action_seconds": info.action_seconds,
         "time_bank_seconds": info.time_bank_seconds,
         "audit": info.audit,
+        **options_json(config),
+    }
+
+
+def options_json(config: TableConfig) -> JsonObject:
+    """The home game's options a table plays (RULES.md 7), as its settings name them."""
+    rake, kill = config.rake, config.kill
+    percent = None if rake is None else Fraction(rake.percent)
+    return {
+        "ante": config.ante,
+        "rake_percent": 0
+        if percent is None
+        else (int(percent) if percent.denominator == 1 else float(percent)),
+        "rake_cap": 0 if rake is None or rake.cap is None else rake.cap,
+        "straddle": config.straddle,
+        "run_it_twice": config.run_it_twice,
+        "rabbit_hunt": config.rabbit_hunt,
+        "bomb_pot": config.bomb_pot,
+        "bomb_every": config.bomb_every,
+        "double_board": config.double_board.value,
+        "kill": "off" if kill is None else ("full" if kill.full else "half"),
+        "kill_size": 0 if kill is None else kill.size,
     }
 
 
@@ -252,7 +275,8 @@ def encode_event(
     ``fairness`` the fair-deal fields of a ``hand_started`` (FAIRNESS.md).
     """
     kind, fields = _event_fields(event, scene, players or {}, fairness)
-    number = event.number if isinstance(event, HandStarted | InHand | HandFinished) else None
+    numbered = HandStarted | InHand | HandFinished | RunItAnswered | RabbitHunted
+    number = event.number if isinstance(event, numbered) else None
     return {
         "kind": kind,
         "hand": None if number is None else hand_id(table, number),
@@ -293,6 +317,7 @@ def _event_fields(
             return "kill_due", _who(seat, name) | {"blind": blind}
         case RabbitHunted(seat=seat, cards=cards):
             return "rabbit", {
+                "fairness": fairness,
                 "seat": seat + 1,
                 "streets": [
                     {
@@ -398,27 +423,52 @@ def award_json(award: PotAwarded, words: Words = ENGLISH) -> JsonObject:
 
 
 def equity_event(
-    hand: str, seats: Sequence[int], board: Sequence[Card], result: EquityResult
+    hand: str,
+    seats: Sequence[int],
+    board: Sequence[Card],
+    result: EquityResult,
+    boards: Sequence[Sequence[Card]] = (),
 ) -> JsonObject:
     """The ``equity`` room event: each face-up hand's share of the pot it may expect
-    (``equity``), of the high and of the low half, and its chance to scoop, from 0 to 1."""
-    return {
+    (``equity``), of the high and of the low half, and its chance to scoop, from 0 to 1.
+
+    With two boards (a double board, or a board run twice: ``boards`` holds both and
+    ``result`` their figures, ``calculate(..., boards=2)``) the seats' figures are the
+    whole pot's, and ``boards`` gives each board's (``board_number`` 1 or 2, its cards,
+    its street and its seats' figures, of that board's part of each pot)."""
+    event: JsonObject = {
         "kind": "equity",
         "hand": hand,
         "street": Street.of_board(len(board)).label,
         "board": cards_json(board),
-        "seats": [
-            {
-                "seat": seat + 1,
-                "equity": round(float(player.equity), 4),
-                "high": round(float(player.high_equity), 4),
-                "low": round(float(player.low_equity), 4),
-                "scoop": round(float(player.scoop), 4),
-            }
-            for seat, player in zip(seats, result.players, strict=True)
-        ],
-        "text": None,
+        "seats": _equity_seats(seats, result.players),
     }
+    if result.boards:
+        event["boards"] = [
+            {
+                "board_number": number,
+                "street": Street.of_board(len(cards)).label,
+                "board": cards_json(cards),
+                "seats": _equity_seats(seats, players),
+            }
+            for number, (cards, players) in enumerate(
+                zip(boards, result.boards, strict=True), start=1
+            )
+        ]
+    return event | {"text": None}
+
+
+def _equity_seats(seats: Sequence[int], players: Sequence[PlayerEquity]) -> list[Json]:
+    return [
+        {
+            "seat": seat + 1,
+            "equity": round(float(player.equity), 4),
+            "high": round(float(player.high_equity), 4),
+            "low": round(float(player.low_equity), 4),
+            "scoop": round(float(player.scoop), 4),
+        }
+        for seat, player in zip(seats, players, strict=True)
+    ]
 
 
 def to_act_event(
@@ -436,9 +486,22 @@ def to_act_event(
     }
 
 
-def encode_help(help: HandHelp, words: Words = ENGLISH) -> JsonObject:
+def encode_help(
+    help: HandHelp, words: Words = ENGLISH, boards: Sequence[HandHelp] = ()
+) -> JsonObject:
     """The hand helper: the best high and low so far, whether a low can still come, and
-    the line that says it (in ``words``' language)."""
+    the line that says it (in ``words``' language). With two boards (``boards``: the
+    helper on each, the first being ``help``), ``boards`` gives each board's, numbered."""
+    helped = _helped(help, words)
+    if boards:
+        helped["boards"] = [
+            {"board_number": number} | _helped(board, words)
+            for number, board in enumerate(boards, start=1)
+        ]
+    return helped
+
+
+def _helped(help: HandHelp, words: Words) -> JsonObject:
     return _hands(help.high, help.low, words) | {
         "low_possible": help.low_possible,
         "text": help_words(help, words),

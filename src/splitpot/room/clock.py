@@ -1,6 +1,6 @@
 """The action clock (RULES.md 6 "Time"): a time limit per decision, and a time bank that
-is spent past the limit and refills slowly, a few seconds a hand. Pure: the actor gives
-the time."""
+is spent past the limit and refills slowly, a few seconds a hand; and the ten seconds of
+the question to run it twice (RULES.md 7). Pure: the actor gives the time."""
 
 from __future__ import annotations
 
@@ -45,3 +45,23 @@ class ActionClock:
     def forget(self, seat: int) -> None:
         """A new player in the seat starts with a full bank."""
         self.banks.pop(seat, None)
+
+
+RUN_IT_SECONDS = 10.0  # RULES.md 7: the players asked to run it twice answer within ten seconds
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    """The question to run it twice, on the clock (RULES.md 7): asked at ``started``, and
+    no answer by ``deadline`` counts as no."""
+
+    started: float
+    deadline: float
+
+    @classmethod
+    def ask(cls, now: float, seconds: float) -> Vote:
+        return cls(now, now + seconds)
+
+    @property
+    def seconds(self) -> float:
+        return self.deadline - self.started

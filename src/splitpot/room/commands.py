@@ -6,9 +6,11 @@ offline game); the host answers each with the steps of ``effects.py``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from splitpot.engine import Action
 from splitpot.protocol import HostAction
+from splitpot.table import Straddle
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,34 +98,65 @@ class Chat:
 
 
 @dataclass(frozen=True, slots=True)
+class RunIt:
+    """RULES.md 7: the person's answer when asked to run the board twice (``hand``: the
+    hand they answer in, when they name it)."""
+
+    person: Person
+    yes: bool
+    hand: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rabbit:
+    """RULES.md 7, the rabbit hunt: the board the last hand would have dealt, shown."""
+
+    person: Person
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseStraddle:
+    """RULES.md 7: straddle the next time in the straddle's seat, every time, or not."""
+
+    person: Person
+    straddle: Straddle
+
+
+@dataclass(frozen=True, slots=True)
 class HostCommand:
-    """The table's host: ``seat`` for remove, ban and host; the blinds for stakes."""
+    """The table's host: ``seat`` for remove, ban and host; the blinds for stakes; the
+    option fields (table settings, as JSON values) for options."""
 
     person: Person
     action: HostAction
     seat: int | None = None
     small_blind: int | None = None
     big_blind: int | None = None
+    options: dict[str, Any] | None = None
 
 
 TableCommand = (
-    Sit | Act | SitOut | SitIn | Preferences | TopUp | Leave | Commit | Reveal | Chat | HostCommand
-)
+    Sit | Act | SitOut | SitIn | Preferences | TopUp | Leave | Commit | Reveal | Chat
+    | HostCommand | RunIt | Rabbit | ChooseStraddle
+)  # fmt: skip
 
 # Commands that change the table wait while an announced hand waits for its players'
 # entropy: the hand is dealt to the table it was announced at.
-WAIT_FOR_THE_DEAL = (Sit, SitOut, SitIn, TopUp, Leave, HostCommand)
+WAIT_FOR_THE_DEAL = (Sit, SitOut, SitIn, TopUp, Leave, HostCommand, ChooseStraddle)
 
 __all__ = [
     "WAIT_FOR_THE_DEAL",
     "Act",
     "Chat",
+    "ChooseStraddle",
     "Commit",
     "HostCommand",
     "Leave",
     "Person",
     "Preferences",
+    "Rabbit",
     "Reveal",
+    "RunIt",
     "Sit",
     "SitIn",
     "SitOut",

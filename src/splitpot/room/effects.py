@@ -24,7 +24,7 @@ from splitpot.engine import LegalActions
 from splitpot.fair import PreOrder
 from splitpot.i18n import Said
 from splitpot.protocol import JsonObject
-from splitpot.room.clock import Turn
+from splitpot.room.clock import Turn, Vote
 from splitpot.room.commands import Person
 from splitpot.room.runout import FaceUp
 from splitpot.rules import Variant
@@ -168,7 +168,7 @@ class WorkOutEquity:
 
     variant: Variant
     face_up: FaceUp
-    board: tuple[Card, ...]
+    boards: tuple[tuple[Card, ...], ...]  # the board, or both of two (RULES.md 7)
 
 
 Work = (
@@ -184,12 +184,14 @@ Work = (
 class Publish:
     """The table's events, each to each viewer as they may see it (``seen_by``), numbered
     from ``seq``; ``scenes``: the dealer's scene before each; ``fairness``: the
-    commitments of a hand's start."""
+    commitments of a hand's start; ``vote``: the clock of the question to run it twice
+    (its ``run_it`` event tells the deadline)."""
 
     events: tuple[TableEvent, ...]
     scenes: tuple[Scene, ...]
     seq: int
     fairness: JsonObject | None = None
+    vote: Vote | None = None
 
 
 @dataclass(frozen=True, slots=True)

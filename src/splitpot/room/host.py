@@ -15,15 +15,15 @@ where the fair deal and the store number them so.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Generator
-from dataclasses import dataclass
+from collections.abc import Generator, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from splitpot.bots import Bot
+from splitpot.bots import Bot, run_it_answer
 from splitpot.cards import parse_cards
 from splitpot.dealer import Scene, scenes
-from splitpot.engine import Action, IllegalActionError, Shown
+from splitpot.engine import Action, IllegalActionError, RunItOffered, Shown
 from splitpot.history.splitpot_json import to_json
 from splitpot.history.table_log import record_of
 from splitpot.i18n import Said, said, said_n
@@ -36,24 +36,27 @@ from splitpot.protocol import (
     equity_event,
     hand_id,
 )
-from splitpot.room.clock import REFILL_PER_HAND, ActionClock, Turn
+from splitpot.room.clock import REFILL_PER_HAND, RUN_IT_SECONDS, ActionClock, Turn, Vote
 from splitpot.room.commands import (
     WAIT_FOR_THE_DEAL,
     Act,
     Chat,
+    ChooseStraddle,
     Commit,
     HostCommand,
     Leave,
     Person,
     Preferences,
+    Rabbit,
     Reveal,
+    RunIt,
     Sit,
     SitIn,
     SitOut,
     TableCommand,
     TopUp,
 )
-from splitpot.room.deal import PendingDeal
+from splitpot.room.deal import PendingDeal, rabbit_revealed
 from splitpot.room.effects import (
     AddChips,
     Announce,
@@ -88,13 +91,27 @@ from splitpot.room.effects import (
 from splitpot.room.refusals import worded
 from splitpot.room.runout import FaceUp, runout_parts
 from splitpot.room.settings import SettingsError, TableSettings, parse_settings
-from splitpot.table import HandFinished, HandStarted, InHand, SatOut, Table, TableError, TableEvent
+from splitpot.table import (
+    HandFinished,
+    HandStarted,
+    InHand,
+    RabbitHunted,
+    SatOut,
+    Table,
+    TableError,
+    TableEvent,
+)
 
 Steps = Generator[Effect, Any, None]  # what the host asks, answered by its shell
 
 CHAT_RATE = (5, 10.0)  # at most 5 lines in 10 seconds per player
 PLAYER_IDS = "player_ids"  # a record's room player id of each player (who sees which cards)
 DEAL_SECRET = "deal_secret"  # a record's fair deal: what proves it (room/deal.py)
+# The action log's entries of the question to run it twice (RULES.md 7), between the
+# hand's actions: a seat's answer (amount 1: yes, 0: no), and the time running out (the
+# seat of the first player who had not answered). Replaying them replays the runs.
+RUN_IT_ANSWER = "run_it"
+RUN_IT_TIMEOUT = "run_it_timeout"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +151,9 @@ class HandInPlay:
     serial: int
     started_at: datetime
     secret: dict[str, Any] | None  # the fair deal's secrets (room/deal.py)
+    votes: int = 0  # entries of the question to run it twice in its action log
+    answered: set[int] = field(default_factory=set)  # the seats that answered it
+    face_up: FaceUp = field(default_factory=dict)  # the hands turned up for a run-out
 
 
 class TableHost:
@@ -167,6 +187,7 @@ class TableHost:
         self.banned = banned  # players the host keeps out
         self.next_settings = next_settings  # the host's stakes, from the next hand
         self.playing = playing  # the hand in play (or just over, its result unwritten)
+        self.last_deal: tuple[str, dict[str, Any]] | None = None  # the last hand's id, secret
         self.scene = scene or Scene(self.table.config.variant)  # the dealer's view of it
         scale = self.options.clock_scale
         self.clock = ActionClock(
@@ -177,6 +198,7 @@ class TableHost:
         self.seq = 0  # the number of the last event told
         self.turn: Turn | None = None
         self.turn_seq = 0  # the seq of the event that began the turn
+        self.vote: Vote | None = None  # the players are asked to run it twice
         self.closing = False  # the host closes the table: at once, or when the hand ends
         self.ending_session = False  # the host ends the session when the hand ends
         self.closed = False
@@ -201,6 +223,8 @@ class TableHost:
         moments = [m for m in (self._deal_at, self._act_for_at, self._idle_at()) if m is not None]
         if self.turn is not None:
             moments.append(self.turn.expires)
+        if self.vote is not None:
+            moments.append(self.vote.deadline)
         return min(moments) if moments else None
 
     def must_wait(self, command: TableCommand) -> bool:
@@ -290,6 +314,15 @@ class TableHost:
                 yield self._chat_line(command, now)
             case HostCommand():
                 yield from self._host_command(command, now)
+            case RunIt():
+                yield from self._run_it(command, now)
+            case Rabbit():
+                seat = self._own_seat(command.person)
+                hunted = self.table.rabbit_hunt(seat)
+                yield self._publish(hunted, self._rabbit_fairness(hunted))
+            case ChooseStraddle():
+                seat = self._own_seat(command.person)
+                yield self._publish(self.table.choose_straddle(seat, command.straddle))
 
     def _sit(self, command: Sit) -> Steps:
         person, seat, buy_in = command.person, command.seat, command.buy_in
@@ -403,6 +436,89 @@ class TableHost:
         if pending.reveal(seat, command.entropy):
             yield from self._deal_cards(now)
 
+    def _run_it(self, command: RunIt, now: float) -> Steps:
+        """RULES.md 7: a player's answer, asked to run it twice; refused when they are not
+        asked, in another hand, or answered already."""
+        seat = self._own_seat(command.person)
+        playing, vote = self.playing, self.vote
+        if playing is not None and command.hand is not None and command.hand != playing.id:
+            raise ProtocolError(
+                ErrorCode.WRONG_HAND,
+                said(
+                    "hand {hand} is not the hand in play ({playing})",
+                    hand=command.hand,
+                    playing=playing.id,
+                ),
+            )
+        if vote is None or playing is None:
+            raise ProtocolError(ErrorCode.NOT_NOW, said("no one is being asked to run it twice"))
+        if seat not in self.table.run_it_seats:
+            raise ProtocolError(
+                ErrorCode.NOT_NOW, said("seat {seat} is not asked to run it twice", seat=seat + 1)
+            )
+        if seat in playing.answered:
+            raise ProtocolError(
+                ErrorCode.NOT_NOW, said("seat {seat} has already answered", seat=seat + 1)
+            )
+        yield from self._answer_run_it(seat, command.yes, now)
+
+    def _answer_run_it(self, seat: int, yes: bool, now: float) -> Steps:
+        """A seat's answer, logged, then told: once as soon as one says no, twice when
+        every player asked agreed."""
+        playing = self.playing
+        assert playing is not None
+        yield from self._log_entry(seat, RUN_IT_ANSWER, int(yes))
+        playing.votes += 1
+        playing.answered.add(seat)
+        events = self.table.answer_run_it(seat, yes)
+        if not self.table.run_it_seats:
+            self.vote = None
+        yield from self._tell(events, now)
+
+    def _run_it_timed_out(self, now: float) -> Steps:
+        """RULES.md 7: ten seconds passed; a player who did not answer counts as no, and
+        the board is dealt once."""
+        playing = self.playing
+        assert playing is not None
+        silent = [seat for seat in self.table.run_it_seats if seat not in playing.answered]
+        yield from self._log_entry(silent[0], RUN_IT_TIMEOUT, None)
+        playing.votes += 1
+        self.vote = None
+        yield from self._tell(self.table.run_it_timed_out(), now)
+
+    def _ask_run_it(self, now: float) -> None:
+        """RULES.md 7: the players still in are asked to run it twice: the question's
+        clock starts (ten seconds, scaled like every clock)."""
+        self.vote = Vote.ask(now, RUN_IT_SECONDS * self.options.clock_scale)
+
+    def _room_answers(self) -> list[int]:
+        """The seats asked to run it twice whose answer the room gives: a bot's (its own
+        choice), and no for a player away, leaving, or gone."""
+        playing = self.playing
+        if self.vote is None or playing is None:
+            return []
+        seats = []
+        for seat in self.table.run_it_seats:
+            occupant = self.occupants.get(seat)
+            decided = occupant is None or occupant.leaving or occupant.bot is not None
+            if seat not in playing.answered and (decided or self.away(seat)):
+                seats.append(seat)
+        return seats
+
+    def _answer_for(self, now: float) -> Steps:
+        """The answers the room gives for seats asked to run it twice (``_room_answers``),
+        until the question is settled."""
+        current = self.table.hand
+        for seat in self._room_answers():
+            if self.vote is None or current is None:
+                return
+            occupant = self.occupants.get(seat)
+            yes = False
+            if occupant is not None and occupant.bot is not None and not occupant.leaving:
+                view = current.hand.view(current.seats.index(seat))
+                yes = run_it_answer(view, self.table.config.variant)
+            yield from self._answer_run_it(seat, yes, now)
+
     def _chat_line(self, command: Chat, now: float) -> SayChat:
         person = command.person
         if not command.watching:
@@ -451,6 +567,14 @@ class TableHost:
         elif action is HostAction.STAKES:
             assert command.small_blind is not None and command.big_blind is not None
             text = yield from self._new_stakes(command.small_blind, command.big_blind)
+        elif action is HostAction.OPTIONS:
+            assert command.options is not None
+            text, options = yield from self._new_options(command.options)
+            fields |= {"options": options}
+        elif action is HostAction.BOMB_POT:
+            called = self.table.call_bomb_pot()  # RULES.md 7 (refused: no bomb, or called)
+            yield self._publish(called)
+            text = None  # the dealer's words of bomb_pot_called say it
         elif action is HostAction.INVITE:
             text = yield from self._new_invite()
         elif action is HostAction.CLOSE:
@@ -485,14 +609,15 @@ class TableHost:
             fields |= {"seat": command.seat + 1, "player": str(occupant.player_id)}
         if action is HostAction.HOST:
             fields |= {"host": str(self.host_id)}
-        yield self._announce({"kind": "host", "hand": None, **fields}, text)
+        told: JsonObject = {"kind": "host", "hand": None, **fields}
+        yield self._announce(told | {"text": None} if text is None else told, text)
         if action in (HostAction.REMOVE, HostAction.BAN):
             assert command.seat is not None
             if not self._in_hand(command.seat):
                 yield from self._leave(command.seat)
         elif in_hand:
             return
-        elif action is HostAction.STAKES:
+        elif action in (HostAction.STAKES, HostAction.OPTIONS):
             self.apply_stakes()
         elif action is HostAction.CLOSE:
             yield from self._close()
@@ -539,7 +664,7 @@ class TableHost:
         them, and take them from the next hand."""
         blinds = {"small_blind": small_blind, "big_blind": big_blind}
         try:
-            settings = parse_settings(self.settings.to_json() | blinds)
+            settings = parse_settings(self._settings_to_be().to_json() | blinds)
         except SettingsError as error:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, worded(error)) from error
         yield ChangeTable(blinds)
@@ -548,6 +673,27 @@ class TableHost:
         if self.table.hand is not None:
             return said("The host sets the stakes to {stakes} from the next hand", stakes=stakes)
         return said("The host sets the stakes to {stakes}", stakes=stakes)
+
+    def _new_options(
+        self, options: Mapping[str, Any]
+    ) -> Generator[Effect, Any, tuple[Said, JsonObject]]:
+        """Check the host's options (RULES.md 7: table settings, each refused by name as
+        at the table's making), keep them, and take them from the next hand; what is said,
+        and the options as the settings take them."""
+        try:
+            settings = parse_settings(self._settings_to_be().to_json() | dict(options))
+        except SettingsError as error:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, worded(error)) from error
+        taken: JsonObject = {name: getattr(settings, name) for name in options}
+        yield ChangeTable(dict(taken))
+        self.next_settings = settings
+        if self.table.hand is not None:
+            return said("The host changes the table's options from the next hand"), taken
+        return said("The host changes the table's options"), taken
+
+    def _settings_to_be(self) -> TableSettings:
+        """The settings of the next hand: the host's changes waiting, or those in force."""
+        return self.next_settings or self.settings
 
     def _new_invite(self) -> Generator[Effect, Any, Said]:
         """A private table's new invite (kept first), given to the host alone: from now on
@@ -562,7 +708,7 @@ class TableHost:
         return said("The host makes a new invite: the old one lets no one in any more")
 
     def apply_stakes(self) -> None:
-        """The host's new stakes take effect (between hands)."""
+        """The host's new stakes and options take effect (between hands)."""
         if self.next_settings is not None:
             self.settings, self.next_settings = self.next_settings, None
             self.table.config = self.settings.config()
@@ -618,7 +764,8 @@ class TableHost:
 
     def tick(self, now: float) -> Steps:
         """Whatever is due at ``now``: the next deal, a decision the room makes for a
-        seat, a turn's time running out, a table of bots left alone."""
+        seat, a turn's or the run-it question's time running out, a table of bots left
+        alone."""
         if self._deal_at is not None and now >= self._deal_at:
             self._deal_at = None
             if self.pending is None:
@@ -628,6 +775,8 @@ class TableHost:
         elif self._act_for_at is not None and now >= self._act_for_at:
             self._act_for_at = None
             yield from self._act_for(now)
+        elif self.vote is not None and now >= self.vote.deadline:
+            yield from self._run_it_timed_out(now)
         elif self.turn is not None and now >= self.turn.expires:
             yield from self._time_out(self.turn.seat, now)
         elif (idle_at := self._idle_at()) is not None and now >= idle_at:
@@ -647,6 +796,17 @@ class TableHost:
                 self._deal_at = now + self.options.hand_pause + self._extra_pause
             elif not self._can_deal():
                 self._deal_at = None
+            return
+        if table.run_it_seats:
+            self.turn = None
+            if self.vote is None:  # a restored hand waits for the answers: a new clock
+                self._ask_run_it(now)
+            answers = self._room_answers()
+            if answers:  # a bot thinks; a player away, leaving or gone says no at once
+                bots = any(
+                    self.occupants[s].bot is not None for s in answers if s in self.occupants
+                )
+                self._act_for_at = now + (self.options.bot_delay if bots else 0.0)
             return
         seat = table.seat_to_act
         if seat is None:
@@ -737,32 +897,42 @@ class TableHost:
         if self.turn is not None and self.turn.seat == seat:
             self.clock.stop(self.turn, now)
             self.turn = None
-        yield from self._tell(events)
+        yield from self._tell(events, now)
 
     def _log(self, seat: int, action: Action) -> Steps:
         """Log the action before it is applied: if the store refuses it, nothing changed
         and the room says so (the same action sent again is the same log entry)."""
+        yield from self._log_entry(seat, action.kind.value, action.amount)
+
+    def _log_entry(self, seat: int, kind: str, amount: int | None) -> Steps:
+        """Log an entry of the hand in play (an action, or the run-it question's) before
+        it is applied, numbered after the hand's actions and answers so far."""
         current, playing = self.table.hand, self.playing
         assert current is not None and playing is not None
-        seq = len(current.hand.actions) + 1
+        seq = len(current.hand.actions) + playing.votes + 1
         try:
-            yield LogAction(playing.id, seq, seat + 1, action.kind.value, action.amount)
+            yield LogAction(playing.id, seq, seat + 1, kind, amount)
         except Exception:
             raise ProtocolError(
                 ErrorCode.SERVER_ERROR, said("the room could not record that action: send it again")
             ) from None
 
-    def _tell(self, events: list[TableEvent]) -> Steps:
+    def _tell(self, events: list[TableEvent], now: float) -> Steps:
         """Tell events already logged; a hand they end has its result written first, and
         after it the players who asked to go leave. An all-in run-out is told with the
-        hands' equity after they are turned up and after each street."""
+        hands' equity after they are turned up and after each street (of the first run:
+        the question to run it twice comes between). The question starts its clock."""
         playing, finished = self.playing, self.table.hand is None
         if finished:
             yield from self._finish_hand()
+        if any(isinstance(e, InHand) and isinstance(e.event, RunItOffered) for e in events):
+            self._ask_run_it(now)
         told = 0
-        for part, face_up in runout_parts(events):
+        before = playing.face_up if playing is not None else {}
+        for part, face_up in runout_parts(events, before):
             yield self._publish(part)
             if face_up and playing is not None:
+                playing.face_up = face_up
                 yield from self._tell_equity(playing.id, face_up)
                 told += 1
         shown = sum(isinstance(e, InHand) and isinstance(e.event, Shown) for e in events)
@@ -773,10 +943,11 @@ class TableHost:
             yield from self._after_hand()
 
     def _tell_equity(self, hand: str, face_up: FaceUp) -> Steps:
-        board = tuple(card for card in self.scene.board if card is not None)
-        result = yield WorkOutEquity(self.table.config.variant, face_up, board)
+        boards = tuple(tuple(c for c in board if c is not None) for board in self.scene.boards)
+        result = yield WorkOutEquity(self.table.config.variant, face_up, boards)
         if result is not None:  # a courtesy of the felt: the hand goes on without
-            yield self._announce(equity_event(hand, sorted(face_up), board, result))
+            two = boards if len(boards) == 2 else ()
+            yield self._announce(equity_event(hand, sorted(face_up), boards[0], result, two))
 
     def _deal(self, now: float) -> Steps:
         """Announce the next hand with its deal's commitments (FAIRNESS.md steps 1 to 3);
@@ -821,7 +992,7 @@ class TableHost:
             events = yield from self._deal_announced(pending, now)
         finally:
             self.pending = None
-        yield from self._tell(events)
+        yield from self._tell(events, now)
 
     def _deal_announced(
         self, pending: PendingDeal, now: float
@@ -909,7 +1080,17 @@ class TableHost:
             hand.result.rake,
         )
         self.pots.append(sum(pot.amount for pot in hand.result.pots) + hand.result.rake)
+        self.last_deal = None if playing.secret is None else (playing.id, playing.secret)
         self.playing = None
+
+    def _rabbit_fairness(self, hunted: list[TableEvent]) -> JsonObject | None:
+        """The positions and salts of the rabbit's cards (FAIRNESS.md "More cards from the
+        same deck"), when this process dealt the hand it hunts."""
+        last = self.last_deal
+        rabbit = next((e for e in hunted if isinstance(e, RabbitHunted)), None)
+        if last is None or rabbit is None or last[0] != hand_id(self.id, rabbit.number):
+            return None
+        return rabbit_revealed(self.id, last[0], last[1], rabbit.cards)
 
     def _after_hand(self) -> Steps:
         """The host's new stakes take effect; players who asked to leave, or whom the
@@ -939,6 +1120,9 @@ class TableHost:
         player's show or muck, the hand of a player away (stepped away or out of time).
         One the table refuses (a bot's bug) is taken as a time-out, so that the table
         never waits on it."""
+        if self.vote is not None:
+            yield from self._answer_for(now)
+            return
         seat, current = self.table.seat_to_act, self.table.hand
         if seat is None or current is None:
             return
@@ -977,7 +1161,7 @@ class TableHost:
         events = self.table.time_out(seat)
         if already_out:  # told once: the seat sits out already
             events = [e for e in events if not isinstance(e, SatOut)]
-        yield from self._tell(events)
+        yield from self._tell(events, now)
         if not already_out and seat in self.occupants:
             yield from self._save_status(seat, Presence.SITTING_OUT)
 
@@ -1027,7 +1211,7 @@ class TableHost:
         self.seq += len(events)
         if any(isinstance(event, HandFinished) for event in events):
             self.turn = None
-        return Publish(tuple(events), tuple(before), first, fairness)
+        return Publish(tuple(events), tuple(before), first, fairness, self.vote)
 
     def _announce(self, event: JsonObject, text: Said | None = None) -> Announce:
         """A room event, numbered; ``text``: what it says, in each listener's language

@@ -55,12 +55,20 @@ def table(
 
 
 def event(
-    host: TableHost, seen: TableEvent, scene: Scene, seq: int, fairness: JsonObject | None
+    host: TableHost,
+    seen: TableEvent,
+    scene: Scene,
+    seq: int,
+    fairness: JsonObject | None,
+    run_it: JsonObject | None = None,
 ) -> JsonObject:
-    """One of the table's events as one viewer sees it (``seen``), in the dealer's words."""
+    """One of the table's events as one viewer sees it (``seen``), in the dealer's words;
+    ``run_it``: what the room adds to the question to run it twice (its clock)."""
     encoded = encode_event(
         seen, host.id, scene, host.names(), players=players(host), fairness=fairness
     )
+    if run_it is not None and encoded["kind"] == "run_it":
+        encoded |= run_it
     return event_message(host.id, seq, encoded)
 
 

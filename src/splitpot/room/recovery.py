@@ -19,7 +19,14 @@ from splitpot.cards import parse_cards
 from splitpot.dealer import Scene, scenes
 from splitpot.engine import Action, ActionKind
 from splitpot.room.effects import Presence
-from splitpot.room.host import HandInPlay, HostOptions, Occupant, TableHost
+from splitpot.room.host import (
+    RUN_IT_ANSWER,
+    RUN_IT_TIMEOUT,
+    HandInPlay,
+    HostOptions,
+    Occupant,
+    TableHost,
+)
 from splitpot.room.settings import TableSettings, settings_of
 from splitpot.table import Table, TableError, TableEvent
 
@@ -29,17 +36,25 @@ log = logging.getLogger("splitpot.room")
 UNREPLAYABLE = (ValueError, LookupError, TypeError)
 
 LoggedAction = tuple[int, str, int | None]  # (seat from 1, kind, amount)
+RUN_IT_KINDS = (RUN_IT_ANSWER, RUN_IT_TIMEOUT)  # the log's entries that are no action
 
 
 def replay_hand(
     setup: Mapping[str, Any], actions: Sequence[LoggedAction]
 ) -> tuple[Table, list[TableEvent]]:
     """The table after a logged hand's deal and actions, and the events they made (it
-    raises if they do not fit)."""
+    raises if they do not fit). The answers to run it twice and its time running out are
+    replayed where they came (RULES.md 7: the runs the players chose)."""
     table = Table.restore(settings_of(setup["settings"]).config(), setup["snapshot"])
     deck, draw = parse_cards(" ".join(setup["deck"])), parse_cards(" ".join(setup["draw"]))
     events = table.deal(deck, draw=draw)
     for number, (seat, kind, amount) in enumerate(actions, start=1):
+        if kind == RUN_IT_ANSWER:
+            events += table.answer_run_it(seat - 1, bool(amount))
+            continue
+        if kind == RUN_IT_TIMEOUT:
+            events += table.run_it_timed_out()
+            continue
         if table.seat_to_act != seat - 1:
             raise TableError(
                 "action {number} is by seat {seat}, not the seat to act", number=number, seat=seat
@@ -174,7 +189,11 @@ def restore(
     playing = None
     if resumed is not None:
         secret = resumed.setup.get("fairness")
-        playing = HandInPlay(resumed.id, resumed.serial, resumed.started_at, secret)
+        votes = [(seat, kind) for seat, kind, _ in resumed.actions if kind in RUN_IT_KINDS]
+        answered = {seat - 1 for seat, kind in votes if kind == RUN_IT_ANSWER}
+        playing = HandInPlay(
+            resumed.id, resumed.serial, resumed.started_at, secret, len(votes), answered
+        )
     _, scene = scenes(list(rebuilt.told), Scene(table.config.variant))  # the board so far
     host = TableHost(
         kept.id,

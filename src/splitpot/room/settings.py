@@ -3,15 +3,19 @@ field by field, and the ``TableConfig`` they make."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 from splitpot.protocol import TableInfo
-from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Refusal, Variant
-from splitpot.table import MAX_SEATS, TableConfig
+from splitpot.protocol.commands import OPTION_FIELDS
+from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Rake, Refusal, Variant
+from splitpot.table import MAX_SEATS, DoubleBoard, Kill, TableConfig
 
 STRUCTURES = ("limit", "pot-limit", "no-limit", "mixed")
+KILLS = ("off", "half", "full")  # RULES.md 7: no kill pots, a half kill, a full kill
 MAX_CHIPS = 10**12
 MAX_NAME = 40
 
@@ -43,9 +47,22 @@ class TableSettings:
     sit_out_hands: int = 10  # a player sitting out this many hands loses the seat
     audit: bool = False  # every salt published when the session ends (FAIRNESS.md)
     cap_heads_up: bool = True  # limit and mixed: False lifts the cap heads-up (RULES.md 3)
+    # The home game's options (RULES.md 7), which the host may change between hands.
+    ante: int = 0
+    rake_percent: float = 0  # of each pot, 0 to 100 (0: no rake); exact as written (2.5)
+    rake_cap: int = 0  # chips a hand at most (0: no cap)
+    straddle: bool = False
+    run_it_twice: bool = False
+    rabbit_hunt: bool = False
+    bomb_pot: int = 0  # big blinds each (0: no bomb pots)
+    bomb_every: int = 0  # a bomb pot every N hands (0: when the host calls one)
+    double_board: str = DoubleBoard.OFF.value  # off, bomb-pots or always
+    kill: str = "off"  # fixed limit: off, half or full
+    kill_size: int = 0  # the scoop that starts a kill, in chips (0: ten big blinds)
 
     def config(self) -> TableConfig:
-        """The table's configuration; a ``SettingsError`` names what does not fit."""
+        """The table's configuration; a ``SettingsError`` names what does not fit: the
+        game's and the stakes' words as the rules say them, each option's after its name."""
         try:
             variant = Variant.parse(self.variant)
         except ValueError as error:  # Variant.parse's own words, said again here
@@ -55,7 +72,7 @@ class TableSettings:
                 known=", ".join(v.value for v in Variant),
             ) from error
         try:
-            return TableConfig(
+            config = TableConfig(
                 variant,
                 self.betting(),
                 seats=self.seats,
@@ -64,6 +81,49 @@ class TableSettings:
             )
         except Refusal as error:  # the rules' and the table's
             raise SettingsError.passed(error) from error
+        for field, options in self._options():  # each option checked with those before it
+            try:
+                config = replace(config, **options())
+            except SettingsError:  # named already
+                raise
+            except Refusal as error:  # the table's (or the rake's) words, after the name
+                raise SettingsError("{field}: {reason}", field=field, reason=error) from error
+        return config
+
+    def _options(self) -> list[tuple[str, Any]]:
+        """Each option's name and what it makes of the ``TableConfig`` (a function: the
+        rake's and the kill's own checks run inside it), in the order they are checked:
+        an option that needs another (``bomb_every`` a bomb) comes after it."""
+        return [
+            ("ante", lambda: {"ante": self.ante}),
+            ("rake_percent", lambda: {"rake": self.rake()}),
+            ("straddle", lambda: {"straddle": self.straddle}),
+            ("run_it_twice", lambda: {"run_it_twice": self.run_it_twice}),
+            ("rabbit_hunt", lambda: {"rabbit_hunt": self.rabbit_hunt}),
+            ("bomb_pot", lambda: {"bomb_pot": self.bomb_pot}),
+            ("bomb_every", lambda: {"bomb_every": self.bomb_every}),
+            ("double_board", lambda: {"double_board": DoubleBoard(self.double_board)}),
+            ("kill", lambda: {"kill": self.kill_pots()}),
+        ]
+
+    def rake(self) -> Rake | None:
+        """The rake (RULES.md 5): ``rake_percent`` of each pot, exactly as written (2.5 is
+        five halves), at most ``rake_cap`` a hand; none at 0."""
+        if not self.rake_percent:
+            if self.rake_cap:
+                raise SettingsError("rake_cap: a cap needs a rake_percent above 0")
+            return None
+        percent = Fraction(str(self.rake_percent))
+        exact = int(percent) if percent.denominator == 1 else percent
+        return Rake(exact, self.rake_cap or None)
+
+    def kill_pots(self) -> Kill | None:
+        """RULES.md 7: the kill pots the table plays (``kill``), of ``kill_size``."""
+        if self.kill == "off":
+            if self.kill_size:
+                raise SettingsError("kill_size: a kill size needs kill half or full")
+            return None
+        return Kill(full=self.kill == "full", size=self.kill_size)
 
     def betting(self) -> FixedLimit | PotLimit | NoLimit | Mixed:
         small, big, cap = self.small_blind, self.big_blind, self.cap_heads_up
@@ -106,7 +166,8 @@ class TableSettings:
 
 
 _FIELDS: dict[str, tuple[type, int, int]] = {
-    # name: (type, least, most) -- strings by length, numbers by value
+    # name: (type, least, most) -- strings by length, numbers by value (float: any
+    # number, a fraction too)
     "name": (str, 1, MAX_NAME),
     "variant": (str, 1, 20),
     "structure": (str, 1, 20),
@@ -122,7 +183,23 @@ _FIELDS: dict[str, tuple[type, int, int]] = {
     "sit_out_hands": (int, 1, 1000),
     "audit": (bool, 0, 1),
     "cap_heads_up": (bool, 0, 1),
+    "ante": (int, 0, MAX_CHIPS),
+    "rake_percent": (float, 0, 100),
+    "rake_cap": (int, 0, MAX_CHIPS),
+    "straddle": (bool, 0, 1),
+    "run_it_twice": (bool, 0, 1),
+    "rabbit_hunt": (bool, 0, 1),
+    "bomb_pot": (int, 0, 100),
+    "bomb_every": (int, 0, 1000),
+    "double_board": (str, 1, 20),
+    "kill": (str, 1, 20),
+    "kill_size": (int, 0, MAX_CHIPS),
 }
+_CHOICES: dict[str, tuple[str, ...]] = {  # the options' text settings of a few values
+    "double_board": tuple(board.value for board in DoubleBoard),
+    "kill": KILLS,
+}
+assert set(OPTION_FIELDS) <= set(_FIELDS)  # the host's ``options`` are table settings
 
 
 def parse_settings(body: Mapping[str, Any]) -> TableSettings:
@@ -143,6 +220,20 @@ def parse_settings(body: Mapping[str, Any]) -> TableSettings:
             if not isinstance(value, bool):
                 raise SettingsError(
                     "{field} must be true or false, not {value}", field=field, value=repr(value)
+                )
+        elif kind is float:
+            number = isinstance(value, int | float) and not isinstance(value, bool)
+            if not number or not math.isfinite(value):
+                raise SettingsError(
+                    "{field} must be a number, not {value}", field=field, value=repr(value)
+                )
+            if not least <= value <= most:
+                raise SettingsError(
+                    "{field} must be from {least} to {most}, not {value}",
+                    field=field,
+                    least=least,
+                    most=most,
+                    value=value,
                 )
         elif kind is int:
             if isinstance(value, bool) or not isinstance(value, int):
@@ -179,6 +270,14 @@ def parse_settings(body: Mapping[str, Any]) -> TableSettings:
             names=", ".join(STRUCTURES),
             value=repr(values["structure"]),
         )
+    for field, names in _CHOICES.items():
+        if field in values and values[field] not in names:
+            raise SettingsError(
+                "{field} must be one of {names}, not {value}",
+                field=field,
+                names=", ".join(names),
+                value=repr(values[field]),
+            )
     settings = TableSettings(**values)
     if settings.bots >= settings.seats:
         raise SettingsError(
@@ -196,4 +295,4 @@ def settings_of(document: Mapping[str, Any]) -> TableSettings:
     return TableSettings(**{k: v for k, v in document.items() if k in fields})
 
 
-__all__ = ["STRUCTURES", "SettingsError", "TableSettings", "parse_settings", "settings_of"]
+__all__ = ["KILLS", "STRUCTURES", "SettingsError", "TableSettings", "parse_settings", "settings_of"]

@@ -350,7 +350,7 @@ class TableActor:
 
     async def _equity(self, wanted: WorkOutEquity) -> EquityResult | None:
         try:
-            return await asyncio.to_thread(equity, wanted.variant, wanted.face_up, wanted.board)
+            return await asyncio.to_thread(equity, wanted.variant, wanted.face_up, wanted.boards)
         except Exception:  # the felt's figures are a courtesy: the hand goes on without
             log.exception("table %s: no equity", self.id)
             return None
@@ -417,11 +417,13 @@ class TableActor:
                 if seen == public:
                     if connection.words not in shared:
                         shared[connection.words] = frames.event(
-                            host, public, told, seq, published.fairness
+                            host, public, told, seq, published.fairness, published.vote
                         )
                     connection.send(shared[connection.words])
                 else:
-                    connection.send(frames.event(host, seen, told, seq, published.fairness))
+                    connection.send(
+                        frames.event(host, seen, told, seq, published.fairness, published.vote)
+                    )
 
     def _to_all(self, sent: str) -> None:
         for connection in list(self.watchers):

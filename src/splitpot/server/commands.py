@@ -9,6 +9,7 @@ from typing import assert_never
 from splitpot import protocol
 from splitpot.i18n import said
 from splitpot.protocol import ErrorCode, ProtocolError, TableMessage
+from splitpot.protocol.commands import ChooseStraddle, Rabbit, RunIt
 from splitpot.room import commands as host
 from splitpot.server.actor import Request, Unwatch, Watch
 from splitpot.server.connection import Connection
@@ -53,10 +54,18 @@ def _command(connection: Connection, command: TableMessage) -> host.TableCommand
             return host.TopUp(who, amount)
         case protocol.Chat(text=text):
             return host.Chat(who, text, watching=False)  # the actor knows whether it watches
-        case protocol.Host(action=action, seat=seat, small_blind=small, big_blind=big):
-            return host.HostCommand(who, action, seat, small, big)
+        case protocol.Host(
+            action=action, seat=seat, small_blind=small, big_blind=big, options=options
+        ):
+            return host.HostCommand(who, action, seat, small, big, options)
         case protocol.Commit(commitment=commitment):
             return host.Commit(who, bytes.fromhex(commitment))
         case protocol.Reveal(hand=hand, entropy=entropy):
             return host.Reveal(who, hand, bytes.fromhex(entropy))
+        case RunIt(hand=hand, yes=yes):
+            return host.RunIt(who, yes, hand)
+        case Rabbit():
+            return host.Rabbit(who)
+        case ChooseStraddle(straddle=straddle):
+            return host.ChooseStraddle(who, straddle)
     assert_never(command)

@@ -16,24 +16,41 @@ from splitpot.protocol import (
     invite_message,
     to_act_event,
     unwatched_message,
+    utc_text,
 )
 from splitpot.room import messages
+from splitpot.room.clock import Vote
 from splitpot.room.effects import OfferTurn, SayChat, ToAct
 from splitpot.room.host import TableHost
 from splitpot.table import TableEvent, TableView
 
 
 def table(host: TableHost, view: TableView, connected: Callable[[int], bool]) -> str:
-    """The whole table as ``view``'s viewer may see it, with the turn's deadline."""
-    turn = host.turn
-    deadline = None if turn is None else wall_time(turn.deadline)
+    """The whole table as ``view``'s viewer may see it, with the deadline of the turn or
+    of the question to run it twice."""
+    turn, vote = host.turn, host.vote
+    clock = turn.deadline if turn is not None else None if vote is None else vote.deadline
+    deadline = None if clock is None else wall_time(clock)
     return frame(messages.table(host, view, connected, deadline, seconds))
 
 
 def event(
-    host: TableHost, seen: TableEvent, scene: Scene, seq: int, fairness: JsonObject | None
+    host: TableHost,
+    seen: TableEvent,
+    scene: Scene,
+    seq: int,
+    fairness: JsonObject | None,
+    vote: Vote | None = None,
 ) -> str:
-    return frame(messages.event(host, seen, scene, seq, fairness))
+    """One of the table's events; the question to run it twice (``vote``: its clock)
+    with its deadline and its seconds."""
+    run_it: JsonObject | None = None
+    if vote is not None:
+        run_it = {
+            "deadline": utc_text(wall_time(vote.deadline)),
+            "seconds": seconds(vote.seconds),
+        }
+    return frame(messages.event(host, seen, scene, seq, fairness, run_it))
 
 
 def room_event(table_id: str, event: JsonObject, seq: int) -> str:

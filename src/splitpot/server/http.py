@@ -67,7 +67,7 @@ class CsvResponse(PlainTextResponse):
 def _settings_body() -> dict[str, Any]:
     """The table settings' JSON, for the OpenAPI document (the body is read by hand:
     parse_settings checks each field's range and refuses unknown ones by name)."""
-    kinds = {"str": "string", "int": "integer", "bool": "boolean"}
+    kinds = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
     properties = {f.name: {"type": kinds[str(f.type)]} for f in fields(TableSettings)}
     schema = {"type": "object", "properties": properties, "required": ["name"]}
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}

@@ -36,12 +36,17 @@ async def helper(
     board: Annotated[str, Query(max_length=64)] = "",
     variant: Annotated[str, Query(max_length=16)] = "o8",
     lang: Annotated[str | None, Query(max_length=35)] = None,
+    board2: Annotated[str, Query(max_length=64)] = "",
 ) -> Any:
     """The hand helper: ``hole``'s best high and low on ``board`` (cards as text,
-    "AsKd5h2c"), in words of ``lang`` (else the request's Accept-Language). Pure
+    "AsKd5h2c"), and on ``board2`` too when a hand has two (RULES.md 7: a double board or
+    a board run twice), in words of ``lang`` (else the request's Accept-Language). Pure
     arithmetic on cards the caller already sees: no table, no session."""
     try:
         asked = words(lang or negotiate(request.headers.get("accept-language")))
-        return encode_help(hand_help(variant, hole, board), asked)
+        first = hand_help(variant, hole, board)
+        if not board2:
+            return encode_help(first, asked)
+        return encode_help(first, asked, (first, hand_help(variant, hole, board2)))
     except ValueError as error:  # a bad card, count, variant or language
         raise ProtocolError(ErrorCode.BAD_MESSAGE, str(error)) from error
