@@ -430,7 +430,8 @@ def test_the_offline_game_chats_and_helps_through_the_same_commands() -> None:
     assert session.command("say nice hand").lines == ("Hero: nice hand",)
     assert session.command("sit").lines == ("You sit in seat 1 already.",)
     assert session.command("sit out").lines == (
-        "Refused: the offline table takes act, chat, leave and preferences, not sit_out.",
+        "Refused: the offline table takes act, chat, leave, preferences, run_it, rabbit "
+        "and straddle, not sit_out.",
     )
     assert session.legal() is not None  # still the person's turn
     remote = RemoteGame("http://127.0.0.1:1", "Ann")

@@ -177,3 +177,32 @@ def test_simulate_text_output_and_bad_bots(capsys: pytest.CaptureFixture[str]) -
     assert before == after
     assert main(["simulate", "--hands", "5", "--bots", "genius"]) == 2
     assert "unknown bot 'genius'" in capsys.readouterr().err
+
+
+def test_the_offline_table_plays_the_home_games_options_named_as_the_rooms_settings(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("call\ncheck\n" * 60))
+    options = ["--option", "bomb_pot=2", "--option", "bomb_every=2"]
+    options += ["--option", "double_board=bomb-pots", "--option", "ante=1"]
+    args = ["play", "--plain", "--seed", "3", "--seats", "3", "--hands", "2", *options]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    first, second = out.split("*** Hand 2:")
+    assert "Hero posts the ante, 1" in first and "bomb" not in first
+    assert "Hero puts in the bomb, 4" in second and "the ante" not in second
+    assert "Board 2 flop: " in second
+
+
+def test_a_bad_option_is_refused_by_name_before_the_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["play", "--plain", "--structure", "limit"]
+    assert main([*args, "--option", "straddle=true"]) == 2
+    assert "a straddle is played in pot limit and no limit, not fixed limit" in (
+        capsys.readouterr().err
+    )
+    assert main([*args, "--option", "straddle"]) == 2
+    assert "--option takes NAME=VALUE, not 'straddle'" in capsys.readouterr().err
+    assert main(["play", "--server", "http://127.0.0.1:1", "--option", "ante=1"]) == 2
+    assert "--option is for the offline table" in capsys.readouterr().err

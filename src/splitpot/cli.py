@@ -8,6 +8,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -50,7 +51,7 @@ from splitpot.i18n import (
 from splitpot.reading import why_unread
 from splitpot.session import STRUCTURES, GameSession, player_name, table_config
 from splitpot.simulation import simulate
-from splitpot.table import TableHand
+from splitpot.table import TableConfig, TableHand
 
 VARIANT_IDS = tuple(variant.value for variant in Variant)
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
@@ -183,6 +184,7 @@ def _replay_hand(
             unit=record.unit,
             currency=record.currency,
             words=words,
+            runs=replayed.hand.runs,
         )
     ]
     agrees = replayed.agrees if check else None
@@ -315,6 +317,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _session(args: argparse.Namespace) -> GameSession:
     words = args.words
     config = table_config(args.variant, args.structure, args.stakes, args.seats, words)
+    if args.option:
+        config = _with_options(config, args.option, words)
     return GameSession(
         config,
         name=args.name,
@@ -323,6 +327,39 @@ def _session(args: argparse.Namespace) -> GameSession:
         max_hands=args.hands,
         words=words,
     )
+
+
+HOME_OPTIONS = (
+    "ante",
+    "rake",
+    "straddle",
+    "run_it_twice",
+    "rabbit_hunt",
+    "bomb_pot",
+    "bomb_every",
+    "double_board",
+    "kill",
+)  # the TableConfig fields of RULES.md 7
+
+
+def _with_options(config: TableConfig, options: Sequence[str], words: Words) -> TableConfig:
+    """The offline table with the home game's options of ``--option NAME=VALUE``, named and
+    checked as the room's table settings are (docs/protocol.md)."""
+    from splitpot.room.settings import parse_settings
+
+    given: dict[str, Any] = {"name": "offline"}
+    for option in options:
+        name, equals, text = option.partition("=")
+        if not equals or not name.strip():
+            raise ValueError(
+                words.say("--option takes NAME=VALUE, not {given}", given=repr(option))
+            )
+        try:
+            given[name.strip()] = json.loads(text)
+        except json.JSONDecodeError:
+            given[name.strip()] = text.strip()
+    chosen = parse_settings(given).config()
+    return replace(config, **{field: getattr(chosen, field) for field in HOME_OPTIONS})
 
 
 def _game(args: argparse.Namespace) -> Game:
@@ -337,6 +374,8 @@ def _game(args: argparse.Namespace) -> Game:
         if args.new:
             raise ValueError(say("--new needs --server URL (offline there is no guest to keep)"))
         return _session(args)
+    if args.option:
+        raise ValueError(say("--option is for the offline table: at a room, the host sets them"))
     from splitpot.client.announced import default_folder
     from splitpot.client.identity import Identities, default_file
     from splitpot.client.remote import RemoteGame  # the network packages load only to connect
@@ -1015,6 +1054,17 @@ def build_parser(words: Words = ENGLISH) -> ArgumentParser:
     )
     play.add_argument(
         "--two-colour", action="store_true", help=say("cards in two colours (default: four)")
+    )
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=say(
+            "offline: a home game's option, as the room's table settings name it "
+            "(run_it_twice=true, bomb_pot=2, double_board=bomb-pots, straddle=true, "
+            "rabbit_hunt=true, kill=half, ante=1); again for each"
+        ),
     )
     play.set_defaults(handler=_cmd_play)
 

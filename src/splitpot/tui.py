@@ -39,8 +39,8 @@ def keys_text(words: Words = ENGLISH) -> str:
     """The keys, for the help."""
     return words.say(
         "Keys: f fold (muck), c check or call (show), r the smallest bet or raise, p the pot "
-        "(or the most), a all in, l the last hand (again: one more back), / type a command, "
-        "? help, q quit."
+        "(or the most), a all in, y or n when asked to run it twice: twice or once, l the last "
+        "hand (again: one more back), / type a command, ? help, q quit."
     )
 
 
@@ -84,8 +84,9 @@ class LobbyScreen(Screen[int]):
 
 class PokerApp(App[list[str]]):
     """A game at one table. Keys: f fold (or muck), c check or call (or show), r the
-    smallest raise, p the largest (the pot in pot limit), a all in, l the last hands,
-    / type a command (say TEXT chats), ? help, q quit (asked once in a hand)."""
+    smallest raise, p the largest (the pot in pot limit), a all in, y or n the answer when
+    asked to run it twice, l the last hands, / type a command (say TEXT chats), ? help,
+    q quit (asked once in a hand)."""
 
     CSS = """
     #table { height: auto; padding: 0 1; background: $boost; }
@@ -102,6 +103,8 @@ class PokerApp(App[list[str]]):
         Binding("r", "raise_min", marked("Min raise")),
         Binding("p", "raise_max", marked("Max/Pot")),
         Binding("a", "act('allin')", marked("All in")),
+        Binding("y", "act('yes')", marked("Run it twice"), show=False),
+        Binding("n", "act('no')", marked("Run it once"), show=False),
         Binding("l", "last_hand", marked("Last hands")),
         Binding("q", "quit_game", marked("Quit")),
         Binding("slash", "type_command", marked("Command")),
@@ -152,6 +155,8 @@ class PokerApp(App[list[str]]):
             yield Button(say("Raise"), id="raise_min", compact=True)
             yield Button(say("Max"), id="raise_max", compact=True)
             yield Button(say("All in"), id="allin", variant="warning", compact=True)
+            yield Button(say("Run it twice"), id="run_twice", variant="success", compact=True)
+            yield Button(say("Run it once"), id="run_once", compact=True)
             yield Input(
                 placeholder=say("/ to type: raise 12, say hi, last 3"), id="command", compact=True
             )
@@ -242,6 +247,8 @@ class PokerApp(App[list[str]]):
             self.action_fold_muck()
         elif event.button.id == "allin":
             self.action_act("allin")
+        elif event.button.id in ("run_twice", "run_once"):
+            self.action_act("yes" if event.button.id == "run_twice" else "no")
         elif event.button.id == "check_call":
             self.action_check_call()
         elif event.button.id == "raise_min":
@@ -310,6 +317,9 @@ class PokerApp(App[list[str]]):
         lines = client.result_lines() or [client.cards_line(), client.move_line()]
         self.query_one("#cards", Static).update(self._text(line for line in lines if line))
         self._refresh_buttons(client.legal)
+        # Asked to run it twice (RULES.md 7): the two answers.
+        for answer in ("#run_twice", "#run_once"):
+            self.query_one(answer, Button).display = client.vote is not None
         # At the room, a watcher may sit down, and a player add chips between their hands.
         self.query_one("#sit", Button).display = client.viewer is None and bool(client.summary)
         self.query_one("#top_up", Button).display = self._may_top_up()

@@ -1,5 +1,5 @@
 """Bots: players that see only what their seat may see and choose a legal action."""
 
-from splitpot.bots.players import Bot, RandomBot, SensibleBot, make_bot
+from splitpot.bots.players import Bot, RandomBot, SensibleBot, make_bot, run_it_answer
 
-__all__ = ["Bot", "RandomBot", "SensibleBot", "make_bot"]
+__all__ = ["Bot", "RandomBot", "SensibleBot", "make_bot", "run_it_answer"]

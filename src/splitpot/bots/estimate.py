@@ -28,10 +28,12 @@ def estimate(
     variant: Variant,
     samples: int,
     rng: np.random.Generator,
+    dead: Sequence[Card] = (),
 ) -> Estimate:
-    """Share of the pot against ``opponents`` random hands, from ``samples`` deals."""
+    """Share of the pot against ``opponents`` random hands, from ``samples`` deals;
+    ``dead`` cards are seen but in no hand and not on ``board`` (another board's)."""
     size = variant.hole_cards
-    known = [c.code for c in hole] + [c.code for c in board]
+    known = [c.code for c in (*hole, *board, *dead)]
     unseen = np.setdiff1d(np.arange(52), np.array(known, dtype=np.int64))
     needed = opponents * size + 5 - len(board)
     order = np.argsort(rng.random((samples, len(unseen))), axis=1)[:, :needed]
@@ -55,3 +57,24 @@ def estimate(
     alone = high_win[:, 0] & (high_win.sum(axis=1) == 1)
     scoop = alone & (~has_low | (low_win[:, 0] & (low_win.sum(axis=1) == 1)))
     return Estimate(float(share.mean()), float(scoop.mean()))
+
+
+def estimate_boards(
+    hole: Sequence[Card],
+    boards: Sequence[Sequence[Card]],
+    opponents: int,
+    variant: Variant,
+    samples: int,
+    rng: np.random.Generator,
+) -> Estimate:
+    """The share of a pot cut between ``boards`` (a double board, RULES.md 7): each
+    board's estimate with the other boards' cards out of the deck, averaged (each board
+    plays for its part of the pot; ``scoop``: a board's, on average)."""
+    each = [
+        estimate(
+            hole, board, opponents, variant, samples, rng,
+            [c for other in boards if other is not board for c in other if c not in board],
+        )
+        for board in boards
+    ]  # fmt: skip
+    return Estimate(sum(e.share for e in each) / len(each), sum(e.scoop for e in each) / len(each))

@@ -1,4 +1,5 @@
-"""The bots: one that plays random legal actions, one that plays sensible Omaha Hi/Lo."""
+"""The bots: one that plays random legal actions, one that plays sensible Omaha Hi/Lo;
+and how every bot answers the question to run it twice (``run_it_answer``)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ from typing import Protocol
 
 import numpy as np
 
-from splitpot.bots.estimate import estimate
-from splitpot.cards import Card
+from splitpot.bots.estimate import estimate_boards
+from splitpot.cards import Card, format_cards
 from splitpot.engine import Action, HandView, LegalActions, Street
+from splitpot.equity import calculate
 from splitpot.evaluate import Variant
+
+FAVOURITE = 0.4  # run it once: a share of the pot this far from an even one to all of it
 
 
 class Bot(Protocol):
@@ -70,9 +74,9 @@ class SensibleBot:
         if shown is not None:
             return shown
         hole = [c for c in view.hole if c is not None]
-        board = [c for c in view.board if c is not None]
+        boards = [[c for c in board if c is not None] for board in view.boards]
         opponents = sum(not f for f in view.folded) - 1
-        odds = estimate(hole, board, opponents, variant, self.samples, self._rng)
+        odds = estimate_boards(hole, boards, opponents, variant, self.samples, self._rng)
         fair = 1 / (opponents + 1)
         to_call = legal.call or 0
         price = to_call / (view.pot + to_call) if to_call else 0.0
@@ -99,6 +103,28 @@ class SensibleBot:
         target = legal.min_to + int((legal.max_to - legal.min_to) * fraction)
         pot_sized = max(legal.min_to, min(legal.max_to, view.pot + max(view.bets)))
         return Action(legal.bet_or_raise, min(target, pot_sized))
+
+
+def run_it_answer(view: HandView, variant: Variant) -> bool:
+    """A bot's answer when asked to run it twice (RULES.md 7), from ``view``, the hand as
+    its seat sees it while the players are asked (every hand still in is face up).
+
+    Running it twice leaves each player's expected share of the pot as it is and makes
+    the result less of a gamble, so a bot agrees when it is behind or about even; it
+    declines as a big favourite, whose share is at least ``FAVOURITE`` of the way from an
+    even share to the whole pot (heads-up: 70% or more), keeping its chance to scoop
+    the whole of it on one board. The share is exact, from the hands face up."""
+    assert view.viewer is not None and view.hole is not None
+    live = [p for p, folded in enumerate(view.folded) if not folded]
+    own = tuple(c for c in view.hole if c is not None)
+    hands = [own if p == view.viewer else view.shown.get(p, ()) for p in live]
+    if view.viewer not in live or not all(hands):
+        return True  # not a player still in with every hand face up: no favourite known
+    board = format_cards((c for c in view.board if c is not None), "")
+    texts = [format_cards(cards, "") for cards in hands]
+    share = calculate(texts, board=board, variant=variant).players[live.index(view.viewer)]
+    even = 1 / len(live)
+    return float(share.equity) < even + FAVOURITE * (1 - even)
 
 
 def _low_potential(hole: list[Card]) -> float:

@@ -30,6 +30,9 @@ def help_text(words: Words = ENGLISH) -> tuple[str, ...]:
         say("  raise N             raise a bet, to a total of N this round"),
         say("  allin               all your chips"),
         say("  show, muck          at the showdown: show your hand or give it up unseen"),
+        say("  yes, no             when asked to run it twice: agree, or run it once"),
+        say("  straddle next|always|off  straddle next time left of the big blind, always, or not"),
+        say("  rabbit              after a hand ended early: the cards that would have come"),
         say(
             "  last, last N        the last hand, or the hand N back (up to {size}), whole",
             size=HISTORY_SIZE,

@@ -2,7 +2,8 @@
 its bots, speaking the room's protocol.
 
 ``LocalTable`` answers the same commands as the room (``act``, ``chat``, ``leave``,
-``preferences``) with the same frames (``table``, ``event``, ``turn``, ``chat``,
+``preferences``, and at a home game's table ``run_it``, ``rabbit`` and ``straddle``,
+RULES.md 7) with the same frames (``table``, ``event``, ``turn``, ``chat``,
 ``error``), made by the same code from the host's tells, as the one person at the table
 may see them. It is the room's rules, not a copy of them; only the clock differs: no
 turn ever runs out, the bots act at once, and the game deals when the front end asks
@@ -31,6 +32,7 @@ from splitpot.protocol import (
     refused,
     to_act_event,
 )
+from splitpot.protocol.commands import ChooseStraddle, Rabbit, RunIt
 from splitpot.room import commands as host_commands
 from splitpot.room import messages
 from splitpot.room.driver import MemoryKeeper, run
@@ -94,8 +96,8 @@ class LocalTable:
 
     def send(self, message: JsonObject) -> list[JsonObject]:
         """One command, as the room takes it (``act``, ``chat``, ``leave``,
-        ``preferences``): the frames it causes, or an ``error`` frame that says why it was
-        refused (nothing changed)."""
+        ``preferences``, ``run_it``, ``rabbit``, ``straddle``): the frames it causes, or an
+        ``error`` frame that says why it was refused (nothing changed)."""
         try:
             command = self._command(parse_command(message), str(message["type"]))
             return self._play(run(self.host.handle(command, self.now), self.keeper))
@@ -115,18 +117,26 @@ class LocalTable:
                 return host_commands.Leave(who)
             case Preferences(muck_losing=muck_losing):
                 return host_commands.Preferences(who, muck_losing)
+            case RunIt(hand=hand, yes=yes):
+                return host_commands.RunIt(who, yes, hand)
+            case Rabbit():
+                return host_commands.Rabbit(who)
+            case ChooseStraddle(straddle=straddle):
+                return host_commands.ChooseStraddle(who, straddle)
         raise ProtocolError(
             ErrorCode.FORBIDDEN,
-            f"the offline table takes act, chat, leave and preferences, not {kind}",
+            "the offline table takes act, chat, leave, preferences, run_it, rabbit and "
+            f"straddle, not {kind}",
             command.ref,
         )
 
     def _play(self, told: list[Tell]) -> list[JsonObject]:
         """The frames of ``told``, then the decisions the host makes at once (the bots', a
-        person leaving or at the showdown) until the person is to act on the clock or the
-        hand is over; the person's clock never runs out here."""
+        person leaving or at the showdown) until the person is to act on the clock, is
+        asked to run it twice, or the hand is over; the person's clock never runs out here."""
         told += run(self.host.schedule(self.now), self.keeper)
-        while self.host.table.hand is not None and self.host.turn is None:
+        table = self.host.table
+        while table.hand is not None and self.host.turn is None and not self.asked():
             due = self.host.next_timer()
             if due is None:
                 break
@@ -134,6 +144,13 @@ class LocalTable:
             told += run(self.host.tick(self.now), self.keeper)
             told += run(self.host.schedule(self.now), self.keeper)
         return self._frames(told)
+
+    def asked(self) -> bool:
+        """Whether the person is asked to run it twice and has not answered (RULES.md 7):
+        the hand waits for them (the bots' answers, and the question's clock, too)."""
+        playing = self.host.playing
+        answered = playing is not None and PERSON in playing.answered
+        return PERSON in self.host.table.run_it_seats and not answered
 
     def _frames(self, told: list[Tell]) -> list[JsonObject]:
         """Each tell as the person sees it, with the dealer's words."""

@@ -32,7 +32,8 @@ from splitpot.protocol import betting_from_json
 from splitpot.rules import Variant
 
 RECONNECTED = "reconnected"  # the connection's own frame: it dropped and is open again
-AWAITED = ("act", "sit", "sit_out", "sit_in", "leave", "top_up")  # their answer is awaited
+# The commands whose answer is awaited before the person is asked again.
+AWAITED = ("act", "run_it", "sit", "sit_out", "sit_in", "leave", "top_up")
 
 
 def seated_help(words: Words = ENGLISH) -> tuple[str, ...]:
@@ -432,7 +433,8 @@ class RemoteGame(Game):
         if self._asked is not None and self._asked == self._prompt():
             return False
         me, client = self.client.me(), self.client
-        return me is None or client.turn is not None or me.status == "sitting_out" or client.broke()
+        asked = client.turn is not None or client.vote is not None
+        return me is None or asked or me.status == "sitting_out" or client.broke()
 
     def listen(self) -> Iterator[Frame]:
         """The room's frames as they come, until the connection is closed; a connection
@@ -699,10 +701,11 @@ class RemoteGame(Game):
         ]
 
     def _prompt(self) -> tuple[object, ...]:
-        """What the person's waiting depends on: the turn, the seat, sitting out, chips."""
+        """What the person's waiting depends on: the turn, the question to run it twice,
+        the seat, sitting out, chips."""
         me = self.client.me()
         seat = None if me is None else (me.status, me.stack)
-        return (self.client.turn, self.client.viewer, seat)
+        return (self.client.turn, self.client.vote, self.client.viewer, seat)
 
 
 def _table_words(table: dict[str, Any], words: Words = ENGLISH) -> str:

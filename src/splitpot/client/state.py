@@ -1,7 +1,8 @@
 """What a screen shows of one table, folded from the room's frames (PROTOCOL.md,
-docs/protocol.md): seats, stacks, bets, the button, the board, the pot, your cards, your
-legal actions, and the lines of the chat; and a person's words as the commands the room
-takes.
+docs/protocol.md): seats, stacks, bets, the button, the board (or both boards of a double
+board or a board run twice, RULES.md 7), the pot, your cards, your legal actions, the
+question to run it twice, and the lines of the chat; and a person's words as the commands
+the room takes.
 
 Pure: frames in, a picture and lines out, no I/O. The offline game feeds it frames made
 in process (``client.local``), the network game the room's own (``client.remote``); the
@@ -27,6 +28,9 @@ RoomMessage = dict[str, Any]  # one message to the room
 
 IN_HAND = ("playing", "all_in")  # seat statuses of a player holding live cards
 NOT_NOW = ("illegal_action", "not_your_turn", "wrong_hand")  # refusals of an action
+IN_THE_POT = ("dead", "ante", "bomb")  # posts that go to the pot, not in front of the seat
+YES, NO = ("yes", "y"), ("no", "n")  # the answers to run it twice
+STRADDLES = ("next", "always", "off")  # a player's straddle choice (RULES.md 7)
 
 
 def game_title(variant: Variant, betting: Betting, words: Words = ENGLISH) -> str:
@@ -65,6 +69,16 @@ class HandPicture:
     total: int  # every chip in the middle, this round's bets included
     betting: Betting
     dealt: tuple[tuple[int, int], ...] = ()  # (seat, stack before the posts) of each seat dealt
+    boards: tuple[tuple[str, ...], ...] = ()  # both boards, when two (the first is ``board``)
+    runs: bool = False  # the two boards are the board run twice, not a double board
+
+
+def board_names(runs: bool, words: Words = ENGLISH) -> tuple[str, str]:
+    """What two boards are called, as the dealer calls them: "Board 1" and "Board 2", or
+    "First run" and "Second run"."""
+    if runs:
+        return words.say("First run"), words.say("Second run")
+    return words.say("Board {number}", number=1), words.say("Board {number}", number=2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +87,15 @@ class TurnOffer:
 
     hand: str
     legal: LegalActions
+    deadline: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RunItVote:
+    """The viewer is asked to run it twice in ``hand`` (RULES.md 7), until ``deadline``
+    (null: no clock); no answer counts as no."""
+
+    hand: str
     deadline: str | None
 
 
@@ -103,6 +126,7 @@ class TableClient:
         self.hand: HandPicture | None = None
         self.last: HandPicture | None = None  # the hand just over, shown until the next deal
         self.turn: TurnOffer | None = None
+        self.vote: RunItVote | None = None  # the viewer is asked to run it twice
         self.result: tuple[str, ...] = ()  # how the hand just over ended
         self.seq = 0
         self.hands_played = 0  # hands the viewer was dealt that ended
@@ -159,6 +183,8 @@ class TableClient:
         hand = state.get("hand")
         self.hand = None if hand is None else self._hand_from(hand)
         self.turn = None  # a turn follows when it is the viewer's
+        asked = hand is not None and self.viewer in hand.get("run_it", ())
+        self.vote = RunItVote(hand["id"], None) if asked else None
 
     def _hand_from(self, hand: Frame) -> HandPicture:
         """The hand of a snapshot. Its starting stacks are those this client saw dealt
@@ -174,18 +200,32 @@ class TableClient:
             )
         board = tuple(hand["board"])
         betting = hand_betting_from_json(hand)
+        boards = tuple(tuple(cards) for cards in hand.get("boards", ()))
+        # A snapshot does not say which: a table without a double board runs it twice.
+        runs = bool(boards) and self.summary.get("double_board", "off") == "off"
         return HandPicture(
-            hand["id"], hand["number"], hand["street"], board, hand["total"], betting, dealt
+            hand["id"],
+            hand["number"],
+            hand["street"],
+            board,
+            hand["total"],
+            betting,
+            dealt,
+            boards,
+            runs,
         )
 
     def _event(self, event: Frame) -> list[str]:
         """Fold an event in (a kind this client does not know changes nothing); its lines
-        are the dealer's words, a hand's start headed as the terminal game heads it."""
+        are the dealer's words, a hand's start headed as the terminal game heads it, and
+        what the viewer is to do (the question to run it twice)."""
         text = event.get("text")
         lines = text.split("\n") if text else []
         fold = _FOLDS.get(str(event["kind"]))
-        header = None if fold is None else fold(self, event)
-        return lines if header is None else [header, *lines[1:]]
+        said = None if fold is None else fold(self, event)
+        if isinstance(said, str):
+            return [said, *lines[1:]]
+        return lines + (said or [])
 
     # ------------------------------------------------------------ events
 
@@ -240,6 +280,7 @@ class TableClient:
         dealt = tuple((s["seat"], s["stack"]) for s in event["seats"])
         self.hand = HandPicture(event["hand"], event["number"], "preflop", (), 0, betting, dealt)
         self.last, self.result, self._awards, self.turn = None, (), [], None
+        self.vote = None
         self.button = event["button"]
         in_hand = dict(dealt)
         for picture in self.occupied():
@@ -261,7 +302,7 @@ class TableClient:
 
     def _on_posted(self, event: Frame) -> None:
         picture, amount = self._seat_at(event["seat"]), event["amount"]
-        in_front = event["post"] not in ("dead", "ante")  # those go to the pot, not the bet
+        in_front = event["post"] not in IN_THE_POT
         self._change(
             picture.seat,
             stack=picture.stack - amount,
@@ -275,8 +316,81 @@ class TableClient:
             self._change(event["seat"], cards=tuple(event["cards"]))
 
     def _on_board(self, event: Frame) -> None:
-        if self.hand is not None:
-            self.hand = replace(self.hand, street=event["street"], board=tuple(event["board"]))
+        """Cards of the first board, or of the second (``board_number`` 2: a double board,
+        or the second run, which holds the cards both runs share)."""
+        hand = self.hand
+        if hand is None:
+            return
+        board = tuple(event["board"])
+        if event.get("board_number", 1) == 2:
+            self.hand = replace(hand, boards=(hand.board, board))
+            return
+        boards = (board, hand.boards[1]) if hand.boards else ()
+        self.hand = replace(hand, street=event["street"], board=board, boards=boards)
+
+    def _on_run_it(self, event: Frame) -> list[str]:
+        """The players still in are asked to run it twice; the viewer among them answers."""
+        if self.hand is None or self.viewer not in event["seats"]:
+            return []
+        self.vote = RunItVote(self.hand.id, event.get("deadline"))
+        seconds = event.get("seconds")
+        if seconds is None:
+            return [self.words.say("Run it twice? Answer yes or no.")]
+        return [
+            self.words.say_n(
+                "Run it twice? Answer yes or no within {count} second (no answer: no).",
+                "Run it twice? Answer yes or no within {count} seconds (no answer: no).",
+                int(seconds),
+            )
+        ]
+
+    def _on_run_it_answered(self, event: Frame) -> None:
+        if event["seat"] == self.viewer:
+            self.vote = None
+
+    def _on_runs(self, event: Frame) -> None:
+        """The answer: the board is dealt once, or twice (the second run to come)."""
+        self.vote = None
+        if self.hand is not None and event["times"] == 2:
+            self.hand = replace(self.hand, runs=True)
+
+    def _on_equity(self, event: Frame) -> list[str]:
+        """The all-in equity of the hands face up (the room's ``equity`` event): each
+        seat's share of the pot, and of each board's or run's part when there are two."""
+        w = self.words
+        lines = [w.say("Equity: {seats}", seats=self._chances(event["seats"]))]
+        names = board_names(self.hand is not None and self.hand.runs, w)
+        for board in event.get("boards", ()):
+            seats = self._chances(board["seats"])
+            lines.append(
+                w.say("{board}: {seats}", board=names[board["board_number"] - 1], seats=seats)
+            )
+        return lines
+
+    def _chances(self, seats: list[Frame]) -> str:
+        """Seats' chances as percentages: "Ann 62% (high 71%, low 52%), Bob 38% (...)"."""
+        w, low = self.words, self.variant.has_low
+        said = []
+        for seat in seats:
+            chances = {
+                "name": self._seat_at(seat["seat"]).name,
+                "equity": w.number(round(100 * seat["equity"])),
+                "high": w.number(round(100 * seat["high"])),
+                "low": w.number(round(100 * seat["low"])),
+            }
+            if low:
+                said.append(w.say("{name} {equity}% (high {high}%, low {low}%)", **chances))
+            else:
+                said.append(
+                    w.say("{name} {equity}%", name=chances["name"], equity=chances["equity"])
+                )
+        return w.say_p("list", ", ").join(said)
+
+    def _on_rabbit(self, event: Frame) -> None:
+        """The rabbit hunt: the cards that would have come, as the dealer marks them,
+        never dealt; shown under the last hand's result until the next deal."""
+        if self.hand is None and event.get("text"):
+            self.result = (*self.result, *event["text"].split("\n"))
 
     def _on_acted(self, event: Frame) -> None:
         picture, added = self._seat_at(event["seat"]), event["added"]
@@ -326,7 +440,7 @@ class TableClient:
                 status = "sitting_out" if picture.away else "ready" if stack else "waiting"
                 self._change(seat, stack=stack, bet=0, status=status)
         hand = self.hand
-        self.hand, self.last, self.turn = None, hand, None
+        self.hand, self.last, self.turn, self.vote = None, hand, None, None
         if hand is None:
             return
         w = self.words
@@ -426,10 +540,21 @@ class TableClient:
         return lines
 
     def board_line(self) -> str:
+        """The board and the pot; two boards (or runs) each named."""
         shown = self.hand or self.last
         if shown is None:
             return ""
         w = self.words
+        if shown.boards:
+            first, second = board_names(shown.runs, w)
+            return w.say(
+                "{first}: {cards}   {second}: {more}   Pot: {pot}",
+                first=first,
+                cards=" ".join(shown.boards[0]) or w.say("(none yet)"),
+                second=second,
+                more=" ".join(shown.boards[1]) or w.say("(none yet)"),
+                pot=w.number(shown.total),
+            )
         board = " ".join(shown.board) or w.say("(none yet)")
         return w.say("Board: {cards}   Pot: {pot}", cards=board, pot=w.number(shown.total))
 
@@ -444,18 +569,31 @@ class TableClient:
         return self.words.say("Your cards: {cards}", cards=cards)
 
     def hint(self) -> str:
-        """The viewer's best high and low on the board so far (the hand helper)."""
+        """The viewer's best high and low on the board so far (the hand helper); with two
+        boards, on each ("Board 1: ...; Board 2: ...")."""
         me, shown = self.me(), self.hand or self.last
         if me is None or not me.cards or shown is None or len(shown.board) < 3:
             return ""
-        helped = hand_help(self.variant, " ".join(me.cards), " ".join(shown.board))
-        return help_words(helped, self.words)
+        hole, w = " ".join(me.cards), self.words
+        if not shown.boards:
+            return help_words(hand_help(self.variant, hole, " ".join(shown.board)), w)
+        return w.say_p("list", "; ").join(
+            w.say(
+                "{board}: {hand}",
+                board=name,
+                hand=help_words(hand_help(self.variant, hole, " ".join(cards)), w),
+            )
+            for name, cards in zip(board_names(shown.runs, w), shown.boards, strict=True)
+            if len(cards) >= 3
+        )
 
     def moves(self) -> str:
         legal = self.legal
         return "" if legal is None else ", ".join(legal.describe())
 
     def move_line(self) -> str:
+        if self.vote is not None:
+            return self.words.say("Run it twice? yes or no")
         return (
             self.words.say("Your move: {moves}", moves=self.moves())
             if self.turn is not None
@@ -493,6 +631,12 @@ class TableClient:
             return self._top_up(words[2:] if word == "top" else words[1:])
         if word == "show" and [w.lower() for w in words[1:2]] == ["losing"]:
             return self._show_losing(words[2:])
+        if word in (*YES, *NO) and len(words) == 1:
+            return self._run_it(word in YES)
+        if word == "straddle":
+            return self._straddle([w.lower() for w in words[1:]])
+        if word == "rabbit" and len(words) == 1:
+            return self._rabbit()
         turn = self.turn
         if turn is None:
             return Outcome(lines=(self.words.say("It is not your turn."),))
@@ -552,6 +696,41 @@ class TableClient:
         command = {"type": "preferences", "table": self.table, "muck_losing": muck}
         return Outcome(command, lines=(said,))
 
+    def _run_it(self, yes: bool) -> Outcome:
+        """``yes`` or ``no``: the viewer's answer to run it twice (RULES.md 7)."""
+        vote = self.vote
+        if vote is None:
+            return Outcome(lines=(self.words.say("No one is asking you to run it twice."),))
+        command = {"type": "run_it", "table": self.table, "hand": vote.hand, "yes": yes}
+        return Outcome(command)
+
+    def _straddle(self, words: list[str]) -> Outcome:
+        """``straddle next|always|off``: post the straddle the next time the seat may
+        (left of the big blind, four or more dealt in), every time, or no more."""
+        say = self.words.say
+        if self.me() is None:
+            return Outcome(lines=(say("Sit down first: the choice is a seated player's."),))
+        if not self.summary.get("straddle"):
+            return Outcome(lines=(say("This table plays no straddle."),))
+        if len(words) != 1 or words[0] not in STRADDLES:
+            given = repr(" ".join(words))
+            return Outcome(
+                lines=(say("straddle takes next, always or off, not {given}", given=given),)
+            )
+        command = {"type": "straddle", "table": self.table, "straddle": words[0]}
+        said = {
+            "next": say("You straddle the next time you are left of the big blind."),
+            "always": say("You straddle every time you are left of the big blind."),
+            "off": say("You do not straddle."),
+        }[words[0]]
+        return Outcome(command, lines=(said,))
+
+    def _rabbit(self) -> Outcome:
+        """``rabbit``: the board that would have come, after a hand that ended early."""
+        if not self.summary.get("rabbit_hunt"):
+            return Outcome(lines=(self.words.say("This table does not hunt the rabbit."),))
+        return Outcome({"type": "rabbit", "table": self.table})
+
     def _top_up(self, words: list[str]) -> Outcome:
         """``top up [N]``: chips from the balance between the player's hands, by default
         up to the table's maximum buy-in, as the page offers (the room says when not)."""
@@ -581,7 +760,7 @@ class TableClient:
         return me is not None and me.stack == 0 and me.status not in IN_HAND
 
 
-_FOLDS: dict[str, Callable[[TableClient, Frame], str | None]] = {
+_FOLDS: dict[str, Callable[[TableClient, Frame], str | list[str] | None]] = {
     "player_sat": TableClient._on_player_sat,
     "player_left": TableClient._on_player_left,
     "sat_out": TableClient._on_sat_out,
@@ -591,6 +770,11 @@ _FOLDS: dict[str, Callable[[TableClient, Frame], str | None]] = {
     "posted": TableClient._on_posted,
     "dealt": TableClient._on_dealt,
     "board": TableClient._on_board,
+    "run_it": TableClient._on_run_it,
+    "run_it_answered": TableClient._on_run_it_answered,
+    "runs": TableClient._on_runs,
+    "rabbit": TableClient._on_rabbit,
+    "equity": TableClient._on_equity,
     "acted": TableClient._on_acted,
     "round_ended": TableClient._on_round_ended,
     "uncalled": TableClient._on_uncalled,
@@ -624,6 +808,7 @@ __all__ = [
     "HandPicture",
     "Outcome",
     "RoomMessage",
+    "RunItVote",
     "SeatPicture",
     "TableClient",
     "TurnOffer",

@@ -1,4 +1,5 @@
-"""Hi/lo odds for two to ten players: exact enumeration or Monte Carlo."""
+"""Hi/lo odds for two to ten players: exact enumeration or Monte Carlo, on one board or
+on two (a double board, or a board run twice: RULES.md 7)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,14 @@ from itertools import product
 import numpy as np
 import numpy.typing as npt
 
-from splitpot.cards import Card, CardError, DuplicateCardError, ensure_distinct, parse_cards
+from splitpot.cards import (
+    Card,
+    CardError,
+    DuplicateCardError,
+    ensure_distinct,
+    format_cards,
+    parse_cards,
+)
 from splitpot.equity import _kernels as k
 from splitpot.equity.deals import check_deal, players_text
 from splitpot.equity.errors import EquityError, NoDealError
@@ -62,9 +70,13 @@ class PlayerEquity:
 
 @dataclass(frozen=True)
 class EquityResult:
+    """The players' figures for the whole pot; with two boards, also each board's
+    (``boards``: the first board's figures, then the second's; empty for one board)."""
+
     method: str  # "exact" or "monte-carlo"
     samples: int  # boards enumerated, or deals sampled
     players: tuple[PlayerEquity, ...]
+    boards: tuple[tuple[PlayerEquity, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,14 +135,29 @@ def calculate(
     samples: int | None = None,
     seed: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    boards: int = 1,
+    second_board: str | None = None,
 ) -> EquityResult:
     """Each player's equity and hi/lo figures. ``hands`` are hand texts, range texts or
     ``"*"``; ``method`` is ``auto``, ``exact`` or ``monte-carlo``; ``progress`` is told
-    (done, total) as the work goes on."""
+    (done, total) as the work goes on.
+
+    ``boards``: 2 for two boards completed from the same remaining deck (RULES.md 7): a
+    double board, whose second board so far is ``second_board``, or a board run twice,
+    whose runs share ``board``'s cards (``second_board`` None: the same cards, or the
+    second run's cards so far, the shared ones included). See ``_two_boards``."""
     if method not in ("auto", "exact", "monte-carlo"):
         raise ValueError(f"method is auto, exact or monte-carlo, not {method!r}")
     if samples is not None and samples <= 0:
         raise EquityError(f"samples must be a positive number of deals, not {samples}")
+    if boards not in (1, 2):
+        raise ValueError(f"equity is worked out on 1 or 2 boards, not {boards}")
+    if boards == 2:
+        second = board if second_board is None else second_board
+        return _two_boards(hands, (board, second), dead, variant, method, samples, seed, progress)
+    if second_board is not None:
+        raise ValueError("a second board needs boards=2")
     job = _setup(hands, board, dead, variant)
     work = job.deals * job.boards * len(hands)
     if method == "exact" or (method == "auto" and work <= EXACT_LIMIT):
@@ -140,6 +167,82 @@ def calculate(
         job.names, job.options, job.any_hand, job.known, job.dead, job.variant, samples, seed,
         progress,
     )  # fmt: skip
+
+
+def _two_boards(
+    hands: Sequence[str],
+    boards: tuple[str, str],
+    dead: str,
+    variant: Variant | str,
+    method: str,
+    samples: int | None,
+    seed: int | None,
+    progress: Callable[[int, int], None] | None,
+) -> EquityResult:
+    """The figures on two boards whose missing cards come from the same remaining deck,
+    without replacement (FAIRNESS.md, "More cards from the same deck").
+
+    Each board's figures are exactly those of that board alone with the other board's own
+    cards dead: whatever the other board's missing cards turn out to be, every completion
+    of this board from the cards nobody has seen is as likely as any other. The pot is
+    cut in two, one part to each board (RULES.md 7), so each figure of the whole pot is
+    the mean of the boards' (``scoop`` too: the chance of scooping a board picked at
+    random)."""
+    first, second = (parse_cards(cards) for cards in boards)
+    for cards in (first, second):
+        if len(cards) not in (0, 3, 4, 5):
+            raise CardError(f"a board has 0, 3, 4 or 5 cards, not {len(cards)}")
+    size, dead_cards = Variant.parse(variant).hole_cards, parse_cards(dead)
+    shown = set(first) | set(second)
+    ensure_distinct([*shown, *dead_cards])
+    needed = size * len(hands) + len(shown) + (5 - len(first)) + (5 - len(second))
+    if needed > 52 - len(dead_cards):
+        raise EquityError(
+            f"{len(hands)} hands of {size} cards and two boards need {needed} cards; "
+            f"{52 - len(dead_cards)} are in play"
+        )
+    results = []
+    for number, (own, other) in enumerate(((first, second), (second, first))):
+        told = None if progress is None else _progress_part(progress, number)
+        results.append(
+            calculate(
+                hands,
+                board=format_cards(own, ""),
+                dead=format_cards((*dead_cards, *(c for c in other if c not in own)), ""),
+                variant=variant,
+                method=method,
+                samples=samples,
+                seed=None if seed is None else seed + number,
+                progress=told,
+            )
+        )
+    exact = all(result.method == "exact" for result in results)
+    per_board = tuple(result.players for result in results)
+    return EquityResult(
+        "exact" if exact else "monte-carlo",
+        sum(result.samples for result in results),
+        tuple(_mean(pair) for pair in zip(*per_board, strict=True)),
+        per_board,
+    )
+
+
+def _progress_part(progress: Callable[[int, int], None], part: int) -> Callable[[int, int], None]:
+    """``progress`` told of the first or the second of two equal parts of the work."""
+    return lambda done, total: progress(part * total + done, 2 * total)
+
+
+def _mean(figures: Sequence[PlayerEquity]) -> PlayerEquity:
+    """One player's figures for the whole pot cut between boards: each board's averaged
+    (a Monte Carlo error, the mean of the boards': a bound whatever their correlation)."""
+    count = len(figures)
+    rates = {field: sum((getattr(f, field) for f in figures), Fraction(0)) / count
+             for field in FIELDS}  # fmt: skip
+    errors = {
+        field: sum(f.errors[field] for f in figures) / count
+        for field in figures[0].errors
+        if all(field in f.errors for f in figures)
+    }
+    return PlayerEquity(figures[0].hand, figures[0].combinations, **rates, errors=errors)
 
 
 def exact_job(
