@@ -67,22 +67,17 @@ def picture(client: TableClient, *, in_hand: bool) -> Picture:
     return client.viewer, client.button, seats, shown
 
 
-class Dealer:
-    """A real table of random bots, its events made into frames for the player in seat 1
-    by the protocol layer, one table call at a time, as the room makes them."""
+class Framing:
+    """Frames of a real table's events for the player in seat 1, one table call at a time,
+    as the room makes them (``table``, ``info``, ``names``, ``players``, ``scene`` and
+    ``seq`` set by the subclass)."""
 
-    def __init__(self, structure: str, seats: int, seed: int) -> None:
-        self.config = table_config("o8", structure, None, seats)
-        self.table = Table(self.config)
-        self.bots = [make_bot("random", f"Bot {i}", seed * 10 + i) for i in range(seats)]
-        for seat, bot in enumerate(self.bots):
-            self.table.sit(seat, bot.name, self.config.min_buy_in)
-        self.names = {seat: bot.name for seat, bot in enumerate(self.bots)}
-        self.players = {seat: str(seat + 1) for seat in self.names}
-        self.info = TableInfo("t1", "Test", self.config)
-        self.scene = Scene(self.config.variant)
-        self.seq = 0
-        self.shuffle = random.Random(seed)
+    table: Table
+    info: TableInfo
+    names: dict[int, str]
+    players: dict[int, str]
+    scene: Scene
+    seq: int
 
     def snapshot(self) -> dict[str, Any]:
         state = encode_state(self.table.view(0), self.info, self.players)
@@ -101,6 +96,24 @@ class Dealer:
             assert legal is not None
             frames.append(turn_message("t1", f"t1-{current.number}", 0, legal, None))
         return frames
+
+
+class Dealer(Framing):
+    """A real table of random bots, its events made into frames for the player in seat 1
+    by the protocol layer, one table call at a time, as the room makes them."""
+
+    def __init__(self, structure: str, seats: int, seed: int) -> None:
+        self.config = table_config("o8", structure, None, seats)
+        self.table = Table(self.config)
+        self.bots = [make_bot("random", f"Bot {i}", seed * 10 + i) for i in range(seats)]
+        for seat, bot in enumerate(self.bots):
+            self.table.sit(seat, bot.name, self.config.min_buy_in)
+        self.names = {seat: bot.name for seat, bot in enumerate(self.bots)}
+        self.players = {seat: str(seat + 1) for seat in self.names}
+        self.info = TableInfo("t1", "Test", self.config)
+        self.scene = Scene(self.config.variant)
+        self.seq = 0
+        self.shuffle = random.Random(seed)
 
     def steps(self, hands: int) -> Iterator[list[dict[str, Any]]]:
         """The frames of each table call: a top-up, a player sitting out (between hands or

@@ -8,31 +8,29 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from test_client import Framing
+
 from splitpot.bots import make_bot
 from splitpot.cards import Deck
 from splitpot.client.game import help_text
 from splitpot.client.state import TableClient
-from splitpot.dealer import Scene, scenes
+from splitpot.dealer import Scene
 from splitpot.engine import Action
 from splitpot.equity import calculate
 from splitpot.evaluate import Variant
 from splitpot.protocol import (
     TableInfo,
-    encode_event,
-    encode_state,
     equity_event,
     event_message,
-    table_message,
-    turn_message,
 )
 from splitpot.rules import FixedLimit, NoLimit, PotLimit
 from splitpot.session import GameSession
-from splitpot.table import DoubleBoard, Straddle, Table, TableConfig, TableEvent, seen_by
+from splitpot.table import DoubleBoard, Straddle, Table, TableConfig, TableEvent
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
 
 
-class Dealer:
+class Dealer(Framing):
     """A real table, its events made into frames for the player in seat 1 one table
     call at a time, as the room makes them."""
 
@@ -49,23 +47,9 @@ class Dealer:
         self.client.receive(self.snapshot())
         self.lines: list[str] = []
 
-    def snapshot(self) -> dict[str, Any]:
-        state = encode_state(self.table.view(0), self.info, self.players)
-        return table_message("t1", self.seq, state)
-
     def tell(self, events: list[TableEvent]) -> list[dict[str, Any]]:
         """The frames of ``events``, folded into the client too (its lines kept)."""
-        before, self.scene = scenes(events, self.scene)
-        frames = []
-        for event, scene in zip(events, before, strict=True):
-            self.seq += 1
-            encoded = encode_event(seen_by(event, 0), "t1", scene, self.names, players=self.players)
-            frames.append(event_message("t1", self.seq, encoded))
-        current = self.table.hand
-        if current is not None and self.table.seat_to_act == 0:
-            legal = self.table.view(0).legal
-            assert legal is not None
-            frames.append(turn_message("t1", f"t1-{current.number}", 0, legal, None))
+        frames = self.frames(events)
         self.lines += self.client.receive_all(frames)
         return frames
 

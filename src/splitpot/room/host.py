@@ -380,14 +380,7 @@ class TableHost:
         if self.table.hand is None or playing is None:
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, said("no hand is being played"))
         if command.hand is not None and command.hand != playing.id:
-            raise ProtocolError(
-                ErrorCode.WRONG_HAND,
-                said(
-                    "hand {hand} is not the hand in play ({playing})",
-                    hand=command.hand,
-                    playing=playing.id,
-                ),
-            )
+            raise _wrong_hand(command.hand, playing.id)
         if self.table.seat_to_act != seat:
             raise ProtocolError(
                 ErrorCode.NOT_YOUR_TURN, said("seat {seat} is not to act", seat=seat + 1)
@@ -442,14 +435,7 @@ class TableHost:
         seat = self._own_seat(command.person)
         playing, vote = self.playing, self.vote
         if playing is not None and command.hand is not None and command.hand != playing.id:
-            raise ProtocolError(
-                ErrorCode.WRONG_HAND,
-                said(
-                    "hand {hand} is not the hand in play ({playing})",
-                    hand=command.hand,
-                    playing=playing.id,
-                ),
-            )
+            raise _wrong_hand(command.hand, playing.id)
         if vote is None or playing is None:
             raise ProtocolError(ErrorCode.NOT_NOW, said("no one is being asked to run it twice"))
         if seat not in self.table.run_it_seats:
@@ -1241,6 +1227,14 @@ class TableHost:
                 said("{name} does not sit at table {table}", name=person.name, table=self.id),
             )
         return seat
+
+
+def _wrong_hand(hand: str, playing: str) -> ProtocolError:
+    """A command for a hand other than the one in play."""
+    return ProtocolError(
+        ErrorCode.WRONG_HAND,
+        said("hand {hand} is not the hand in play ({playing})", hand=hand, playing=playing),
+    )
 
 
 __all__ = [

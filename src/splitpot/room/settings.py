@@ -227,27 +227,13 @@ def parse_settings(body: Mapping[str, Any]) -> TableSettings:
                 raise SettingsError(
                     "{field} must be a number, not {value}", field=field, value=repr(value)
                 )
-            if not least <= value <= most:
-                raise SettingsError(
-                    "{field} must be from {least} to {most}, not {value}",
-                    field=field,
-                    least=least,
-                    most=most,
-                    value=value,
-                )
+            _in_range(field, value, least, most)
         elif kind is int:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise SettingsError(
                     "{field} must be a whole number, not {value}", field=field, value=repr(value)
                 )
-            if not least <= value <= most:
-                raise SettingsError(
-                    "{field} must be from {least} to {most}, not {value}",
-                    field=field,
-                    least=least,
-                    most=most,
-                    value=value,
-                )
+            _in_range(field, value, least, most)
         else:
             if not isinstance(value, str):
                 raise SettingsError(
@@ -287,6 +273,17 @@ def parse_settings(body: Mapping[str, Any]) -> TableSettings:
         )
     settings.config()  # every rule of the game and the table, checked now
     return settings
+
+
+def _in_range(field: str, value: float, least: float, most: float) -> None:
+    if not least <= value <= most:
+        raise SettingsError(
+            "{field} must be from {least} to {most}, not {value}",
+            field=field,
+            least=least,
+            most=most,
+            value=value,
+        )
 
 
 def settings_of(document: Mapping[str, Any]) -> TableSettings:
