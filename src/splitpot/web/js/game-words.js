@@ -66,7 +66,8 @@ export function streetName(street) {
 
 /**
  * A seat's last action as the table's model keeps it ("fold", "call 4", "raise 12 (all in)",
- * "muck"), in words: "Fold", "Call 4", "Raise 12 (all in)".
+ * "muck", or a post that is not a blind: "straddle 4", "ante 1"), in words: "Fold",
+ * "Call 4", "Raise 12 (all in)", "Straddle 4".
  */
 export function actionText(words) {
   if (!words) return "";
@@ -78,6 +79,10 @@ export function actionText(words) {
     call: () => t("Call {amount}", { amount }),
     bet: () => t("Bet {amount}", { amount }),
     raise: () => t("Raise {amount}", { amount }),
+    straddle: () => t("Straddle {amount}", { amount }),
+    kill: () => t("Kill {amount}", { amount }),
+    bomb: () => t("Bomb {amount}", { amount }),
+    ante: () => t("Ante {amount}", { amount }),
   }[action];
   if (!said) return words;
   return words.endsWith("(all in)") ? t("{action} (all in)", { action: said() }) : said();

@@ -10,6 +10,7 @@ import { verifyHand } from "./fair.js";
 import { checkWords } from "./fair-words.js";
 import { actionText, streetName, structureTitle, variantName } from "./game-words.js";
 import { formatNumber, t, tn } from "./i18n.js";
+import { boardWords, dealtOn } from "./share-words.js";
 import { emptyModel, receive, shownHand } from "./table/state.js";
 
 const LIMIT = 50;
@@ -158,12 +159,15 @@ export function replaySteps(answer) {
     const hand = shownHand(model);
     const final = run.some((event) => event.kind === "hand_ended");
     if (!final) for (const number of dealt) held.set(number, model.seats[number - 1].holeCards);
-    const won = final ? wins(model.showdown.awards) : new Map();
+    const boards = dealtOn(hand);
+    const won = final ? wins(model.showdown.awards, boards) : new Map();
     return {
       street: showdown ? "showdown" : hand.street,
       text: lines.join("\n") || t("The cards are dealt"),
       actor: final ? null : actor,
       board: [...hand.board],
+      dealt: boards, // "boards" (a double board), "runs" (run twice) or null
+      boards: boards ? hand.boards.map((cards) => [...cards]) : [],
       total: hand.total,
       final,
       seats: dealt.map((number) => {
@@ -191,17 +195,30 @@ export function replaySteps(answer) {
 
 /**
  * What each seat won, for its label at the end: "HIGH 6", "LOW 4", "WINS 12" (a whole
- * pot), "SCOOPS 12" (both halves), from the room's awards (`pot_awarded`).
+ * pot), "SCOOPS 12" (both halves), from the room's awards (`pot_awarded`); on two boards
+ * or runs (`dealt`), each with its board or run: "LOW 4 · board 2".
  */
-function wins(awards) {
+function wins(awards, dealt) {
   const won = new Map();
   for (const award of awards) {
     if (!award.amount) continue;
     const whole = award.low ? t("SCOOPS") : t("WINS");
     const share = award.share === "whole" ? whole : award.share === "low" ? t("LOW") : t("HIGH");
-    won.set(award.seat, [...(won.get(award.seat) || []), `${share} ${chips.format(award.amount)}`]);
+    const where = dealt ? boardWords(award, dealt) : null;
+    const words = `${share} ${chips.format(award.amount)}${where ? ` · ${where}` : ""}`;
+    won.set(award.seat, [...(won.get(award.seat) || []), words]);
   }
   return won;
+}
+
+/** A board's five places: its cards so far, then empty slots. */
+function boardSlots(cards) {
+  return Array.from({ length: 5 }, (_, slot) => {
+    if (slot < cards.length) return cardElement(cards[slot]);
+    const empty = element("span", "card-slot");
+    empty.setAttribute("aria-hidden", "true");
+    return empty;
+  });
 }
 
 /** The pots at the end: "Total pot 120 · main 90 · side pot 30 · rake 2". */
@@ -673,17 +690,25 @@ export function mountHands(container, { tableId, invite = null, announced = null
     if (!open) return;
     open.at = Math.max(0, Math.min(open.steps.length - 1, at));
     const step = open.steps[open.at];
-    boardRow.replaceChildren();
-    for (let slot = 0; slot < 5; slot += 1) {
-      if (slot < step.board.length) boardRow.append(cardElement(step.board[slot]));
-      else {
-        const empty = element("span", "card-slot");
-        empty.setAttribute("aria-hidden", "true");
-        boardRow.append(empty);
-      }
+    boardRow.classList.toggle("two", Boolean(step.dealt));
+    if (step.dealt) {
+      // two boards or runs: a labelled row each
+      boardRow.replaceChildren(...step.boards.map((cards, index) => {
+        const name = step.dealt === "runs" ? t("Run {number}", { number: index + 1 }) : t("Board {number}", { number: index + 1 });
+        const row = element("div", "replay-board-row");
+        row.dataset.board = String(index + 1);
+        row.setAttribute("role", "group");
+        row.setAttribute("aria-label", name);
+        const label = element("span", "board-name", name);
+        label.setAttribute("aria-hidden", "true");
+        row.append(label, ...boardSlots(cards));
+        return row;
+      }));
+      boardRow.setAttribute("aria-label", step.dealt === "runs" ? t("The board, run twice") : t("Two boards"));
+    } else {
+      boardRow.replaceChildren(...boardSlots(step.board));
+      boardRow.setAttribute("aria-label", step.board.length ? t("Board") : t("Board: no cards yet"));
     }
-    if (!step.board.length) boardRow.setAttribute("aria-label", t("Board: no cards yet"));
-    else boardRow.setAttribute("aria-label", t("Board"));
     potLine.textContent = step.final ? finalPots(open.doc.result) : t("Pot {amount}", { amount: chips.format(step.total) });
     narration.textContent = step.text;
     seatList.replaceChildren(...step.seats.map((seat) => seatRow(seat, step)));

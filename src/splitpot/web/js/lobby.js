@@ -6,6 +6,8 @@ import { askForName } from "./signin.js";
 import { element } from "./dom.js";
 import { formatNumber, t, tn } from "./i18n.js";
 import { stakesText, structureName, variantName, variantTitle } from "./game-words.js";
+import { optionsOn, readOptions } from "./option-fields.js";
+import { optionWords } from "./option-words.js";
 import "./language-menu.js";
 
 const REFRESH_MS = 5000;
@@ -23,6 +25,17 @@ const MOST_SEATS = { bigo: 8 }; // five hole cards each: one deck deals 8 player
 
 // A setting the room names in a refusal, and how it names it ("minimum buy-in", "bots").
 const SETTING_WORDS = [
+  ["rake_percent", /rake_percent/i],
+  ["rake_cap", /rake_cap/i],
+  ["bomb_every", /bomb_every/i],
+  ["bomb_pot", /bomb_pot|bomb/i],
+  ["double_board", /double_board|double board/i],
+  ["kill_size", /kill_size|kill size/i],
+  ["kill", /\bkill\b/i],
+  ["run_it_twice", /run_it_twice|run it twice/i],
+  ["rabbit_hunt", /rabbit_hunt|rabbit/i],
+  ["straddle", /\bstraddle\b/i],
+  ["ante", /\bantes?\b/i],
   ["min_buy_in", /min_buy_in|minimum buy-in/i],
   ["max_buy_in", /max_buy_in|maximum buy-in|maximum/i],
   ["small_blind", /small_blind|small blind/i],
@@ -152,6 +165,7 @@ function tableRow(table) {
   }
   if (table.bots) badges.append(element("span", "badge", tn("{count} bot", "{count} bots", table.bots)));
   badges.append(element("span", "badge clock", t("{seconds} s to act", { seconds: table.action_seconds })));
+  for (const words of optionWords(table)) badges.append(element("span", "badge option", words));
   name.append(badges);
 
   const game = cell(t("Game"), "game");
@@ -414,6 +428,8 @@ function inWords(message) {
 /** Focuses the field in error and scrolls its message into sight (above the sticky buttons). */
 function bringToSight(input) {
   const box = input ? $(`#create-${input.name}-error`) : $("#create-error");
+  const folded = input?.closest("details"); // the home-game options, folded away
+  if (folded) folded.open = true;
   input?.focus({ preventScroll: true });
   box.scrollIntoView({ block: "center" });
 }
@@ -451,6 +467,9 @@ function readSettings() {
     else if (value === null && !OPTIONAL_SETTINGS.has(setting)) problems.push([setting, t("Enter a whole number.")]);
     else if (value !== null) settings[setting] = value;
   }
+  const options = readOptions(form);
+  problems.push(...options.problems);
+  Object.assign(settings, optionsOn(options.options)); // the room assumes off what it is not told
   const inputs = problems.map(([setting, message]) => showCreateError(setting, message));
   if (inputs.length) {
     bringToSight(inputs.find(Boolean));

@@ -1,12 +1,13 @@
 // Seat controls (sit with a buy-in, post now or wait, away and back, top up, leave: asked
 // once when it folds a hand), the host's
 // controls (pause/resume, stakes, remove or ban a player, pass the host role, end an audited
-// session, close the table), the invite link (and a new one, the old one locked out), and
-// the table's settings at a glance.
+// session, close the table; the home game's options are options.js's), the invite link (and
+// a new one, the old one locked out), and the table's settings at a glance, its options too.
 
 import { isHost, mySeat } from "./state.js";
 import { structureName, stakesText, variantTitle } from "../game-words.js";
 import { t, tn } from "../i18n.js";
+import { optionWords } from "../option-words.js";
 
 function byId(id) {
   return document.querySelector(`#${id}`);
@@ -231,6 +232,8 @@ export function createControls({ send, signIn, invite: firstInvite }) {
       [t("Seats"), t("{taken} of {seats}", { taken: model.seats.filter(Boolean).length, seats: summary.seats })],
       [t("Clock"), t("{seconds} s a decision, {bank} s time bank", { seconds: summary.action_seconds, bank: summary.time_bank_seconds })],
     ];
+    const options = optionWords(summary);
+    if (options.length) rows.push([t("Options"), options.join(" · ")]);
     if (summary.audit) rows.push([t("Audit"), t("every salt published when the session ends: "), auditLink]);
     tableInfo.replaceChildren(...rows.flatMap(([term, value, link]) => {
       const dt = document.createElement("dt");

@@ -1,12 +1,15 @@
 // The felt: seats round an oval (ours at the bottom centre), their cards, stacks, bets and
-// last actions, the button, the clock of the player to act, the board, the pots, the
-// showdown (winning cards, HIGH/LOW awards) and the all-in equities.
+// last actions, the button, the clock of the player to act, the board (or two boards, or
+// two runs, each labelled; a rabbit hunt's cards marked as never dealt), the pots, what
+// kind of hand it is (a bomb pot, a kill pot), the showdown (winning cards, HIGH/LOW
+// awards, each share's board or run) and the all-in equities.
 
 import { cardElement } from "../cards.js";
 import { mySeat, shownHand } from "./state.js";
 import { element } from "../dom.js";
 import { actionText } from "../game-words.js";
 import { t, tn } from "../i18n.js";
+import { boardWords, dealtOn, shareWords } from "../share-words.js";
 
 const STATUS_WORDS = { sitting_out: t("Away"), waiting: t("Waiting") };
 
@@ -25,6 +28,8 @@ export function createFelt(root, { onSit }) {
   const pots = root.querySelector("#pots");
   const potTotal = root.querySelector("#pot-total");
   const message = root.querySelector("#table-message");
+  const rabbitNote = root.querySelector("#rabbit-note");
+  const handTags = root.querySelector("#hand-tags");
   const helper = root.querySelector("#hand-helper");
   const seatNodes = new Map(); // seat number -> element
   let lastModel = null;
@@ -136,11 +141,13 @@ export function createFelt(root, { onSit }) {
     container.classList.toggle("turned", Boolean(cards) && size === "small" && !reducedMotion.matches);
   }
 
-  // The five cards of each winning hand (of one seat's awards, or of all: seat null).
-  function winningCards(model, seat) {
+  // The five cards of each winning hand (of one seat's awards, or of all: seat null; of the
+  // awards on one board: board_number, or on any: null).
+  function winningCards(model, seat, boardNumber = null) {
     const cards = new Set();
     for (const award of model.showdown.awards) {
       if (seat != null && award.seat !== seat) continue;
+      if (boardNumber != null && (award.board_number || 1) !== boardNumber) continue;
       for (const part of [award.high, award.low]) for (const card of part?.cards || []) cards.add(card);
     }
     return cards;
@@ -153,7 +160,7 @@ export function createFelt(root, { onSit }) {
 
   // Marks the cards that win at the showdown, and those of the hand helper's high and low.
   function markCards(container, winning, helped) {
-    for (const card of container.children) {
+    for (const card of container.querySelectorAll(".card")) {
       card.classList.toggle("winning", winning.has(card.dataset.card));
       card.classList.toggle("helper-high", helped.high.includes(card.dataset.card));
       card.classList.toggle("helper-low", helped.low.includes(card.dataset.card));
@@ -161,8 +168,11 @@ export function createFelt(root, { onSit }) {
     container.classList.toggle("has-winner", winning.size > 0);
   }
 
+  // Each award of the seat: what it won, how much, and where from (the board or run, the
+  // side pot), with the whole share in words for its title and screen readers.
   function awardLabels(model, seat) {
     const labels = [];
+    const dealt = dealtOn(shownHand(model));
     for (const award of model.showdown.awards) {
       if (award.seat !== seat || !award.amount) continue;
       const [words, kind] = award.share === "high" ? [t("HIGH"), "high"]
@@ -172,7 +182,10 @@ export function createFelt(root, { onSit }) {
         : award.high ? [t("HIGH"), "high"]
         : [t("WINS"), "high"]; // uncontested
       const pot = award.pot ? ` · ${t("side pot {number}", { number: award.pot })}` : "";
-      labels.push({ text: `${words} ${award.amount}${pot}`, share: kind });
+      const board = dealt ? boardWords(award, dealt) : null;
+      const text = `${words} ${award.amount}${board ? ` · ${board}` : ""}${pot}`;
+      const title = dealt ? `${words} ${award.amount}: ${shareWords(award, dealt)}` : "";
+      labels.push({ text, share: kind, title });
     }
     return labels;
   }
@@ -222,6 +235,7 @@ export function createFelt(root, { onSit }) {
       words.push(STATUS_WORDS[seat.status]);
     }
     if (!seat.connected) words.push(t("Disconnected"));
+    if (model.killSeat === number) words.push(t("Kills next hand"));
     marks.textContent = words.join(" · ");
 
     const bet = node.querySelector(".bet");
@@ -241,7 +255,11 @@ export function createFelt(root, { onSit }) {
     const awardKey = awards.map((award) => award.text).join("|");
     if (awardBox.dataset.key !== awardKey) {
       awardBox.dataset.key = awardKey;
-      awardBox.replaceChildren(...awards.map((award) => element("span", `award ${award.share}`, award.text)));
+      awardBox.replaceChildren(...awards.map((award) => {
+        const chip = element("span", `award ${award.share}`, award.text);
+        if (award.title) chip.title = award.title;
+        return chip;
+      }));
     }
 
     let button = node.querySelector(".dealer-button");
@@ -318,7 +336,7 @@ export function createFelt(root, { onSit }) {
   // a card (a seat facing the board across a narrow gap) comes back toward its seat. Its
   // place is worked out from the layout (a box read while it moves is where it was).
   function clearOfBoard() {
-    const cards = [...board.children].map((card) => card.getBoundingClientRect());
+    const cards = [...board.querySelectorAll(".card")].map((card) => card.getBoundingClientRect());
     if (!cards.length) return;
     const margin = 4;
     const covers = (box) => cards.some((card) => box.left < card.right + margin
@@ -343,21 +361,91 @@ export function createFelt(root, { onSit }) {
     }
   }
 
+  // One board's cards, then the rabbit hunt's on it (never dealt: marked so); `had` the
+  // cards drawn before, which are not dealt again.
+  function boardCards(cards, rabbit, had) {
+    const nodes = cards.map((card, index) => {
+      const node = cardElement(card);
+      if (index >= had && !reducedMotion.matches) node.classList.add("dealt");
+      return node;
+    });
+    for (const card of rabbit) {
+      const node = cardElement(card);
+      node.classList.add("rabbit");
+      node.setAttribute("aria-label", t("{card}, never dealt", { card: node.getAttribute("aria-label") }));
+      nodes.push(node);
+    }
+    return nodes;
+  }
+
+  // What a screen reader hears of the board: its cards so far, and the rabbit's.
+  function boardLabel(cards, rabbit) {
+    const said = cards.length ? tn("Board: {count} card", "Board: {count} cards", cards.length) : t("Board: no cards yet");
+    return rabbit.length ? `${said}, ${tn("{count} card of the rabbit hunt, never dealt", "{count} cards of the rabbit hunt, never dealt", rabbit.length)}` : said;
+  }
+
+  // The board; on two boards or runs, a row for each, labelled ("Board 2", "Run 2"), and the
+  // winning cards marked on the board they won on.
   function drawBoard(model) {
     const hand = shownHand(model);
-    const cards = hand ? hand.board : [];
-    const key = cards.join("");
+    const dealt = dealtOn(hand);
+    const boards = !hand ? [[]] : dealt ? hand.boards : [hand.board];
+    const rabbits = boards.map((_, index) => (hand?.rabbit || [])
+      .filter((street) => (street.board_number || 1) === index + 1).flatMap((street) => street.cards));
+    const key = JSON.stringify([dealt, boards, rabbits]);
     if (board.dataset.key !== key) {
-      const had = board.children.length;
       board.dataset.key = key;
-      board.replaceChildren(...cards.map((card, index) => {
-        const node = cardElement(card);
-        if (index >= had && !reducedMotion.matches) node.classList.add("dealt");
-        return node;
-      }));
+      board.classList.toggle("two", Boolean(dealt));
+      if (!dealt) {
+        board.replaceChildren(...boardCards(boards[0], rabbits[0], board.querySelectorAll(":scope > .card:not(.rabbit)").length));
+      } else {
+        const rows = boards.map((cards, index) => {
+          const before = board.querySelector(`.board-row[data-board="${index + 1}"]`)
+            || (index === 0 ? board : null); // the first board, drawn alone until the second came
+          const had = before ? before.querySelectorAll(":scope > .card:not(.rabbit)").length : 0;
+          const row = element("div", "board-row");
+          row.dataset.board = String(index + 1);
+          const name = dealt === "runs" ? t("Run {number}", { number: index + 1 }) : t("Board {number}", { number: index + 1 });
+          row.setAttribute("role", "group");
+          const unseen = rabbits[index].length;
+          row.setAttribute("aria-label", unseen ? `${name}, ${tn("{count} card of the rabbit hunt, never dealt", "{count} cards of the rabbit hunt, never dealt", unseen)}` : name);
+          const label = element("span", "board-name", name);
+          label.setAttribute("aria-hidden", "true");
+          row.append(label, ...boardCards(cards, rabbits[index], had));
+          return row;
+        });
+        board.replaceChildren(...rows);
+      }
     }
-    markCards(board, winningCards(model, null), helped(model));
-    board.setAttribute("aria-label", cards.length ? tn("Board: {count} card", "Board: {count} cards", cards.length) : t("Board: no cards yet"));
+    const rabbitCount = rabbits.flat().length;
+    rabbitNote.hidden = !rabbitCount;
+    rabbitNote.textContent = rabbitCount ? t("Rabbit hunt: the cards that would have come, never dealt") : "";
+    if (dealt) {
+      for (const row of board.querySelectorAll(".board-row")) {
+        const number = Number(row.dataset.board);
+        markCards(row, winningCards(model, null, number), number === 1 ? helped(model) : NO_HELP);
+      }
+      board.classList.remove("has-winner");
+      board.setAttribute("aria-label", dealt === "runs" ? t("The board, run twice") : t("Two boards"));
+    } else {
+      markCards(board, winningCards(model, null), helped(model));
+      board.setAttribute("aria-label", boardLabel(boards[0], rabbits[0]));
+    }
+  }
+
+  // What kind of hand this is, when it is not the usual one: a bomb pot, a kill pot; and
+  // between hands, a bomb pot the host called for the next.
+  function drawTags(model) {
+    const hand = model.hand;
+    const tags = [];
+    if (hand?.posts?.has("bomb")) tags.push(t("Bomb pot"));
+    if (hand?.posts?.has("kill")) tags.push(t("Kill pot"));
+    if (model.bombCalled) tags.push(t("Bomb pot next hand"));
+    const key = tags.join("|");
+    if (handTags.dataset.key === key) return;
+    handTags.dataset.key = key;
+    handTags.replaceChildren(...tags.map((tag) => element("span", "hand-tag", tag)));
+    handTags.hidden = !tags.length;
   }
 
   function drawPots(model) {
@@ -423,6 +511,7 @@ export function createFelt(root, { onSit }) {
     drawBoard(model);
     if (!portrait) clearOfBoard();
     drawPots(model);
+    drawTags(model);
     flyToPot();
     drawMessage(model);
     placeHelper(model);

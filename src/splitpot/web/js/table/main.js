@@ -15,19 +15,25 @@ import { createDealAlerts } from "./deal-alerts.js";
 import { createEntropy } from "./entropy.js";
 import { createFelt } from "./felt.js";
 import { createHelper } from "./helper.js";
+import { createOptions } from "./options.js";
+import { createRabbit } from "./rabbit.js";
+import { createRunIt } from "./run-it.js";
 import { createSettings } from "./settings.js";
+import { createShares } from "./shares.js";
 import { emptyModel, isHost, mySeat, receive, shownHand } from "./state.js";
+import { OPTIONS_OFF } from "../option-fields.js";
 
 // How long the page lingers after some events, so that what came in one burst (an all-in
 // run-out, the showdown) is shown one step at a time: each street with its equities, each
 // hand turned in turn (the room waits for it before the next deal).
 const LINGER = { equity: 1300, shown: 650, face_up: 250 };
 
-// What the summary says of the stakes, the buy-in range with them: asked of the room anew
-// when they change (`stakes_changed`, or the host's new stakes).
+// What the summary says of the stakes, the buy-in range with them, and the home game's
+// options: asked of the room anew when they change (`stakes_changed`, or the host's new
+// stakes or options).
 const STAKES_FIELDS = [
   "structure", "stakes", "small_blind", "big_blind", "small_bet", "big_bet",
-  "limit", "pot_limit", "period", "min_buy_in", "max_buy_in",
+  "limit", "pot_limit", "period", "min_buy_in", "max_buy_in", ...Object.keys(OPTIONS_OFF),
 ];
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -55,6 +61,15 @@ function send(message) {
 
 const actions = createActions({ send, onAnswered: () => draw() });
 const chat = createChat({ send });
+const runIt = createRunIt({ send });
+const shares = createShares();
+const rabbit = createRabbit({ send });
+const options = createOptions({
+  send,
+  showError(text) {
+    document.querySelector("#host-error").textContent = text;
+  },
+});
 const felt = createFelt(document.querySelector("#felt"), {
   onSit: (seat) => controls.openBuyIn(seat),
 });
@@ -98,6 +113,10 @@ function drawNow() {
   felt.render(model);
   actions.render(model);
   controls.render(model);
+  runIt.render(model);
+  shares.render(model);
+  rabbit.render(model);
+  options.render(model);
   drawTitle();
   askHelper();
   chat.allowChat(Boolean(model.player));
@@ -221,6 +240,9 @@ function handle(message) {
         actions.render(model);
         if (!actions.onTurn()) settings.beep();
         break;
+      case "run_it": // we are asked to run it twice
+        settings.beep();
+        break;
       case "hand_ended":
         if (handsDialog.open) hands?.refresh(); // else when it is opened again
         if (stakesLater) refreshStakes();
@@ -229,9 +251,10 @@ function handle(message) {
       case "stakes":
         refreshStakes();
         break;
-      case "host": // new stakes: at once between hands, else when the hand ends
-        if (note.action === "stakes" && model.hand) stakesLater = true;
-        else if (note.action === "stakes") refreshStakes();
+      case "host": // new stakes or options: at once between hands, else when the hand ends
+        if (!["stakes", "options"].includes(note.action)) break;
+        if (model.hand) stakesLater = true;
+        else refreshStakes();
         break;
       case "unwatched":
         leaveTable(note.text, note.reason === "closed");
@@ -294,14 +317,15 @@ function sleep(ms) {
 }
 
 // Takes the room's messages in order, lingering where LINGER says, but never while our
-// turn waits: the clock runs for us, so what is left is drawn at once.
+// turn or the vote to run it twice waits: the clock runs, so what is left is drawn at once.
 async function pump() {
   pumping = true;
   while (inbox.length) {
     const message = inbox.shift();
     handle(message);
     const linger = message.type === "event" ? LINGER[message.event.kind] : 0;
-    const ourTurnWaits = inbox.some((waiting) => waiting.type === "turn");
+    const ourTurnWaits = inbox.some((waiting) => waiting.type === "turn"
+      || (waiting.type === "event" && waiting.event.kind === "run_it"));
     if (linger && !ourTurnWaits) await sleep(linger); // what comes meanwhile waits its turn
   }
   pumping = false;

@@ -2,6 +2,9 @@
 // a `table` snapshot replaces everything, each `event` is folded in. No DOM, no I/O.
 
 const IN_HAND = ["playing", "all_in"];
+// Posts that go to the pot at once (not in front of the seat), and those a seat's label names.
+const DEAD_POSTS = ["dead", "ante", "bomb"];
+const NAMED_POSTS = ["straddle", "kill", "bomb", "ante"];
 // A summary's structure fields (docs/protocol.md): what `stakes_changed` tells anew.
 const STAKES = ["structure", "stakes", "small_blind", "big_blind", "small_bet", "big_bet"];
 
@@ -20,6 +23,8 @@ export function emptyModel(tableId) {
     showdown: emptyShowdown(),
     turn: null,        // our `turn`, until we act or the hand ends
     clock: null,       // {seat, deadline (ms), bank (s)}: who is on the clock
+    bombCalled: false, // the host called a bomb pot for the next hand
+    killSeat: null,    // the seat that posts a kill blind in the next hand
   };
 }
 
@@ -41,7 +46,7 @@ function seatAt(model, seat) {
 // Fold one message in; `now` is the time in ms (Date.now()). Returns what the page should
 // tell or do: [{kind: "snapshot"} | {kind: "log", text, event} | {kind: "chat", from, text} |
 //   {kind: "turn"} | {kind: "hand_ended"} | {kind: "host", action} | {kind: "stakes"} |
-//   {kind: "unwatched", reason, text} | {kind: "invite", invite} |
+//   {kind: "unwatched", reason, text} | {kind: "invite", invite} | {kind: "run_it"} (we are asked) |
 //   {kind: "error", code, message, ref}].
 export function receive(model, message, now) {
   switch (message.type) {
@@ -99,14 +104,23 @@ function snapshot(model, message) {
   model.seats = state.seats.map(seatFromSnapshot);
   model.turn = null; // the room sends our turn again after the snapshot
   model.clock = null;
+  model.bombCalled = Boolean(state.bomb_called ?? state.table?.bomb_called);
+  model.killSeat = state.kill_seat ?? state.table?.kill_seat ?? null;
   const hand = state.hand;
   if (hand) {
+    const asked = hand.run_it || [];
     model.hand = {
       ...hand,
       board: [...hand.board],
+      boards: (hand.boards || []).map((cards) => [...cards]),
       pots: hand.pots.map((pot) => ({ ...pot })),
       toAct: hand.to_act ?? null,
       equity: hand.equity ?? null,
+      runs: hand.runs ?? null,
+      // the vote's clock is the snapshot's deadline while nobody is to act
+      runIt: asked.length ? runItVote(asked, hand.to_act == null ? state.deadline : null) : null,
+      posts: new Set(),
+      rabbit: [],
     };
     model.lastHand = null;
     model.showdown = emptyShowdown();
@@ -118,6 +132,16 @@ function snapshot(model, message) {
   } else {
     model.hand = null;
   }
+}
+
+// The vote to run it twice: the seats asked, until when (ms), and each one's answer.
+function runItVote(seats, deadline) {
+  return { seats: [...seats], deadline: deadline ? Date.parse(deadline) : null, answers: {} };
+}
+
+// Which board an event's cards are on: 0 the first (or only) board, 1 the second.
+function boardIndex(event) {
+  return (event.board_number || 1) - 1;
 }
 
 function seatFromSnapshot(seat) {
@@ -137,6 +161,7 @@ function seatFromSnapshot(seat) {
     timeBank: seat.time_bank ?? null,
     away: seat.away ?? seat.status === "sitting_out",
     muckLosing: seat.muck_losing ?? null, // our own seat's showdown preference
+    straddle: seat.straddle ?? null, // our own seat's straddle choice: off, next, always
     putIn: null, // chips put in the hand in play (unknown from a snapshot)
     equity: null,
   };
@@ -174,7 +199,7 @@ const FOLDS = {
     model.seats[event.seat - 1] = {
       seat: event.seat, player: event.player, name: event.name, stack: event.stack,
       bet: 0, status: "waiting", holeCards: 0, lastAction: null, cards: null,
-      bot: false, connected: true, equity: null, away: false, muckLosing: null, putIn: null,
+      bot: false, connected: true, equity: null, away: false, muckLosing: null, straddle: null, putIn: null,
       timeBank: model.summary?.time_bank_seconds ?? null,
     };
     if (model.summary) model.summary.players += 1;
@@ -223,7 +248,8 @@ const FOLDS = {
   hand_started(model, event) {
     model.hand = {
       id: event.hand, number: event.number, button: event.button, street: "preflop",
-      board: [], pots: [], total: 0, toAct: null, equity: null,
+      board: [], boards: [], runs: null, runIt: null, posts: new Set(), rabbit: [],
+      pots: [], total: 0, toAct: null, equity: null,
       structure: event.structure, stakes: event.stakes,
       small_blind: event.small_blind, big_blind: event.big_blind,
       small_bet: event.small_bet, big_bet: event.big_bet,
@@ -234,6 +260,8 @@ const FOLDS = {
     model.turn = null;
     model.clock = null;
     model.button = event.button;
+    model.bombCalled = false; // a bomb pot called is this hand's (its posts say)
+    model.killSeat = null;
     const bankMax = model.summary?.time_bank_seconds ?? 0;
     const dealt = new Map(event.seats.map((entry) => [entry.seat, entry.stack]));
     for (const seat of model.seats) {
@@ -250,14 +278,23 @@ const FOLDS = {
       }
     }
   },
+  // A blind, straddle or kill is live, in front of the seat; an ante, a bomb or a dead
+  // blind goes straight to the pot. The seat's label says the post that is not a blind.
   posted(model, event) {
     const seat = seatAt(model, event.seat);
     if (!seat) return;
-    const inFront = event.post !== "dead" && event.post !== "ante";
+    const inFront = !DEAD_POSTS.includes(event.post);
     seat.stack -= event.amount;
     if (seat.putIn != null) seat.putIn += event.amount;
     if (inFront) seat.bet += event.amount;
     if (event.all_in) seat.status = "all_in";
+    if (NAMED_POSTS.includes(event.post)) {
+      seat.lastAction = actionWords(event.post, event.amount, event.amount, event.all_in);
+    } else if (seat.lastAction?.startsWith("ante")) {
+      seat.lastAction = null; // a blind after the ante: the bet in front says it
+    }
+    if (event.post === "straddle" && seat.straddle === "next") seat.straddle = "off"; // spent when posted
+    model.hand?.posts.add(event.post);
     addToPot(model, event.amount);
   },
   dealt(model, event) {
@@ -274,10 +311,35 @@ const FOLDS = {
     if (model.hand) model.hand.equity = event.seats;
     applyEquity(model, event.seats);
   },
+  // The board's cards so far; on two boards (or runs), `board_number` says which.
   board(model, event) {
+    const hand = model.hand;
+    if (!hand) return;
+    hand.street = event.street;
+    const index = boardIndex(event);
+    if (index === 0) hand.board = [...event.board];
+    if (hand.boards.length || index > 0) {
+      if (!hand.boards.length) hand.boards = [[...hand.board], []];
+      hand.boards[index] = [...event.board];
+    }
+  },
+  // The players still in are asked whether to run the board twice, until a deadline.
+  run_it(model, event) {
     if (!model.hand) return;
-    model.hand.street = event.street;
-    model.hand.board = [...event.board];
+    model.hand.runIt = runItVote(event.seats, event.deadline);
+    if (event.seats.includes(model.viewer)) return [{ kind: "run_it" }];
+  },
+  run_it_answered(model, event) {
+    const vote = model.hand?.runIt;
+    if (vote) vote.answers[event.seat] = event.yes;
+  },
+  // The vote's outcome: twice, the second run starts as a copy of the first's board.
+  runs(model, event) {
+    const hand = model.hand;
+    if (!hand) return;
+    hand.runs = event.times;
+    hand.runIt = null;
+    if (event.times > 1 && !hand.boards.length) hand.boards = [[...hand.board], [...hand.board]];
   },
   // The room says whose decision it is, and until when (docs/protocol.md, `to_act`).
   to_act(model, event) {
@@ -330,7 +392,7 @@ const FOLDS = {
   shown(model, event) {
     const seat = seatAt(model, event.seat);
     if (seat) seat.cards = [...event.cards];
-    model.showdown.hands[event.seat] = { high: event.high, low: event.low };
+    model.showdown.hands[event.seat] = { high: event.high, low: event.low, boards: event.boards || [] };
     setClock(model, null);
   },
   mucked(model, event) {
@@ -368,6 +430,22 @@ const FOLDS = {
     model.turn = null;
     model.clock = null;
     return [{ kind: "hand_ended" }];
+  },
+  // What would have come, after a hand that ended before the river: shown on that hand's
+  // board, never dealt.
+  rabbit(model, event) {
+    const hand = model.hand || model.lastHand;
+    if (hand) hand.rabbit = event.streets.map((street) => ({ ...street, cards: [...street.cards] }));
+  },
+  straddle_chosen(model, event) {
+    const seat = seatAt(model, event.seat);
+    if (seat) seat.straddle = event.straddle;
+  },
+  bomb_pot_called(model) {
+    model.bombCalled = true;
+  },
+  kill_due(model, event) {
+    model.killSeat = event.seat;
   },
   host(model, event) {
     if (!model.summary) return;
