@@ -77,6 +77,7 @@ from splitpot.table import (
     HandStarted,
     InHand,
     Kill,
+    Straddle,
     Table,
     TableConfig,
     TableEvent,
@@ -190,6 +191,7 @@ def test_state_of_a_hand_on_the_flop_for_a_player_and_a_watcher() -> None:
         "board": ["2c", "6d", "7h"],
         "boards": [],
         "run_it": [],
+        "runs": None,
         "pots": [{"amount": 6, "eligible": [1, 2, 3]}],
         "total": 10,
         "to_act": 2,
@@ -1033,3 +1035,21 @@ def test_a_table_summary_names_the_home_game_options_it_plays() -> None:
         "kill": "full",
         "kill_size": 50,
     }
+
+
+def test_a_snapshot_says_the_home_games_next_hand_and_the_viewers_own_straddle() -> None:
+    """RULES.md 7: a page that comes back between hands learns a bomb pot is called, who
+    kills the next hand, and its own straddle choice (no one else's seat shows one)."""
+    config = TableConfig(Variant.O8, NoLimit(1, 2), seats=4, straddle=True, bomb_pot=2)
+    table = Table(config)
+    for seat, name in enumerate(("Ann", "Bob", "Cy")):
+        table.sit(seat, name, 100)
+    table.choose_straddle(1, Straddle.ALWAYS)
+    table.call_bomb_pot()
+    info = TableInfo("t7", "Home", config)
+    players = {0: "p0", 1: "p1", 2: "p2"}
+    state = round_trip(encode_state(table.view(1), info, players))
+    assert (state["bomb_called"], state["kill_seat"]) == (True, None)
+    assert [seat.get("straddle") for seat in state["seats"]] == [None, "always", None, None]
+    watcher = round_trip(encode_state(table.view(None), info, players))
+    assert all("straddle" not in seat for seat in watcher["seats"])

@@ -186,9 +186,20 @@ def encode_state(view: TableView, info: TableInfo, players: Mapping[int, str]) -
         "viewer": wire_seat(view.viewer),
         "button": wire_seat(view.button),
         "hands_played": view.hands_played,
-        "seats": [_seat_json(n, seat, players) for n, seat in enumerate(view.seats)],
+        "bomb_called": view.bomb_called,
+        "kill_seat": wire_seat(view.kill_seat),
+        "seats": [
+            _seat_json(n, seat, players) | _own(view, n) for n, seat in enumerate(view.seats)
+        ],
         "hand": None if view.hand is None else _hand_json(info.id, view.hand),
     }
+
+
+def _own(view: TableView, number: int) -> JsonObject:
+    """What only the viewer's own seat shows: the straddle they chose (RULES.md 7)."""
+    if number != view.viewer or view.straddle is None:
+        return {}
+    return {"straddle": view.straddle}
 
 
 def _seat_json(number: int, seat: SeatView | None, players: Mapping[int, str]) -> JsonObject:
@@ -223,6 +234,7 @@ def _hand_json(table: str, hand: HandState) -> JsonObject:
         "board": cards_json(hand.board),
         "boards": [cards_json(board) for board in hand.boards],
         "run_it": [seat + 1 for seat in hand.run_it],
+        "runs": hand.runs,
         "pots": pots_json(hand.pots),
         "total": hand.total,
         "to_act": wire_seat(hand.to_act),

@@ -546,13 +546,18 @@ class Table:
 
     def view(self, viewer: int | None) -> TableView:
         """The table as the player in seat ``viewer`` (None: a watcher) may see it now."""
-        return table_view(
+        seen = table_view(
             viewer,
             self.config.variant,
             self.seats,
             self.hand,
             self.button_seat,
             self.hands_played,
+        )
+        own = self.seats[viewer] if viewer is not None else None
+        straddle = None if own is None or not self.config.straddle else own.straddle
+        return replace(
+            seen, bomb_called=self.bomb_called, kill_seat=self.kill_seat, straddle=straddle
         )
 
     @property

@@ -55,6 +55,7 @@ class HandState:
     betting: Betting
     boards: tuple[tuple[Card, ...], ...] = ()  # every board, when there are two (RULES.md 7)
     run_it: tuple[int, ...] = ()  # the seats asked to run it twice, while they are
+    runs: int | None = None  # the times the board is run, once the players were asked
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +67,9 @@ class TableView:
     hand: HandState | None
     legal: LegalActions | None  # when the viewer is to act
     hands_played: int
+    bomb_called: bool = False  # RULES.md 7: the next hand is a bomb pot
+    kill_seat: int | None = None  # RULES.md 7: the seat that kills the next hand
+    straddle: str | None = None  # the viewer's own straddle choice (a Straddle's value)
 
 
 def action_words(kind: str, to: int, added: int, all_in: bool) -> str:
@@ -150,6 +154,7 @@ def table_view(
         if len(seen.boards) > 1
         else (),
         tuple(current.seats[p] for p in hand.run_it_players),
+        hand.runs,
     )
     return TableView(viewer, variant, tuple(views), button, state, seen.legal, hands_played)
 
