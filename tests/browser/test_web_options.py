@@ -7,6 +7,7 @@ the player's straddle choice and the host's options form, as the room answers th
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from typing import Any
@@ -169,6 +170,14 @@ def replays_both_runs(page: Player, hand: str, boards: dict[int, list[str]]) -> 
     dialog.get_by_role("button", name="Close").click()
 
 
+def altered_record(route: Any) -> None:
+    """The hand's record with two card commitments swapped: no longer the deck committed."""
+    record = route.fetch().json()
+    commitments = record["fairness"]["commitments"]
+    commitments[0], commitments[-1] = commitments[-1], commitments[0]
+    route.fulfill(json=record)
+
+
 def test_the_rabbit_a_bomb_pot_on_two_boards_and_the_options(
     room: RoomServer, players: Any
 ) -> None:
@@ -205,11 +214,15 @@ def test_the_rabbit_a_bomb_pot_on_two_boards_and_the_options(
     def ann_folds(turn: Frame) -> None:
         ann.click("Fold")  # the small blind's, facing the big blind: no free check
 
-    play_hand(
-        feed,
-        hand,
-        {1: ann_folds, 2: command(bob, table_id, lambda turn: {"action": "fold"})},
-    )
+    # the page checks the hand's record at its end (Ann was dealt in); the rabbit's cards
+    # are held against it too: a record altered since fails them, loudly
+    with ann.page.expect_response(lambda response: f"/api/hands/{hand}" in response.url):
+        play_hand(
+            feed,
+            hand,
+            {1: ann_folds, 2: command(bob, table_id, lambda turn: {"action": "fold"})},
+        )
+    ann.page.route(f"**/api/hands/{hand}*", altered_record)
     hunt = ann.page.locator("#rabbit-hunt")
     expect(hunt).to_be_visible()
     start = len(feed.frames)
@@ -217,6 +230,10 @@ def test_the_rabbit_a_bomb_pot_on_two_boards_and_the_options(
     rabbit = feed.event("rabbit", start)
     unseen = [card for street in rabbit["streets"] for card in street["cards"]]
     assert len(unseen) == 5, rabbit
+    assert rabbit["fairness"]["hand_id"] == hand, rabbit
+    warnings = ann.page.locator("#fair-warnings")
+    expect(warnings).to_contain_text(f"The rabbit hunt of hand {hand} is not the cards")
+    ann.page.unroute(f"**/api/hands/{hand}*")
     cards = ann.page.locator("#board .card.rabbit")
     expect(cards).to_have_count(5)
     for index, card in enumerate(unseen):
@@ -246,6 +263,9 @@ def test_the_rabbit_a_bomb_pot_on_two_boards_and_the_options(
     assert sorted(boards) == [1, 2], boards
     shows_boards(ann, boards, "Board")
     shows_shares(ann, feed, hand, "board")
+    helper = ann.page.locator("#hand-helper")  # each board's best hands, a line each
+    expect(helper).to_contain_text("Board 1: ")
+    expect(helper).to_contain_text("Board 2: ")
 
     # the host's options form: an ante from the next hand, in the header
     ann.page.locator("#host-options-box summary").click()
@@ -257,4 +277,38 @@ def test_the_rabbit_a_bomb_pot_on_two_boards_and_the_options(
     feed.find(lambda seat, f: f.get("type") == "event" and f["event"]["kind"] == "host", start)
     expect(ann.page.locator("#table-options")).to_contain_text("Ante 2")
     expect(ann.page.locator("#host-error")).to_be_empty()
+    feed.close()
+
+
+def test_an_all_in_on_two_boards_shows_each_boards_equity(room: RoomServer, players: Any) -> None:
+    ann = players("Ann")
+    assert ann.token is not None
+    table_id, feed, bob = heads_up(
+        room, ann.token, "Doubles", structure="no-limit", double_board="always"
+    )
+    feed.sit(1, 100)
+    feed.sit(2, 100)
+    ann.open_table(table_id)
+    hand = feed.deal(1)
+
+    def ann_shoves(turn: Frame) -> None:
+        ann.click("All in")
+
+    def bob_calls(turn: Frame) -> Frame:
+        choices = legal(turn)
+        return {"action": "call" if "call" in choices else "allin"}
+
+    play_hand(feed, hand, {1: ann_shoves, 2: command(bob, table_id, bob_calls)})
+    told = feed.events("equity", hand)
+    # the last figures (the river's, on both boards) stay until the next hand: the whole
+    # pot's, then each board's
+    last = told[-1]
+    assert [board["street"] for board in last.get("boards", [])] == ["river", "river"], told
+    for entry in last["seats"]:
+        line = ann.seat(entry["seat"]).locator(".equity .equity-boards")
+        for board in last["boards"]:
+            own = next(s for s in board["seats"] if s["seat"] == entry["seat"])
+            share = f"{math.floor(own['equity'] * 100 + 0.5)}%"
+            expect(line).to_contain_text(f"B{board['board_number']} {share}")
+    fits_a_phone(ann)
     feed.close()

@@ -3,7 +3,7 @@
 // entropy stays in memory only: after a reload the next hand is dealt without it.
 
 import { request } from "../api.js";
-import { newEntropy, verifyHand } from "../fair.js";
+import { newEntropy, verifyHand, verifyRabbit } from "../fair.js";
 import { createAnnouncements } from "./announced.js";
 import { unrevealedNotices } from "./unrevealed.js";
 import { checkWords } from "../fair-words.js";
@@ -51,6 +51,7 @@ export function createEntropy({ send, tableId, invite = () => null, warn = () =>
     if (event.kind === "player_sat" && player && event.player === player.id) sat(event.seat);
     else if (event.kind === "player_left" && event.seat === seat) sat(null);
     else if (event.kind === "hand_ended" && announced.of(event.hand)?.seat != null) checkHand(event.hand);
+    else if (event.kind === "rabbit" && event.fairness) checkRabbit(event);
     else if (event.kind === "hand_cancelled") {
       const warning = announced.cancelled(event.hand);
       if (warning) warn(warning);
@@ -83,14 +84,31 @@ export function createEntropy({ send, tableId, invite = () => null, warn = () =>
     const told = announced.of(hand);
     for (const notice of unrevealedNotices(record, told?.seat ?? null, told?.event ?? null)) note(notice);
     if (!globalThis.crypto?.subtle) return;
-    const failed = (await verifyHand(record, ...announced.checking(hand))).filter((check) => !check.passed);
-    if (failed.length) {
-      const why = failed.map((check) => {
-        const { name, detail } = checkWords(check);
-        return detail ? t("{name} ({detail})", { name, detail }) : name;
-      }).join(t("; "));
-      warn(t("Hand {hand} is not the deal the room announced: {why}.", { hand, why }));
+    const why = failures(await verifyHand(record, ...announced.checking(hand)));
+    if (why) warn(t("Hand {hand} is not the deal the room announced: {why}.", { hand, why }));
+  }
+
+  // A rabbit hunt (FAIRNESS.md "More cards from the same deck"): its cards held against the
+  // hand's record, each where the rest of its board would have come; loudly when it fails.
+  async function checkRabbit(event) {
+    const hand = event.fairness.hand_id;
+    let record;
+    try {
+      record = await request("GET", `/api/hands/${encodeURIComponent(hand)}`, undefined, { invite: invite() });
+    } catch {
+      return; // no record to hold it against: nothing to check
     }
+    if (!globalThis.crypto?.subtle) return;
+    const why = failures(await verifyRabbit(record, event));
+    if (why) warn(t("The rabbit hunt of hand {hand} is not the cards of the deck the room committed to: {why}.", { hand, why }));
+  }
+
+  // The checks that failed, in the page's words, or "" when all passed.
+  function failures(checks) {
+    return checks.filter((check) => !check.passed).map((check) => {
+      const { name, detail } = checkWords(check);
+      return detail ? t("{name} ({detail})", { name, detail }) : name;
+    }).join(t("; "));
   }
 
   function receive(message) {

@@ -326,10 +326,32 @@ export function createFelt(root, { onSit }) {
       element("span", "equity-sep", " · "),
       element("span", "equity-low", t("lo {percent}", { percent: pct(entry.low) })),
     );
-    box.replaceChildren(main, parts);
-    box.setAttribute("aria-label", t("Equity {equity}: high {high}, low {low}, scoop {scoop}", {
+    const label = t("Equity {equity}: high {high}, low {low}, scoop {scoop}", {
       equity: pct(entry.equity), high: pct(entry.high), low: pct(entry.low), scoop: pct(entry.scoop),
-    }));
+    });
+    const perBoard = boardEquities(entry);
+    if (!perBoard.length) {
+      box.replaceChildren(main, parts);
+      box.setAttribute("aria-label", label);
+      return;
+    }
+    // two boards: each board's share of the pot, with its high, low and scoop said in full
+    const line = element("span", "equity-boards");
+    const said = [label];
+    perBoard.forEach(([number, own], index) => {
+      if (index) line.append(element("span", "equity-sep", " · "));
+      const words = { number, equity: pct(own.equity), high: pct(own.high), low: pct(own.low), scoop: pct(own.scoop) };
+      line.append(element("span", "equity-board", t("B{number} {percent}", { number, percent: words.equity })));
+      said.push(t("board {number}: equity {equity}, high {high}, low {low}, scoop {scoop}", words));
+    });
+    box.replaceChildren(main, parts, line);
+    box.setAttribute("aria-label", said.join("; "));
+  }
+
+  // A seat's figures on each board ([board_number, {equity, high, low, scoop}]), as the
+  // model keeps them (state.js); none with one board.
+  function boardEquities(entry) {
+    return entry.boards || [];
   }
 
   // An equity box sits toward the centre, but never over the board: one that would cover

@@ -143,7 +143,8 @@ function askHelper() {
     helper.update(null);
     return;
   }
-  helper.update(hand.variant || model.summary.variant, mine.cards, hand.board);
+  const second = hand.boards?.length > 1 && hand.boards[1].length ? hand.boards[1] : null; // two boards: each one's line
+  helper.update(hand.variant || model.summary.variant, mine.cards, hand.board, second);
 }
 
 // The room mucks a hand that cannot win at once, unless the player chose to show it

@@ -176,11 +176,15 @@ function addToPot(model, chips) {
   if (model.hand) model.hand.total += chips;
 }
 
-function applyEquity(model, seats) {
+// Each seat's figures for the whole pot and, on two boards, each board's
+// (`boards`: [board_number, {equity, high, low, scoop}]).
+function applyEquity(model, seats, boards = []) {
   for (const seat of model.seats) if (seat) seat.equity = null;
   for (const entry of seats || []) {
     const seat = seatAt(model, entry.seat);
-    if (seat) seat.equity = entry;
+    const own = (boards || []).map((board) => [board.board_number, board.seats.find((s) => s.seat === entry.seat)])
+      .filter(([, figures]) => figures);
+    if (seat) seat.equity = { ...entry, boards: own };
   }
 }
 
@@ -309,7 +313,7 @@ const FOLDS = {
   },
   equity(model, event) {
     if (model.hand) model.hand.equity = event.seats;
-    applyEquity(model, event.seats);
+    applyEquity(model, event.seats, event.boards);
   },
   // The board's cards so far; on two boards (or runs), `board_number` says which.
   board(model, event) {
