@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from feed import Act, Feed, command, heads_up, showdown
@@ -103,6 +104,20 @@ def fits_a_phone(page: Player) -> None:
                 assert edge <= PHONE["width"] + 0.5, f"{selector} runs off a phone: {edge}"
 
 
+def shoves(player: Player) -> Callable[[Frame], None]:
+    """A page's player who goes all in when it is their turn."""
+
+    def shove(turn: Frame) -> None:
+        player.click("All in")
+
+    return shove
+
+
+def calls(turn: Frame) -> Frame:
+    """Call the all-in (or, short, go all in)."""
+    return {"action": "call" if "call" in legal(turn) else "allin"}
+
+
 def test_a_board_run_twice_after_a_vote(room: RoomServer, players: Any) -> None:
     ann = players("Ann")
     assert ann.token is not None
@@ -118,13 +133,6 @@ def test_a_board_run_twice_after_a_vote(room: RoomServer, players: Any) -> None:
     expect(ann.page.locator("#table-info")).to_contain_text("Run it twice")
     hand = feed.deal(1)
 
-    def ann_shoves(turn: Frame) -> None:
-        ann.click("All in")
-
-    def bob_calls(turn: Frame) -> Frame:
-        choices = legal(turn)
-        return {"action": "call" if "call" in choices else "allin"}
-
     def both_say_twice(event: Frame) -> None:
         assert sorted(event["seats"]) == [1, 2]
         question = ann.page.locator("#run-it")
@@ -138,7 +146,7 @@ def test_a_board_run_twice_after_a_vote(room: RoomServer, players: Any) -> None:
     ended = play_hand(
         feed,
         hand,
-        {1: ann_shoves, 2: command(bob, table_id, bob_calls)},
+        {1: shoves(ann), 2: command(bob, table_id, calls)},
         vote=both_say_twice,
     )
     sent = [frame for frame in ann.sent if frame.get("type") == "run_it"]
@@ -291,14 +299,7 @@ def test_an_all_in_on_two_boards_shows_each_boards_equity(room: RoomServer, play
     ann.open_table(table_id)
     hand = feed.deal(1)
 
-    def ann_shoves(turn: Frame) -> None:
-        ann.click("All in")
-
-    def bob_calls(turn: Frame) -> Frame:
-        choices = legal(turn)
-        return {"action": "call" if "call" in choices else "allin"}
-
-    play_hand(feed, hand, {1: ann_shoves, 2: command(bob, table_id, bob_calls)})
+    play_hand(feed, hand, {1: shoves(ann), 2: command(bob, table_id, calls)})
     told = feed.events("equity", hand)
     # the last figures (the river's, on both boards) stay until the next hand: the whole
     # pot's, then each board's
