@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from splitpot.cards import Card, Deck
 from splitpot.engine import Action, Posted
-from splitpot.table import Table, TableConfig
+from splitpot.table import Table, TableConfig, TableEvent
 
 
 def table_of(names: dict[int, str], config: TableConfig, chips: int = 100) -> Table:
@@ -35,6 +35,16 @@ def posts(table: Table) -> list[tuple[str, str, int]]:
 
 def posts_of(table: Table, name: str) -> list[tuple[str, int]]:
     return [(kind, amount) for who, kind, amount in posts(table) if who == name]
+
+
+def act(table: Table, *actions: str) -> list[TableEvent]:
+    """Each action ("call", "raise 8") by the seat to act; the events they caused."""
+    events: list[TableEvent] = []
+    for action in actions:
+        seat = table.seat_to_act
+        assert seat is not None
+        events += table.act(seat, Action.parse(action))
+    return events
 
 
 def finish(table: Table) -> None:

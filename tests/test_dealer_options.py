@@ -8,10 +8,11 @@ import re
 from collections.abc import Callable, Mapping
 
 import pytest
+from table_helpers import act
 
 from splitpot.cards import Card, Deck, parse_cards
 from splitpot.dealer import Scene, award_lines, dealer_lines, scenes
-from splitpot.engine import Action, deal_order
+from splitpot.engine import deal_order
 from splitpot.i18n import Language, Words, words
 from splitpot.rules import FixedLimit, NoLimit, PotLimit, Variant
 from splitpot.table import (
@@ -51,16 +52,6 @@ def stacked(holes: list[str], button: int, rest: str) -> list[Card]:
     return deck + [card for card in Deck(0).cards if card not in deck]
 
 
-def play(table: Table, *actions: str) -> list[TableEvent]:
-    """Each action by the seat to act."""
-    events: list[TableEvent] = []
-    for text in actions:
-        seat = table.seat_to_act
-        assert seat is not None
-        events += table.act(seat, Action.parse(text))
-    return events
-
-
 def said(events: list[TableEvent], language: Words = ENGLISH) -> list[str]:
     """Every line the dealer says of ``events``, as a watcher hears them."""
     before, _ = scenes(events, Scene(Variant.O8, words=language))
@@ -91,9 +82,9 @@ def bomb_pot_on_two_boards() -> Played:
     )
     table, _ = seated(config, {0: 100, 1: 100, 2: 100})
     table.deal(Deck(1).cards, draw=parse_cards("As 2c 2d"))
-    play(table, "fold", "fold")
+    act(table, "fold", "fold")
     events = table.call_bomb_pot() + table.deal(BOMB_DECK)
-    return table, events + play(table, *["check"] * 9)
+    return table, events + act(table, *["check"] * 9)
 
 
 def test_a_bomb_pot_on_two_boards() -> None:
@@ -144,7 +135,7 @@ def test_a_bomb_pot_won_on_the_flop_is_told_whole_and_its_rabbit_on_both_boards(
     hand on two boards shows each board's turn and river (RULES.md 7)."""
     table, _ = bomb_pot_on_two_boards()
     events = table.call_bomb_pot() + table.deal(BOMB_DECK)
-    events += play(table, "bet 6", "fold", "fold") + table.rabbit_hunt(2)
+    events += act(table, "bet 6", "fold", "fold") + table.rabbit_hunt(2)
     assert said(events)[-6:] == [
         "Cy folds",
         "Ann folds",
@@ -164,7 +155,7 @@ def all_in_on_the_flop() -> Played:
     """Ann is all in for 10 on the flop, Bob calls: the two are asked to run it twice."""
     table, events = seated(RUN_IT, {0: 10, 1: 100})
     events += table.deal(RUN_IT_DECK, draw=parse_cards("As 2c"))
-    return table, events + play(table, "call", "check", "bet 4", "raise 8", "call")
+    return table, events + act(table, "call", "check", "bet 4", "raise 8", "call")
 
 
 def run_twice() -> Played:
@@ -228,7 +219,7 @@ def kill_pot() -> Played:
     )
     table, events = seated(config, {0: 100, 1: 100, 2: 100})
     events += table.deal(Deck(3).cards, draw=parse_cards("As 2c 2d"))
-    events += play(table, "raise 4", "call", "fold", "bet 2", "fold")
+    events += act(table, "raise 4", "call", "fold", "bet 2", "fold")
     return table, events + table.deal(Deck(4).cards)
 
 
@@ -256,7 +247,7 @@ def straddle_and_rabbit() -> Played:
     holes = ["AsKsQsJs", "2c3c4c5c", "6d7d8d9d", "TdJdQdKd"]  # Ann, Bob, Cy, Dan
     deck = stacked(holes, 0, "2s 3d4d5d 2h Kh 3h 2d")
     events += table.deal(deck, draw=parse_cards("As 2c 2d 3c"))
-    events += play(table, "fold", "fold", "fold") + table.rabbit_hunt(1)
+    events += act(table, "fold", "fold", "fold") + table.rabbit_hunt(1)
     return table, events + table.choose_straddle(1, Straddle.OFF)
 
 

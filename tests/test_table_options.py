@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from table_helpers import finish, posts, posts_of, table_of
+from table_helpers import act, finish, posts, posts_of, table_of
 from test_engine_options import stacked_deck
 from test_engine_properties import random_action
 
@@ -201,15 +201,6 @@ def refused(table: Table, command: Callable[[], object], message: str) -> None:
         command()
     assert str(refusal.value) == message
     assert state(table) == before
-
-
-def act(table: Table, *actions: str) -> list[TableEvent]:
-    events: list[TableEvent] = []
-    for action in actions:
-        seat = table.seat_to_act
-        assert seat is not None
-        events += table.act(seat, Action.parse(action))
-    return events
 
 
 def started(events: Sequence[TableEvent]) -> HandStarted:

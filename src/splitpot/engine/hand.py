@@ -436,7 +436,6 @@ class Hand:
     def _skip_preflop(self) -> None:
         """RULES.md 7, a bomb pot: no betting before the flop; the flop comes at once and
         the first player still in left of the button acts first."""
-        self._start_round(self.button)
         self._emit(
             RoundEnded(self.street, sum(self._committed) + self._dead, tuple(self.current_pots()))
         )
