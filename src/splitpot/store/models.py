@@ -93,6 +93,7 @@ class TableRow(Base):
     invite_hash: Mapped[str | None] = mapped_column(String(HASH_LENGTH))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     closed: Mapped[bool] = mapped_column(Boolean)
+    club_id: Mapped[str | None] = mapped_column(ForeignKey("clubs.id"), index=True)
 
 
 class BanRow(Base):
@@ -194,6 +195,7 @@ class TransferRow(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime())
     table_id: Mapped[str | None] = mapped_column(ForeignKey("card_tables.id"), index=True)
     hand_id: Mapped[str | None] = mapped_column(ForeignKey("hands.id"), unique=True)
+    author_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))  # a host's edit
 
 
 class EntryRow(Base):
@@ -228,3 +230,74 @@ class RoomRow(Base):
     __tablename__ = "room"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
+
+
+class NoteRow(Base):
+    """A player's private note and colour tag on another player (issue 24): only its
+    owner ever reads it."""
+
+    __tablename__ = "notes"
+
+    owner_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    subject_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    text: Mapped[str] = mapped_column(String(2000))
+    colour: Mapped[str | None] = mapped_column(String(16))
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class ClubRow(Base):
+    """A club: its owner, how one joins (``membership``: open, request or closed) and the
+    hash of its invite code."""
+
+    __tablename__ = "clubs"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    owner_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    membership: Mapped[str] = mapped_column(String(8))
+    invite_hash: Mapped[str] = mapped_column(String(HASH_LENGTH))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class ClubMemberRow(Base):
+    """A player's place in a club: ``role`` owner, manager, member, or asked (waiting for
+    a manager's approval)."""
+
+    __tablename__ = "club_members"
+
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    role: Mapped[str] = mapped_column(String(8))
+    since: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class ClubGameRow(Base):
+    """A club's recurring game: its table settings, opened every week on ``weekday``
+    (0 Monday) at ``minute`` past midnight in ``zone`` (an IANA name); ``next_at`` is the
+    next time it opens (UTC), ``table_id`` the table it opened last."""
+
+    __tablename__ = "club_games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), index=True)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    weekday: Mapped[int] = mapped_column(Integer)
+    minute: Mapped[int] = mapped_column(Integer)
+    zone: Mapped[str] = mapped_column(String(64))
+    host_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    next_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("card_tables.id"))
+    active: Mapped[bool] = mapped_column(Boolean)
+
+
+class ClubLogRow(Base):
+    """One line of a club's log: who did what (``kind``, with its ``fields``), when."""
+
+    __tablename__ = "club_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), index=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(24))
+    fields: Mapped[dict[str, Any]] = mapped_column(JSON)
