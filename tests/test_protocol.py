@@ -136,6 +136,7 @@ def test_state_of_a_hand_on_the_flop_for_a_player_and_a_watcher() -> None:
         "action_seconds": None,
         "time_bank_seconds": None,
         "audit": False,
+        "approval": False,
         "ante": 0,
         "rake_percent": 0,
         "rake_cap": 0,

@@ -58,7 +58,7 @@ def test_host_commands(message: dict[str, Any], command: Host) -> None:
         (
             {"action": "dance"},
             "host.action must be one of pause, resume, stakes, remove, host, ban, invite, "
-            'close, end_session, bomb_pot, options, not "dance"',
+            'close, end_session, bomb_pot, options, approve, reject, stack, not "dance"',
         ),
         ({"action": "remove"}, "host.seat must be a whole number from 1 to 10, not null"),
         ({"action": "host", "seat": 0}, "host.seat must be a whole number from 1 to 10, not 0"),

@@ -63,7 +63,7 @@ def test_buy_ins_hand_results_and_cash_outs(room: RoomServer, store: Store) -> N
         assert answer.headers["content-type"].startswith("text/csv")
         rows = list(csv.DictReader(io.StringIO(answer.text)))
         settle = http.get(f"/api/tables/{table}/settle").json()
-    assert set(rows[0]) == {"entry", "time", "kind", "hand", "account", "player", "amount"}
+    assert set(rows[0]) == {"entry", "time", "kind", "hand", "account", "player", "amount", "by"}
     assert sum(int(row["amount"]) for row in rows) == 0, "every transfer balances"
     buy_ins = sorted((row["player"], int(row["amount"])) for row in rows if row["kind"] == "buy_in")
     assert buy_ins == [("Ann", -200), ("Ann", 200), ("Bob", -150), ("Bob", 150)]

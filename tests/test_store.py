@@ -566,7 +566,7 @@ def test_player_ledger_shape_and_balance(make_store: Callable[..., Store]) -> No
         ("cash_out", "balance", 350, None),
     ]
     first = ledger["entries"][0]
-    assert set(first) == {"id", "time", "kind", "table", "hand", "amount", "account"}
+    assert set(first) == {"id", "time", "kind", "table", "hand", "amount", "account", "by"}
     assert first["time"] == "2026-01-02T01:04:08.678Z" and first["table"] == table_id
     assert all(ISO.match(e["time"]) for e in ledger["entries"])
     ids = [e["id"] for e in ledger["entries"]]
@@ -586,7 +586,7 @@ def test_table_ledger_csv(store: Store) -> None:
     hand = store.start_hand(table.id, SETUP)
     store.finish_hand(hand.id, {}, {bob1: 58, bob2: -30, ann: -30}, rake=2)
     rows = list(csv.DictReader(io.StringIO(store.table_ledger_csv(table.id))))
-    assert list(rows[0]) == ["entry", "time", "kind", "hand", "account", "player", "amount"]
+    assert list(rows[0]) == ["entry", "time", "kind", "hand", "account", "player", "amount", "by"]
     assert [(r["kind"], r["account"], r["player"], r["amount"]) for r in rows] == [
         ("buy_in", "balance", f"Bob #{bob1}", "-100"),
         ("buy_in", "table", f"Bob #{bob1}", "100"),

@@ -62,6 +62,7 @@ from splitpot.table import (
     RunItAnswered,
     SatIn,
     SatOut,
+    StackEdited,
     StakesChanged,
     Straddle,
     StraddleChosen,
@@ -337,7 +338,9 @@ def dealer_lines(
     (the last-hands window, RULES.md 6)."""
     if isinstance(event, HandStarted):
         return _hand_started(event, scene)
-    if isinstance(event, PlayerSat | PlayerLeft | SatOut | SatIn | ChipsAdded | StakesChanged):
+    if isinstance(
+        event, PlayerSat | PlayerLeft | SatOut | SatIn | ChipsAdded | StackEdited | StakesChanged
+    ):
         return [_table_line(event, scene)]
     if isinstance(event, HandFinished):
         return []  # the awards are told as they are paid
@@ -348,7 +351,8 @@ def dealer_lines(
 
 
 def _table_line(
-    event: PlayerSat | PlayerLeft | SatOut | SatIn | ChipsAdded | StakesChanged, scene: Scene
+    event: PlayerSat | PlayerLeft | SatOut | SatIn | ChipsAdded | StackEdited | StakesChanged,
+    scene: Scene,
 ) -> str:
     say, w = scene.money, scene.words
     match event:
@@ -373,6 +377,12 @@ def _table_line(
         case ChipsAdded(name=name, amount=amount, stack=stack):
             added = {"name": name, "amount": say(amount), "stack": say(stack)}
             return w.say("{name} adds {amount} and has {stack}", **added)
+        case StackEdited(name=name, amount=amount, stack=stack) if amount > 0:
+            edited = {"name": name, "amount": say(amount), "stack": say(stack)}
+            return w.say("The host adds {amount} to {name}'s stack: {stack}", **edited)
+        case StackEdited(name=name, amount=amount, stack=stack):
+            edited = {"name": name, "amount": say(-amount), "stack": say(stack)}
+            return w.say("The host takes {amount} from {name}'s stack: {stack}", **edited)
         case StakesChanged(betting=betting):
             return w.say("The game turns to {game}", game=game_words(betting, say, w))
     raise AssertionError(f"no words for {event!r}")

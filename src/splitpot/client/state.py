@@ -267,8 +267,9 @@ class TableClient:
         self._change(picture.seat, away=False, status=back)
 
     def _on_chips_added(self, event: Frame) -> None:
-        """Chips for an empty stack between hands: the player is dealt in again (one who
-        missed blinds meanwhile still owes them; the next deal says so)."""
+        """Chips for a stack between hands (a top-up, or the host's edit): an empty one is
+        dealt in again (one who missed blinds meanwhile still owes them; the next deal
+        says so)."""
         picture = self._seat_at(event["seat"])
         busted = picture.stack == 0 and picture.status == "waiting" and self.hand is None
         self._change(
@@ -766,6 +767,7 @@ _FOLDS: dict[str, Callable[[TableClient, Frame], str | list[str] | None]] = {
     "sat_out": TableClient._on_sat_out,
     "sat_in": TableClient._on_sat_in,
     "chips_added": TableClient._on_chips_added,
+    "stack_edited": TableClient._on_chips_added,
     "hand_started": TableClient._on_hand_started,
     "posted": TableClient._on_posted,
     "dealt": TableClient._on_dealt,

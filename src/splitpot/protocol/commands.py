@@ -173,6 +173,15 @@ class ChooseStraddle:
     ref: Ref = None
 
 
+@dataclass(frozen=True, slots=True)
+class WaitingList:
+    """Join the full table's waiting list (``join``), or leave it."""
+
+    table: str
+    join: bool
+    ref: Ref = None
+
+
 class HostAction(Enum):
     """What a private table's host may do (docs/protocol.md, "Host commands")."""
 
@@ -187,12 +196,16 @@ class HostAction(Enum):
     END_SESSION = "end_session"  # between hands: the session's audit is published
     BOMB_POT = "bomb_pot"  # the next hand is a bomb pot (RULES.md 7)
     OPTIONS = "options"  # the home game's options, from the next hand (RULES.md 7)
+    APPROVE = "approve"  # the request for ``seat`` is granted (with ``amount``: that stack)
+    REJECT = "reject"  # the request for ``seat`` is turned down
+    STACK = "stack"  # ``amount`` chips added to the stack in ``seat`` (taken, if < 0)
 
 
 @dataclass(frozen=True, slots=True)
 class Host:
-    """A host's command: ``seat`` (from 0) for remove, ban and host, the blinds for stakes,
-    the option fields sent (``OPTION_FIELDS``, their JSON values) for options."""
+    """A host's command: ``seat`` (from 0) for remove, ban, host, approve, reject and
+    stack, the blinds for stakes, the option fields sent (``OPTION_FIELDS``, their JSON
+    values) for options, ``amount`` for stack and (optionally) approve."""
 
     table: str
     action: HostAction
@@ -201,11 +214,12 @@ class Host:
     big_blind: int | None = None
     ref: Ref = None
     options: dict[str, Any] | None = None
+    amount: int | None = None
 
 
 TableMessage = (
     Watch | Sit | Act | SitOut | SitIn | Preferences | Leave | TopUp | Chat | Commit | Reveal
-    | Host | RunIt | Rabbit | ChooseStraddle
+    | Host | RunIt | Rabbit | ChooseStraddle | WaitingList
 )  # fmt: skip
 Command = Hello | TableMessage
 
@@ -459,19 +473,30 @@ def _straddle(fields: _Fields) -> ChooseStraddle:
 
 
 _HOST_ACTIONS = {action.value: action for action in HostAction}
-SEAT_ACTIONS = frozenset({HostAction.REMOVE, HostAction.BAN, HostAction.HOST})  # name a seat
+SEAT_ACTIONS = frozenset(  # name a seat
+    {HostAction.REMOVE, HostAction.BAN, HostAction.HOST, HostAction.APPROVE, HostAction.REJECT}
+)
 
 
 def _host(fields: _Fields) -> Host:
-    """``seat`` is required for remove, ban and host; ``small_blind`` and ``big_blind``
-    for stakes (the small blind at most the big one); one option field or more for
-    options (their values are the table settings', checked by the room as at ``POST
-    /api/tables``); other fields are ignored."""
+    """``seat`` is required for remove, ban, host, approve, reject and stack; ``amount``
+    for stack (chips added, or taken if below 0) and, optionally, approve (the stack to
+    seat the player with); ``small_blind`` and ``big_blind`` for stakes (the small blind
+    at most the big one); one option field or more for options (their values are the
+    table settings', checked by the room as at ``POST /api/tables``); other fields are
+    ignored."""
     table = fields.table()
     action = fields.choice("action", _HOST_ACTIONS)
+    if action is HostAction.STACK:
+        seat = fields.whole("seat", 1, MAX_SEATS) - 1
+        amount = fields.whole("amount", -MAX_CHIPS, MAX_CHIPS)
+        return Host(table, action, seat=seat, amount=amount, ref=fields.ref)
     if action in SEAT_ACTIONS:
         seat = fields.whole("seat", 1, MAX_SEATS) - 1
-        return Host(table, action, seat=seat, ref=fields.ref)
+        stack = None
+        if action is HostAction.APPROVE and fields.message.get("amount") is not None:
+            stack = fields.whole("amount", 1, MAX_CHIPS)
+        return Host(table, action, seat=seat, amount=stack, ref=fields.ref)
     if action is HostAction.STAKES:
         big = fields.whole("big_blind", 1, MAX_CHIPS)
         small = fields.whole("small_blind", 1, big)
@@ -493,6 +518,10 @@ def _host(fields: _Fields) -> Host:
     return Host(table, action, ref=fields.ref)
 
 
+def _waiting_list(fields: _Fields) -> WaitingList:
+    return WaitingList(fields.table(), fields.flag("join", None), fields.ref)
+
+
 _PARSERS: dict[str, Callable[[_Fields], Command]] = {
     "hello": _hello,
     "watch": _watch,
@@ -510,6 +539,7 @@ _PARSERS: dict[str, Callable[[_Fields], Command]] = {
     "run_it": _run_it,
     "rabbit": _rabbit,
     "straddle": _straddle,
+    "waiting_list": _waiting_list,
 }
 
 __all__ = [
@@ -537,6 +567,7 @@ __all__ = [
     "SitIn",
     "SitOut",
     "TopUp",
+    "WaitingList",
     "Watch",
     "parse_command",
     "read_frame",

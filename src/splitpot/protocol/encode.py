@@ -56,6 +56,7 @@ from splitpot.table import (
     SatIn,
     SatOut,
     SeatView,
+    StackEdited,
     StakesChanged,
     StraddleChosen,
     TableConfig,
@@ -81,6 +82,7 @@ class TableInfo:
     action_seconds: int | None = None
     time_bank_seconds: int | None = None
     audit: bool = False  # the end-of-session audit is announced (FAIRNESS.md)
+    approval: bool = False  # a seat is asked for, and the host approves it
 
 
 def wire_seat(seat: int | None) -> int | None:
@@ -152,6 +154,7 @@ def table_summary(info: TableInfo, players: int) -> JsonObject:
         "action_seconds": info.action_seconds,
         "time_bank_seconds": info.time_bank_seconds,
         "audit": info.audit,
+        "approval": info.approval,
         **options_json(config),
     }
 
@@ -315,6 +318,8 @@ def _event_fields(
             return "sat_in", _who(seat, name) | {"post_now": post_now}
         case ChipsAdded(seat=seat, name=name, amount=amount, stack=stack):
             return "chips_added", _who(seat, name) | {"amount": amount, "stack": stack}
+        case StackEdited(seat=seat, name=name, amount=amount, stack=stack):
+            return "stack_edited", _who(seat, name) | {"amount": amount, "stack": stack}
         case StakesChanged(betting=betting):
             return "stakes_changed", betting_json(betting)
         case HandStarted():

@@ -123,9 +123,18 @@ class ChooseStraddle:
 
 
 @dataclass(frozen=True, slots=True)
+class WaitingList:
+    """Join the full table's waiting list (``join``), or leave it (docs/room.md)."""
+
+    person: Person
+    join: bool
+
+
+@dataclass(frozen=True, slots=True)
 class HostCommand:
-    """The table's host: ``seat`` for remove, ban and host; the blinds for stakes; the
-    option fields (table settings, as JSON values) for options."""
+    """The table's host: ``seat`` for remove, ban, host, approve, reject and stack; the
+    blinds for stakes; the option fields (table settings, as JSON values) for options;
+    ``amount`` for stack (chips added, or taken below 0) and approve (the stack)."""
 
     person: Person
     action: HostAction
@@ -133,16 +142,17 @@ class HostCommand:
     small_blind: int | None = None
     big_blind: int | None = None
     options: dict[str, Any] | None = None
+    amount: int | None = None
 
 
 TableCommand = (
     Sit | Act | SitOut | SitIn | Preferences | TopUp | Leave | Commit | Reveal | Chat
-    | HostCommand | RunIt | Rabbit | ChooseStraddle
+    | HostCommand | RunIt | Rabbit | ChooseStraddle | WaitingList
 )  # fmt: skip
 
 # Commands that change the table wait while an announced hand waits for its players'
 # entropy: the hand is dealt to the table it was announced at.
-WAIT_FOR_THE_DEAL = (Sit, SitOut, SitIn, TopUp, Leave, HostCommand, ChooseStraddle)
+WAIT_FOR_THE_DEAL = (Sit, SitOut, SitIn, TopUp, Leave, HostCommand, ChooseStraddle, WaitingList)
 
 __all__ = [
     "WAIT_FOR_THE_DEAL",
@@ -162,4 +172,5 @@ __all__ = [
     "SitOut",
     "TableCommand",
     "TopUp",
+    "WaitingList",
 ]

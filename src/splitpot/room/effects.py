@@ -56,6 +56,16 @@ class AddChips:
 
 
 @dataclass(frozen=True, slots=True)
+class EditStack:
+    """The host's edit of a player's stack (``amount`` > 0 added from the player's balance,
+    < 0 taken back to it), with the host as its author in the ledger."""
+
+    player_id: int
+    amount: int
+    author_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class CashOut:
     """The player leaves the table with their stack (the ledger's cash-out)."""
 
@@ -172,9 +182,9 @@ class WorkOutEquity:
 
 
 Work = (
-    TakeSeat | AddChips | CashOut | SaveStatus | LogAction | StartHand | CancelHand | FinishHand
-    | ChangeTable | BanPlayer | MakeInvite | CloseTable | EndSession | DrawDeal
-    | WorkOutEquity
+    TakeSeat | AddChips | EditStack | CashOut | SaveStatus | LogAction | StartHand
+    | CancelHand | FinishHand | ChangeTable | BanPlayer | MakeInvite | CloseTable | EndSession
+    | DrawDeal | WorkOutEquity
 )  # fmt: skip
 
 # ---------------------------------------------------------------- tells
@@ -235,7 +245,8 @@ class SayChat:
 
 @dataclass(frozen=True, slots=True)
 class Seated:
-    """The player sat down: their connection watches the table and gets it whole."""
+    """The player sat down, or asked for a seat: the command's connection, if it is
+    theirs, watches the table, and each of their connections watching gets it whole."""
 
     player_id: int
 
@@ -279,6 +290,7 @@ __all__ = [
     "Closed",
     "DealSecrets",
     "DrawDeal",
+    "EditStack",
     "Effect",
     "EndSession",
     "FinishHand",

@@ -55,6 +55,7 @@ from splitpot.room.commands import (
     SitOut,
     TableCommand,
     TopUp,
+    WaitingList,
 )
 from splitpot.room.deal import PendingDeal, rabbit_revealed
 from splitpot.room.effects import (
@@ -68,6 +69,7 @@ from splitpot.room.effects import (
     CloseTable,
     DealSecrets,
     DrawDeal,
+    EditStack,
     Effect,
     EndSession,
     FinishHand,
@@ -90,8 +92,17 @@ from splitpot.room.effects import (
 )
 from splitpot.room.refusals import worded
 from splitpot.room.runout import FaceUp, runout_parts
+from splitpot.room.seating import (
+    MAX_WAITING,
+    OFFER_SECONDS,
+    REQUEST_SECONDS,
+    Seating,
+    SeatOffer,
+    SeatRequest,
+)
 from splitpot.room.settings import SettingsError, TableSettings, parse_settings
 from splitpot.table import (
+    MAX_STACK,
     HandFinished,
     HandStarted,
     InHand,
@@ -139,6 +150,8 @@ class Occupant:
     bot: Bot | None = None
     leaving: bool = False  # cash out when the hand ends
     removed: bool = False  # the host removes the player at the end of the hand
+    stack_edit: int = 0  # the host's edits waiting for the end of the hand (chips, net)
+    edit_author: int = 0  # the host who made them
     hands_out: int = 0  # hands dealt while sitting out
     muck_losing: bool = True  # a hand that cannot win is mucked at the showdown, else shown
 
@@ -214,6 +227,7 @@ class TableHost:
         self._alone_since: float | None = None
         self._watched = False
         self._chat: dict[int, deque[float]] = {}
+        self.seating = Seating()  # seat requests, the waiting list, the seat offered
 
     # ------------------------------------------------------------ what the shell asks
 
@@ -225,6 +239,8 @@ class TableHost:
             moments.append(self.turn.expires)
         if self.vote is not None:
             moments.append(self.vote.deadline)
+        if (seating := self.seating.next_deadline()) is not None:
+            moments.append(seating)
         return min(moments) if moments else None
 
     def must_wait(self, command: TableCommand) -> bool:
@@ -292,7 +308,7 @@ class TableHost:
         work is asked, or done step by step."""
         match command:
             case Sit():
-                yield from self._sit(command)
+                yield from self._sit(command, now)
             case Act():
                 yield from self._act(command, now)
             case SitOut():
@@ -304,7 +320,7 @@ class TableHost:
             case TopUp():
                 yield from self._top_up_command(command)
             case Leave():
-                yield from self._leave(self._own_seat(command.person))
+                yield from self._leave_command(command.person)
             case Commit():
                 self._own_seat(command.person)
                 self.commitments[command.person.id] = command.commitment
@@ -323,9 +339,21 @@ class TableHost:
             case ChooseStraddle():
                 seat = self._own_seat(command.person)
                 yield self._publish(self.table.choose_straddle(seat, command.straddle))
+            case WaitingList():
+                yield from self._waiting_list(command)
 
-    def _sit(self, command: Sit) -> Steps:
+    def _sit(self, command: Sit, now: float) -> Steps:
+        """Sit down; at a table of seats by approval, ask the host for the seat (the
+        host sits at once); a seat held for another is taken (docs/room.md)."""
         person, seat, buy_in = command.person, command.seat, command.buy_in
+        self._check_sit(person, seat, buy_in)
+        if self.settings.approval and person.id != self.host_id:
+            yield from self._ask_for_seat(command, now)
+            return
+        yield from self._seat_person(person, seat, buy_in, command.post_now)
+
+    def _check_sit(self, person: Person, seat: int, buy_in: int) -> None:
+        """Refuse a sit-down (or a request, or its approval) that cannot be, by why."""
         config = self.table.config
         where = self.seat_of(person.id)
         if where is not None:
@@ -357,13 +385,259 @@ class TableHost:
                     "the buy-in is {low} to {high}, not {amount}", low=low, high=high, amount=buy_in
                 ),
             )
+        held = self.seating.held_for(seat)
+        if held is not None and held.id != person.id:
+            raise ProtocolError(
+                ErrorCode.SEAT_TAKEN,
+                said("seat {seat} is held for {name}", seat=seat + 1, name=held.name),
+            )
         self.table.check_sit(seat, person.name, buy_in)
+
+    def _seat_person(self, person: Person, seat: int, buy_in: int, post_now: bool) -> Steps:
+        """The checked sit-down: kept, then told; off the waiting list."""
         yield TakeSeat(seat, person.id, buy_in)
-        events = self.table.sit(seat, person.name, buy_in, post_now=command.post_now)
+        events = self.table.sit(seat, person.name, buy_in, post_now=post_now)
         self.occupants[seat] = Occupant(person.id, person.name)
         self.clock.forget(seat)
+        self.seating.drop(person.id)
         yield self._publish(events)
         yield Seated(person.id)
+
+    # ------------------------------------------------------------ waiting for a seat
+
+    def _ask_for_seat(self, command: Sit, now: float) -> Steps:
+        """A request for the seat, held for the player until the host answers or it runs
+        out (``REQUEST_SECONDS``)."""
+        person, seat = command.person, command.seat
+        asked = self.seating.request_of(person.id)
+        if asked is not None:
+            raise ProtocolError(
+                ErrorCode.NOT_NOW,
+                said(
+                    "{name} has asked for seat {seat} already: wait for the host",
+                    name=person.name,
+                    seat=asked.seat + 1,
+                ),
+            )
+        seconds = REQUEST_SECONDS * self.options.clock_scale
+        request = SeatRequest(person, seat, command.buy_in, command.post_now, now + seconds)
+        self.seating.requests[seat] = request
+        if self.seating.offer is not None and self.seating.offer.person.id == person.id:
+            self.seating.offer = None  # the seat offered is held by the request now
+        fields = _asked(request) | {"state": "asked", "seconds": seconds}
+        text = said(
+            "{name} asks for seat {seat} with {amount}",
+            name=person.name,
+            seat=seat + 1,
+            amount=command.buy_in,
+        )
+        yield self._announce(fields, text)
+        yield Seated(person.id)
+
+    def _answer_request(
+        self, action: HostAction, seat: int, stack: int | None
+    ) -> Generator[Effect, Any, tuple[Said, Person]]:
+        """The host's approve (with the stack asked, or ``stack``) or reject."""
+        request = self.seating.requests.get(seat)
+        if request is None:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE, said("nobody asks for seat {seat}", seat=seat + 1)
+            )
+        person = request.person
+        if action is HostAction.REJECT:
+            del self.seating.requests[seat]
+            return said("The host turns down {name}'s request", name=person.name), person
+        buy_in = request.buy_in if stack is None else stack
+        self._check_sit(person, seat, buy_in)  # refused: the request waits on
+        del self.seating.requests[seat]
+        yield from self._seat_person(person, seat, buy_in, request.post_now)
+        return said("The host seats {name}", name=person.name), person
+
+    def _waiting_list(self, command: WaitingList) -> Steps:
+        """Join the full table's waiting list, or leave it."""
+        person, seating = command.person, self.seating
+        place = seating.in_line(person.id)
+        if not command.join:
+            if place is None:
+                raise ProtocolError(
+                    ErrorCode.BAD_MESSAGE,
+                    said("{name} is not on the waiting list", name=person.name),
+                )
+            seating.drop(person.id)
+            text = said("{name} leaves the waiting list", name=person.name)
+        else:
+            self._check_joining(person, place)
+            seating.waiting.append(person)
+            place = len(seating.waiting)
+            text = said(
+                "{name} joins the waiting list: number {place}", name=person.name, place=place
+            )
+        told: JsonObject = {
+            "kind": "waiting_list",
+            "hand": None,
+            "player": str(person.id),
+            "name": person.name,
+            "joined": command.join,
+            "waiting": len(seating.waiting),
+        }
+        yield self._announce(told, text)
+        yield Seated(person.id)
+
+    def _check_joining(self, person: Person, place: int | None) -> None:
+        if place is not None:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                said("{name} is number {place} on the waiting list", name=person.name, place=place),
+            )
+        seat = self.seat_of(person.id)
+        if seat is not None:
+            raise ProtocolError(
+                ErrorCode.ALREADY_SEATED,
+                said("{name} already sits in seat {seat}", name=person.name, seat=seat + 1),
+            )
+        free = self._free_seat()
+        if free is not None:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                said("seat {seat} is free: sit there, no need to wait", seat=free + 1),
+            )
+        if len(self.seating.waiting) >= MAX_WAITING:
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                said("the waiting list is full: {most} players", most=MAX_WAITING),
+            )
+
+    def _free_seat(self) -> int | None:
+        """The first seat nobody sits in and nobody holds."""
+        for seat, player in enumerate(self.table.seats):
+            if player is None and self.seating.held_for(seat) is None:
+                return seat
+        return None
+
+    def _offer_seat(self, now: float) -> Steps:
+        """A free seat, and players waiting for one: the first in line is offered it,
+        held for them ``OFFER_SECONDS``."""
+        seating = self.seating
+        if seating.offer is not None or not seating.waiting or self.closed or self.closing:
+            return
+        seat = self._free_seat()
+        if seat is None:
+            return
+        person = seating.waiting[0]
+        seconds = OFFER_SECONDS * self.options.clock_scale
+        seating.offer = SeatOffer(person, seat, now + seconds)
+        told: JsonObject = {
+            "kind": "seat_offer",
+            "hand": None,
+            "player": str(person.id),
+            "name": person.name,
+            "seat": seat + 1,
+            "state": "offered",
+            "seconds": seconds,
+        }
+        text = said(
+            "Seat {seat} is free for {name}, first on the waiting list",
+            seat=seat + 1,
+            name=person.name,
+        )
+        yield self._announce(told, text)
+
+    def _seating_due(self, now: float) -> Steps:
+        """Requests the host left unanswered run out; a seat offered and not taken goes
+        to the next in line (the first leaves the list)."""
+        seating = self.seating
+        for seat, request in sorted(seating.requests.items()):
+            if request.deadline <= now:
+                del seating.requests[seat]
+                text = said(
+                    "{name}'s request for seat {seat} runs out",
+                    name=request.person.name,
+                    seat=seat + 1,
+                )
+                yield self._announce(_asked(request) | {"state": "expired"}, text)
+        offer = seating.offer
+        if offer is not None and offer.deadline <= now:
+            seating.drop(offer.person.id)
+            told: JsonObject = {
+                "kind": "seat_offer",
+                "hand": None,
+                "player": str(offer.person.id),
+                "name": offer.person.name,
+                "seat": offer.seat + 1,
+                "state": "expired",
+            }
+            text = said(
+                "{name} did not take seat {seat} in time",
+                name=offer.person.name,
+                seat=offer.seat + 1,
+            )
+            yield self._announce(told, text)
+
+    def _leave_command(self, person: Person) -> Steps:
+        """Leave the seat; one who asked for a seat withdraws the request."""
+        request = self.seating.request_of(person.id)
+        if request is not None and self.seat_of(person.id) is None:
+            del self.seating.requests[request.seat]
+            text = said(
+                "{name} withdraws the request for seat {seat}",
+                name=person.name,
+                seat=request.seat + 1,
+            )
+            yield self._announce(_asked(request) | {"state": "withdrawn"}, text)
+            return
+        yield from self._leave(self._own_seat(person))
+
+    # ------------------------------------------------------------ the host's stack edits
+
+    def _edit_stack(
+        self, seat: int, chips: int, author: int
+    ) -> Generator[Effect, Any, Said | None]:
+        """The host adds chips to a stack or takes them: at once between hands, else at
+        the end of the hand (what is said then; None: the table's event says it)."""
+        occupant = self.occupants.get(seat)
+        if occupant is None:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, said("seat {seat} is empty", seat=seat + 1))
+        if not self._in_hand(seat):
+            yield from self._apply_stack_edit(seat, chips, author)
+            return None
+        if chips == 0:
+            self.table.check_edit_stack(seat, chips)  # refused by the table's words
+        occupant.stack_edit += chips
+        occupant.edit_author = author
+        name, amount = occupant.name, abs(chips)
+        if chips > 0:
+            return said(
+                "The host adds {amount} to {name}'s stack at the end of the hand",
+                amount=amount,
+                name=name,
+            )
+        return said(
+            "The host takes {amount} from {name}'s stack at the end of the hand",
+            amount=amount,
+            name=name,
+        )
+
+    def _apply_stack_edit(self, seat: int, chips: int, author: int) -> Steps:
+        """A stack edit between hands: checked, kept in the ledger, told."""
+        occupant = self.occupants[seat]
+        try:
+            self.table.check_edit_stack(seat, chips)
+        except TableError as error:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, worded(error)) from error
+        yield EditStack(occupant.player_id, chips, author)
+        yield self._publish(self.table.edit_stack(seat, chips))
+
+    def _queued_stack_edits(self) -> Steps:
+        """The host's edits made during the hand, now it is over: a take of more than the
+        stack left takes the whole stack (docs/rules.md)."""
+        for seat, occupant in sorted(self.occupants.items()):
+            player = self.table.seats[seat]
+            chips, occupant.stack_edit = occupant.stack_edit, 0
+            if player is None or chips == 0:
+                continue
+            chips = min(max(chips, -player.stack), MAX_STACK - player.stack)
+            if chips:
+                yield from self._apply_stack_edit(seat, chips, occupant.edit_author)
 
     def _act(self, command: Act, now: float) -> Steps:
         seat = self._own_seat(command.person)
@@ -563,6 +837,19 @@ class TableHost:
             text = None  # the dealer's words of bomb_pot_called say it
         elif action is HostAction.INVITE:
             text = yield from self._new_invite()
+        elif action in (HostAction.APPROVE, HostAction.REJECT):
+            assert command.seat is not None
+            text, asked = yield from self._answer_request(action, command.seat, command.amount)
+            fields |= {"seat": command.seat + 1, "player": str(asked.id)}
+        elif action is HostAction.STACK:
+            assert command.seat is not None and command.amount is not None
+            text = yield from self._edit_stack(command.seat, command.amount, person.id)
+            occupant = self.occupants[command.seat]
+            fields |= {
+                "seat": command.seat + 1,
+                "player": str(occupant.player_id),
+                "amount": command.amount,
+            }
         elif action is HostAction.CLOSE:
             self.closing = True
             text = (
@@ -707,6 +994,7 @@ class TableHost:
         yield CloseTable()
         events = [event for seat in sorted(self.occupants) for event in self.table.leave(seat)]
         self.occupants.clear()
+        self.seating.clear()
         yield self._publish(events)
         self.closed = True
         yield Closed(f"The table {self.settings.name} is closed")
@@ -765,6 +1053,8 @@ class TableHost:
             yield from self._run_it_timed_out(now)
         elif self.turn is not None and now >= self.turn.expires:
             yield from self._time_out(self.turn.seat, now)
+        elif (due := self.seating.next_deadline()) is not None and now >= due:
+            yield from self._seating_due(now)
         elif (idle_at := self._idle_at()) is not None and now >= idle_at:
             yield from self._left_alone()
 
@@ -773,6 +1063,7 @@ class TableHost:
         next hand is dealt."""
         self._mind_humans(now)
         self._act_for_at = None
+        yield from self._offer_seat(now)
         if self.pending is not None or self.closed:
             return  # the deal waits for the players' entropy until _deal_at
         table = self.table
@@ -1083,6 +1374,7 @@ class TableHost:
         host removed, go with their chips; a table its host closes closes now; a session
         the host ends ends; bots that went broke buy in again."""
         self.apply_stakes()
+        yield from self._queued_stack_edits()
         for seat, occupant in list(self.occupants.items()):
             if occupant.leaving or occupant.removed:
                 yield from self._leave(seat)
@@ -1227,6 +1519,18 @@ class TableHost:
                 said("{name} does not sit at table {table}", name=person.name, table=self.id),
             )
         return seat
+
+
+def _asked(request: SeatRequest) -> JsonObject:
+    """A ``seat_request`` event's fields (its ``state`` added by the caller)."""
+    return {
+        "kind": "seat_request",
+        "hand": None,
+        "player": str(request.person.id),
+        "name": request.person.name,
+        "seat": request.seat + 1,
+        "buy_in": request.buy_in,
+    }
 
 
 def _wrong_hand(hand: str, playing: str) -> ProtocolError:

@@ -20,6 +20,7 @@ from splitpot.protocol import (
 )
 from splitpot.room.effects import OfferTurn, SayChat
 from splitpot.room.host import TableHost
+from splitpot.room.seating import WallClock
 from splitpot.table import TableEvent, TableView
 
 
@@ -34,10 +35,12 @@ def table(
     connected: Callable[[int], bool],
     deadline: datetime | None = None,
     bank: Callable[[float], float] = float,
+    wall: WallClock = lambda _: None,
 ) -> JsonObject:
     """The whole table as ``view``'s viewer may see it, with each seat's bot, connection
-    and away marks (and the viewer's own showdown preference), and the turn's clock
-    (``bank``: a time bank in seconds as the wire gives it)."""
+    and away marks (and the viewer's own showdown preference), the turn's clock (``bank``:
+    a time bank in seconds as the wire gives it), and who waits for a seat (``wall``: a
+    moment of the host's clock as the wire writes it)."""
     state = encode_state(view, host.info(), players(host))
     for seat_json in state["seats"]:  # type: ignore[union-attr]
         assert isinstance(seat_json, dict)
@@ -51,6 +54,7 @@ def table(
             if seat == view.viewer:
                 seat_json["muck_losing"] = occupant.muck_losing
     state["deadline"] = None if deadline is None else utc_text(deadline)
+    state |= host.seating.to_json(wall)
     return table_message(host.id, host.seq, state)
 
 

@@ -47,6 +47,7 @@ class TableSettings:
     sit_out_hands: int = 10  # a player sitting out this many hands loses the seat
     audit: bool = False  # every salt published when the session ends (FAIRNESS.md)
     cap_heads_up: bool = True  # limit and mixed: False lifts the cap heads-up (RULES.md 3)
+    approval: bool = False  # seats by approval: a player asks, the host seats them
     # The home game's options (RULES.md 7), which the host may change between hands.
     ante: int = 0
     rake_percent: float = 0  # of each pot, 0 to 100 (0: no rake); exact as written (2.5)
@@ -162,6 +163,7 @@ class TableSettings:
             self.action_seconds,
             self.time_bank_seconds,
             self.audit,
+            self.approval,
         )
 
 
@@ -183,6 +185,7 @@ _FIELDS: dict[str, tuple[type, int, int]] = {
     "sit_out_hands": (int, 1, 1000),
     "audit": (bool, 0, 1),
     "cap_heads_up": (bool, 0, 1),
+    "approval": (bool, 0, 1),
     "ante": (int, 0, MAX_CHIPS),
     "rake_percent": (float, 0, 100),
     "rake_cap": (int, 0, MAX_CHIPS),

@@ -32,6 +32,7 @@ from splitpot.room.effects import (
     CloseTable,
     DealSecrets,
     DrawDeal,
+    EditStack,
     Effect,
     EndSession,
     FinishHand,
@@ -294,6 +295,8 @@ class TableActor:
                 return await self.room.db(store.sit, table, seat + 1, player, buy_in)
             case AddChips(player_id=player, amount=amount):
                 return await self.room.db(store.top_up, table, player, amount)
+            case EditStack(player_id=player, amount=amount, author_id=author):
+                return await self.room.db(store.edit_stack, table, player, amount, author)
             case CashOut(player_id=player):
                 return await self.room.db(store.leave, table, player)
             case SaveStatus(player_id=player, status=status):
@@ -378,10 +381,11 @@ class TableActor:
                         watcher.send(offer)
             case SayChat():
                 self._to_all(frames.chat(self.id, told))
-            case Seated():
-                if connection is not None:
+            case Seated(player_id=player):
+                if connection is not None and connection.player_id == player:
                     self._watch(connection)
-                    connection.send(self._snapshot(connection))
+                for watcher in [c for c in self.watchers if c.player_id == player]:
+                    watcher.send(self._snapshot(watcher))
             case LetGo(player_id=player, reason=reason, text=text):
                 for watcher in list(self.watchers):
                     if watcher.player_id == player:

@@ -9,7 +9,7 @@ from typing import assert_never
 from splitpot import protocol
 from splitpot.i18n import said
 from splitpot.protocol import ErrorCode, ProtocolError, TableMessage
-from splitpot.protocol.commands import ChooseStraddle, Rabbit, RunIt
+from splitpot.protocol.commands import ChooseStraddle, Rabbit, RunIt, WaitingList
 from splitpot.room import commands as host
 from splitpot.server.actor import Request, Unwatch, Watch
 from splitpot.server.connection import Connection
@@ -55,9 +55,14 @@ def _command(connection: Connection, command: TableMessage) -> host.TableCommand
         case protocol.Chat(text=text):
             return host.Chat(who, text, watching=False)  # the actor knows whether it watches
         case protocol.Host(
-            action=action, seat=seat, small_blind=small, big_blind=big, options=options
+            action=action,
+            seat=seat,
+            small_blind=small,
+            big_blind=big,
+            options=options,
+            amount=amount,
         ):
-            return host.HostCommand(who, action, seat, small, big, options)
+            return host.HostCommand(who, action, seat, small, big, options, amount)
         case protocol.Commit(commitment=commitment):
             return host.Commit(who, bytes.fromhex(commitment))
         case protocol.Reveal(hand=hand, entropy=entropy):
@@ -68,4 +73,6 @@ def _command(connection: Connection, command: TableMessage) -> host.TableCommand
             return host.Rabbit(who)
         case ChooseStraddle(straddle=straddle):
             return host.ChooseStraddle(who, straddle)
+        case WaitingList(join=join):
+            return host.WaitingList(who, join)
     assert_never(command)

@@ -31,7 +31,9 @@ def table(host: TableHost, view: TableView, connected: Callable[[int], bool]) ->
     turn, vote = host.turn, host.vote
     clock = turn.deadline if turn is not None else None if vote is None else vote.deadline
     deadline = None if clock is None else wall_time(clock)
-    return frame(messages.table(host, view, connected, deadline, seconds))
+    return frame(
+        messages.table(host, view, connected, deadline, seconds, lambda m: utc_text(wall_time(m)))
+    )
 
 
 def event(

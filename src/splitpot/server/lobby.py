@@ -22,6 +22,7 @@ def summary(host: TableHost) -> dict[str, Any]:
         "bots": sum(1 for o in host.occupants.values() if o.bot is not None),
         "average_pot": sum(host.pots) // len(host.pots) if host.pots else 0,
         "hands_per_hour": host.hands_per_hour(time.monotonic()),
+        "waiting_list": len(host.seating.waiting),
     }
 
 

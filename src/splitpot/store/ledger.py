@@ -77,8 +77,10 @@ def post(
     moves: Sequence[tuple[AccountRow, int]],
     table_id: str | None = None,
     hand_id: str | None = None,
+    author_id: int | None = None,
 ) -> TransferRow:
-    """Write one transfer; its moves must sum to zero and leave no stack below zero."""
+    """Write one transfer; its moves must sum to zero and leave no stack below zero;
+    ``author_id``: the host who made it (a stack edit)."""
     if sum(amount for _, amount in moves) != 0:
         raise LedgerError(f"a {kind.value} transfer must sum to zero: {[a for _, a in moves]}")
     for account, amount in moves:
@@ -90,7 +92,9 @@ def post(
                 f"player {account.player_id} has {chips} chips at table {account.table_id}, "
                 f"not the {-amount} the {kind.value} takes"
             )
-    transfer = TransferRow(kind=kind.value, at=now, table_id=table_id, hand_id=hand_id)
+    transfer = TransferRow(
+        kind=kind.value, at=now, table_id=table_id, hand_id=hand_id, author_id=author_id
+    )
     session.add(transfer)
     session.flush()
     session.add_all(
@@ -114,6 +118,21 @@ def to_table(
     balance = open_account(session, AccountKind.BALANCE, player_id, None)
     stack = open_account(session, AccountKind.TABLE, player_id, table_id)
     post(session, kind, now, [(balance, -chips), (stack, chips)], table_id)
+
+
+def edit_stack(
+    session: Session, player_id: int, table_id: str, chips: int, author_id: int, now: datetime
+) -> None:
+    """The host's stack edit: ``chips`` from the player's balance to their stack at the
+    table (taken back to the balance when below 0), the host its author."""
+    if not is_whole(chips) or chips == 0:
+        raise LedgerError(
+            f"a stack edit must be a whole number of chips other than 0, not {chips!r}"
+        )
+    balance = open_account(session, AccountKind.BALANCE, player_id, None)
+    stack = open_account(session, AccountKind.TABLE, player_id, table_id)
+    moves = [(balance, -chips), (stack, chips)]
+    post(session, TransferKind.STACK_EDIT, now, moves, table_id, author_id=author_id)
 
 
 def cash_out(session: Session, player_id: int, table_id: str, now: datetime) -> int:
@@ -195,6 +214,7 @@ def ledger_for(session: Session, player_id: int) -> LedgerJSON:
             TransferRow.hand_id,
             EntryRow.amount,
             AccountRow.kind,
+            TransferRow.author_id,
         )
         .join(TransferRow, EntryRow.transfer_id == TransferRow.id)
         .join(AccountRow, EntryRow.account_id == AccountRow.id)
@@ -214,8 +234,9 @@ def ledger_for(session: Session, player_id: int) -> LedgerJSON:
             "hand": hand,
             "amount": amount,
             "account": account,
+            "by": None if author is None else str(author),
         }
-        for entry, at, kind, table, hand, amount, account in rows
+        for entry, at, kind, table, hand, amount, account, author in rows
     ]
     balance = sum(e["amount"] for e in entries if e["account"] == AccountKind.BALANCE.value)
     return {"balance": balance, "entries": entries}
@@ -247,18 +268,23 @@ def table_ledger_csv(session: Session, table_id: str) -> str:
             AccountRow.kind,
             AccountRow.player_id,
             EntryRow.amount,
+            TransferRow.author_id,
         )
         .join(TransferRow, EntryRow.transfer_id == TransferRow.id)
         .join(AccountRow, EntryRow.account_id == AccountRow.id)
         .where(TransferRow.table_id == table_id)
         .order_by(EntryRow.id)
     ).all()
-    names = labels(session, (row[5] for row in rows if row[5] is not None))
+    named = [id_ for row in rows for id_ in (row[5], row[7]) if id_ is not None]
+    names = labels(session, named)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["entry", "time", "kind", "hand", "account", "player", "amount"])
-    for entry, at, kind, hand, account, player_id, amount in rows:
-        writer.writerow([entry, iso_time(at), kind, hand or "", account, names[player_id], amount])
+    writer.writerow(["entry", "time", "kind", "hand", "account", "player", "amount", "by"])
+    for entry, at, kind, hand, account, player_id, amount, author in rows:
+        by = "" if author is None else names[author]
+        writer.writerow(
+            [entry, iso_time(at), kind, hand or "", account, names[player_id], amount, by]
+        )
     return out.getvalue()
 
 
@@ -316,8 +342,9 @@ def _sit_down(player_id: int, entries: list[tuple[str, datetime, int]], seated: 
     def total(*kinds: TransferKind) -> int:
         return sum(amount for kind, _, amount in entries if kind in kinds)
 
-    buy_in = total(TransferKind.BUY_IN, TransferKind.TOP_UP)
-    buy_out = -total(TransferKind.CASH_OUT)
+    edits = [amount for kind, _, amount in entries if kind == TransferKind.STACK_EDIT]
+    buy_in = total(TransferKind.BUY_IN, TransferKind.TOP_UP) + sum(a for a in edits if a > 0)
+    buy_out = -total(TransferKind.CASH_OUT) - sum(a for a in edits if a < 0)
     stack = buy_in + total(TransferKind.HAND_RESULT) - buy_out
     end = None if seated else entries[-1][1]
     return SitDown(player_id, entries[0][1], end, buy_in, buy_out, stack)
@@ -409,7 +436,7 @@ def table_stats(session: Session, table_id: str) -> TableStats:
             seen["hands"] += 1
             seen["won"] += amount > 0
             seen["net"] += amount
-        elif kind == TransferKind.CASH_OUT.value:
+        elif kind == TransferKind.CASH_OUT.value or amount < 0:  # a stack edit taking chips
             seen["out"] -= amount
         else:
             seen["in"] += amount

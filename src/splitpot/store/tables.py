@@ -251,6 +251,16 @@ def top_up(
     return _seat(session, table_id, player_id)
 
 
+def edit_stack(
+    session: Session, table_id: str, player_id: int, chips: int, author_id: int, now: datetime
+) -> SeatRecord:
+    """The host's edit of a seated player's stack (``ledger.edit_stack``)."""
+    get_table(session, table_id, open_only=True)
+    _seated(session, table_id, player_id)
+    ledger.edit_stack(session, player_id, table_id, chips, author_id, now)
+    return _seat(session, table_id, player_id)
+
+
 def set_status(
     session: Session, table_id: str, player_id: int, status: SeatRecordStatus
 ) -> SeatRecord:

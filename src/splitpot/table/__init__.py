@@ -14,6 +14,7 @@ from splitpot.table.events import (
     RunItAnswered,
     SatIn,
     SatOut,
+    StackEdited,
     StakesChanged,
     StraddleChosen,
     TableEvent,
@@ -29,12 +30,13 @@ from splitpot.table.model import (
     TableError,
     TableHand,
 )
-from splitpot.table.table import HISTORY_SIZE, IllegalActionError, NextHand, Table
+from splitpot.table.table import HISTORY_SIZE, MAX_STACK, IllegalActionError, NextHand, Table
 from splitpot.table.view import HandState, PotView, SeatStatus, SeatView, TableView
 
 __all__ = [
     "HISTORY_SIZE",
     "MAX_SEATS",
+    "MAX_STACK",
     "BombPotCalled",
     "ChipsAdded",
     "DoubleBoard",
@@ -56,6 +58,7 @@ __all__ = [
     "Seat",
     "SeatStatus",
     "SeatView",
+    "StackEdited",
     "StakesChanged",
     "Straddle",
     "StraddleChosen",

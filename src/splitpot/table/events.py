@@ -72,6 +72,17 @@ class ChipsAdded:
 
 
 @dataclass(frozen=True, slots=True)
+class StackEdited:
+    """The host added chips to a stack (``amount`` > 0) or took chips from it (< 0),
+    between hands; ``stack`` is the stack after it."""
+
+    seat: int
+    name: str
+    amount: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
 class StakesChanged:
     """The structure or stakes of the next hands differ from the last hand's (a mixed
     game's turn, RULES.md 3, or a host's change)."""
@@ -162,6 +173,7 @@ TableEvent = (
     | SatOut
     | SatIn
     | ChipsAdded
+    | StackEdited
     | StakesChanged
     | HandStarted
     | InHand
@@ -223,6 +235,7 @@ __all__ = [
     "RunItAnswered",
     "SatIn",
     "SatOut",
+    "StackEdited",
     "StakesChanged",
     "StraddleChosen",
     "TableEvent",

@@ -41,6 +41,7 @@ from splitpot.table.events import (
     RunItAnswered,
     SatIn,
     SatOut,
+    StackEdited,
     StakesChanged,
     StraddleChosen,
     TableEvent,
@@ -57,6 +58,7 @@ from splitpot.table.model import (
 from splitpot.table.view import TableView, table_view
 
 HISTORY_SIZE = 50
+MAX_STACK = 10**12  # chips one stack may hold after a host's edit (the protocol's MAX_CHIPS)
 PLACEHOLDER_DECK = tuple(Card.from_code(code) for code in range(52))  # a dry run's deck
 
 
@@ -200,6 +202,34 @@ class Table:
         player = self._occupant(seat)
         player.stack += chips
         return [ChipsAdded(seat, player.name, chips, player.stack)]
+
+    def edit_stack(self, seat: int, chips: int) -> list[TableEvent]:
+        """The host adds chips to a stack (``chips`` > 0) or takes them (< 0), between
+        hands and beyond the buy-in's bounds (docs/rules.md "The host's stack edits")."""
+        self.check_edit_stack(seat, chips)
+        player = self._occupant(seat)
+        player.stack += chips
+        return [StackEdited(seat, player.name, chips, player.stack)]
+
+    def check_edit_stack(self, seat: int, chips: int) -> None:
+        """Raise the ``TableError`` that ``edit_stack`` would, changing nothing."""
+        player = self._occupant(seat)
+        if isinstance(chips, bool) or not isinstance(chips, int) or chips == 0:
+            raise TableError(
+                "a stack edit is a whole number of chips other than 0, not {chips}",
+                chips=repr(chips),
+            )
+        if self._in_hand(seat):
+            raise TableError("a stack is edited between hands (RULES.md 3: table stakes)")
+        if player.stack + chips < 0:
+            raise TableError(
+                "{name} has {stack}: {chips} cannot be taken",
+                name=player.name,
+                stack=player.stack,
+                chips=-chips,
+            )
+        if player.stack + chips > MAX_STACK:
+            raise TableError("a stack holds at most {most} chips", most=MAX_STACK)
 
     def check_add_chips(self, seat: int, chips: int) -> None:
         """Raise the ``TableError`` that ``add_chips`` would, changing nothing."""

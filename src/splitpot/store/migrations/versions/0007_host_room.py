@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy.schema import SchemaItem
 
 revision: str = "0007"
 down_revision: str | Sequence[str] | None = "0006"
@@ -19,7 +20,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
-def _player(column: str, table: str, *, nullable: bool = False) -> list[sa.SchemaItem]:
+def _player(column: str, table: str, *, nullable: bool = False) -> list[SchemaItem]:
     """A column naming a player, with its foreign key."""
     return [
         sa.Column(column, sa.Integer(), nullable=nullable),
@@ -29,7 +30,7 @@ def _player(column: str, table: str, *, nullable: bool = False) -> list[sa.Schem
     ]
 
 
-def _club(table: str) -> list[sa.SchemaItem]:
+def _club(table: str) -> list[SchemaItem]:
     return [
         sa.Column("club_id", sa.String(length=16), nullable=False),
         sa.ForeignKeyConstraint(["club_id"], ["clubs.id"], name=op.f(f"fk_{table}_club_id_clubs")),

@@ -237,6 +237,10 @@ const FOLDS = {
     seat.stack = event.stack;
     if (busted) seat.status = "ready";
   },
+  // The host's edit of a stack, between hands: as chips added (or taken).
+  stack_edited(model, event) {
+    FOLDS.chips_added(model, event);
+  },
   // The next hands' stakes: at once in the summary (a mixed table keeps its own, whose
   // rounds take turns); the page asks the room for the rest (the buy-in range).
   stakes_changed(model, event) {
