@@ -3,6 +3,8 @@ talk to it over real sockets (HTTP with httpx, the WebSocket with websockets).""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import itertools
 import json
 import random
@@ -45,6 +47,30 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+class _Uvicorn(uvicorn.Server):
+    """uvicorn's server, whose ``stop`` ends its main loop at once: uvicorn itself looks
+    at ``should_exit`` only every 0.1 s, a wait at the end of every room test."""
+
+    stopping: asyncio.Event | None = None
+    loop: asyncio.AbstractEventLoop | None = None
+
+    async def main_loop(self) -> None:
+        self.stopping, self.loop = asyncio.Event(), asyncio.get_running_loop()
+        counter = 0
+        should_exit = await self.on_tick(counter)
+        while not should_exit:
+            counter = (counter + 1) % 864000
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), 0.1)
+            should_exit = await self.on_tick(counter)
+
+    def stop(self) -> None:
+        self.should_exit = True
+        if self.loop is not None and self.stopping is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has ended already
+                self.loop.call_soon_threadsafe(self.stopping.set)
+
+
 class RoomServer:
     """A running room: ``url`` for HTTP, ``ws_url`` for the WebSocket."""
 
@@ -59,7 +85,7 @@ class RoomServer:
             log_level="warning",
             ws_max_size=64 * 1024,
         )
-        self.server = uvicorn.Server(config)
+        self.server = _Uvicorn(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
         )
@@ -74,7 +100,7 @@ class RoomServer:
         return self
 
     def stop(self) -> None:
-        self.server.should_exit = True
+        self.server.stop()
         self.thread.join(timeout=40)
 
     def http(self, token: str | None = None) -> httpx.Client:

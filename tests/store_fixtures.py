@@ -1,7 +1,8 @@
-"""Store fixtures, shared with the server's tests: ``database_url`` is a fresh, empty
-database, once SQLite (a temporary file) and once PostgreSQL (a database made for the test
-on the server of $SPLITPOT_TEST_POSTGRES, dropped after); ``store`` is a Store on it and
-``make_store`` opens more.
+"""Store fixtures, shared with the server's tests: ``database_url`` is a fresh database,
+migrated and of a room of its own, once SQLite (a temporary file) and once PostgreSQL (a
+database made for the test on the server of $SPLITPOT_TEST_POSTGRES, dropped after); each
+is a copy of a database migrated once per test process, quicker than migrating anew.
+``store`` is a Store on it and ``make_store`` opens more.
 
 Without a PostgreSQL server the PostgreSQL runs are skipped, unless
 SPLITPOT_REQUIRE_POSTGRES=1, which makes them fail instead. Use them by naming this module in
@@ -12,6 +13,9 @@ from __future__ import annotations
 import atexit
 import os
 import secrets
+import shutil
+import sqlite3
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -59,6 +63,25 @@ def _drop(server: URL, name: str) -> None:
     admin.dispose()
 
 
+_sqlite_template: list[Path] = []  # this process's migrated SQLite file, copied for each test
+
+
+def fresh_sqlite_database(path: Path) -> str:
+    """A migrated SQLite database at ``path`` (a copy of this process's template, made
+    once and removed when it ends), with a room id of its own: its URL."""
+    if not _sqlite_template:
+        folder = Path(tempfile.mkdtemp(prefix="splitpot_template_"))
+        atexit.register(shutil.rmtree, folder, True)
+        template = folder / "template.sqlite3"
+        open_store(f"sqlite:///{template}").close()  # closed: its WAL is written back
+        _sqlite_template.append(template)
+    shutil.copyfile(_sqlite_template[0], path)
+    with sqlite3.connect(path) as copy:
+        copy.execute("UPDATE room SET id = ?", (secrets.token_hex(8),))
+    copy.close()
+    return f"sqlite:///{path}"
+
+
 @contextmanager
 def fresh_postgres_database() -> Iterator[str]:
     """Create ``splitpot_test_<random>`` on the test server (migrated: a copy of this
@@ -88,7 +111,7 @@ def fresh_postgres_database() -> Iterator[str]:
 @pytest.fixture(params=BACKENDS)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'room.sqlite3'}"
+        yield fresh_sqlite_database(tmp_path / "room.sqlite3")
     else:
         with fresh_postgres_database() as url:
             yield url

@@ -207,15 +207,27 @@ def test_simulate_refuses_a_pokerstars_history_of_o_hilo_noq_before_playing(
     assert not out.exists()
 
 
+def _ended_in_the_blinds(hand: str) -> bool:
+    """A PokerStars hand whose small blind posted all its chips and in which no one acted."""
+    stacks = dict(re.findall(r"^Seat \d+: (.+) \((\d+) in chips\)$", hand, re.M))
+    posted = re.search(r"^(.+): posts small blind (\d+)$", hand, re.M)
+    preflop = hand.partition("*** HOLE CARDS ***")[2].partition("*** FLOP ***")[0]
+    acted = re.search(r": (folds|checks|calls|bets|raises)", preflop)
+    return posted is not None and stacks.get(posted[1]) == posted[2] and acted is None
+
+
 def test_simulate_heads_up_hands_that_end_in_the_blinds(
-    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Heads-up, a small blind can be all in by posting and the hand over before anyone
-    acts: the table settles it like any other (3,000 hands with seed 1 meet it)."""
-    assert main(["simulate", "--seats", "2", "--hands", "3000", "--seed", "1"]) == 0
+    acts: the table settles it like any other (100 hands with seed 1 meet it, in hand 96)."""
+    played = tmp_path / "played.txt"
+    job = ["simulate", "--seats", "2", "--hands", "100", "--seed", "1"]
+    assert main([*job, "--history-out", str(played)]) == 0
     out = capsys.readouterr().out
-    assert "3000 hands in " in out
-    assert "chips before 14000, after 14000" in out
+    assert "100 hands in " in out
+    assert "chips before 600, after 600" in out
+    assert any(_ended_in_the_blinds(hand) for hand in played.read_text().split("\n\n\n"))
 
 
 def test_replay_of_an_empty_or_cut_off_file_exits_2(

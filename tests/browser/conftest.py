@@ -16,7 +16,7 @@ from chromium import CHROMIUM, launch
 from player import Player, open_player
 from room_helpers import FAST, RoomServer, running_room
 from services import missing
-from store_fixtures import cheap_hasher
+from store_fixtures import cheap_hasher, fresh_sqlite_database
 
 from splitpot.store import open_store
 
@@ -70,7 +70,8 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[RoomServer]:
     """A room on a SQLite file of the test's own (the browser tests are not store tests)."""
-    store = open_store(f"sqlite:///{tmp_path / 'room.sqlite3'}", password_hasher=cheap_hasher())
+    url = fresh_sqlite_database(tmp_path / "room.sqlite3")
+    store = open_store(url, password_hasher=cheap_hasher())
     try:
         with running_room(store, FAST) as server:
             yield server
