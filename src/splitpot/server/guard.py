@@ -1,6 +1,6 @@
 """Who may reach the room, and how often (docs/security.md): the names it answers to
 (the Host header, against DNS rebinding), the pages whose WebSockets it takes (Origin),
-and the rate limits of logins, new guests and hand histories."""
+and the rate limits of logins, new guests, hand histories and notes."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from splitpot.store.players import name_key
 LOGIN_RATE = 10  # login attempts a minute for one name from one address
 NAME_RATE = 20  # login attempts a minute for one name from all addresses together
 ADDRESS_RATE = 30  # sign-ups and logins a minute from one address
+NOTE_RATE = 60  # notes written or deleted a minute by one player
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")  # this machine, by a loopback address
 
 
@@ -85,6 +86,14 @@ class Guard:
             kind, most = "hands", self.options.hands_per_minute
             refusal = said("too many hands asked from one address: wait a minute")
         self._spend(refusal, ((address, kind), most))
+
+    def note_changed(self, player_id: int) -> None:
+        """At most NOTE_RATE notes written or deleted a minute by one player (each is a
+        write to the database), from any address."""
+        self._spend(
+            said("too many notes changed: wait a minute"),
+            ((f"player {player_id}", "notes"), NOTE_RATE),
+        )
 
     def _spend(self, refusal: Said, *allowances: tuple[tuple[str, str], int]) -> None:
         """One more try against each (key, most a minute), or refused (nothing counted)."""
