@@ -26,6 +26,7 @@ from splitpot.client.entropy import Entropy
 from splitpot.client.game import Game, Reply, help_text
 from splitpot.client.identity import Identities
 from splitpot.client.state import Frame, RoomMessage, TableClient
+from splitpot.client.stats import stats_lines, stats_scope
 from splitpot.dealer import game_title
 from splitpot.i18n import ENGLISH, Language, Words
 from splitpot.protocol import betting_from_json
@@ -50,6 +51,7 @@ def seated_help(words: Words = ENGLISH) -> tuple[str, ...]:
         say(
             "  verify, verify N    check the last hand's deal (or N back) against its announcement"
         ),
+        say("  stats [table]       the hi/lo statistics of this session (or the whole table)"),
     )
 
 
@@ -161,6 +163,12 @@ class Lobby:
         """One hand as PokerStars text, as the player may see it."""
         answer = self._call("GET", f"/api/hands/{hand}", params=self._params(format="pokerstars"))
         return answer.text.strip().splitlines()
+
+    def stats(self, table: str, scope: str) -> dict[str, Any]:
+        """The table's statistics over ``scope`` (docs/protocol.md "Statistics")."""
+        path = f"/api/tables/{table}/stats"
+        answer: dict[str, Any] = self._call("GET", path, params=self._params(scope=scope)).json()
+        return answer
 
     def _params(self, **params: Any) -> dict[str, Any]:
         return params | ({"invite": self.invite} if self.invite else {})
@@ -573,6 +581,17 @@ class RemoteGame(Game):
             )
         ]
 
+    def _stats_command(self, words: list[str]) -> list[str]:
+        """``stats [session|table]``: the table's hi/lo statistics (client/stats.py)."""
+        table = self.client.table
+        if table is None:
+            return [self.words.say("No table yet: stats are a table's.")]
+        try:
+            scope = stats_scope(words, self.words)
+            return stats_lines(self.rooms.stats(table, scope), self.words)
+        except (ValueError, RemoteError) as error:
+            return [str(error)]
+
     def _check_hand(self, hand: str) -> list[str]:
         """A hand's record against its announcement, in words (nothing if none was kept)."""
         if self.announced is None or self.announced.of(hand) is None:
@@ -597,6 +616,8 @@ class RemoteGame(Game):
         word = text.strip().lower()
         if self._tables is None and word.split()[:1] == ["verify"]:
             return Reply(tuple(self._verify_command(word.split()[1:])))
+        if self._tables is None and word.split()[:1] == ["stats"]:
+            return Reply(tuple(self._stats_command(word.split()[1:])))
         if self._tables is None or word in ("quit", "exit", "help"):
             return super().command(text)
         tables = self._tables

@@ -13,13 +13,14 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Select, func, insert, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from splitpot.store import ledger
 from splitpot.store.errors import HandStateError, NotFound, StoreError
 from splitpot.store.models import (
     AccountRow,
     ActionRow,
+    AuditRow,
     EntryRow,
     HandRow,
     HandSerialRow,
@@ -27,6 +28,7 @@ from splitpot.store.models import (
 )
 from splitpot.store.tables import get_table
 from splitpot.store.values import (
+    AccountKind,
     ActionEntry,
     HandLog,
     HandSelection,
@@ -304,13 +306,92 @@ def _numbered() -> Select[HandRow, int]:
 def _dealt_in(table_id: str, player_id: int) -> Select[str | None]:
     """The ids of the table's hands whose result moved (by any amount, zero too) the
     player's chips at the table: the hands they were dealt in."""
+    return _their_results(TransferRow.hand_id, player_id).where(TransferRow.table_id == table_id)
+
+
+def _their_results(column: InstrumentedAttribute[str | None], player_id: int) -> Select[str | None]:
+    """``column`` of every hand result that moved the player's chips (by any amount)."""
     return (
-        select(TransferRow.hand_id)
+        select(column)
         .join(EntryRow, EntryRow.transfer_id == TransferRow.id)
         .join(AccountRow, AccountRow.id == EntryRow.account_id)
         .where(
-            TransferRow.table_id == table_id,
             TransferRow.kind == TransferKind.HAND_RESULT.value,
             AccountRow.player_id == player_id,
         )
     )
+
+
+# ---- statistics (issue 24)
+
+
+def session_start(session: Session, table_id: str) -> int:
+    """The number of the first hand of the table's session (docs/protocol.md
+    "Statistics"): the first hand after the later of the last end of a session (its
+    audit) and the last moment the table held no chips (every stack cashed out: the
+    table closed, or everyone left); one past the last hand when none was dealt since."""
+    get_table(session, table_id)
+    audited = session.scalar(
+        select(func.max(AuditRow.last_hand)).where(AuditRow.table_id == table_id)
+    )
+    stacks = session.execute(
+        select(TransferRow.id, TransferRow.kind, func.sum(EntryRow.amount))
+        .join(EntryRow, EntryRow.transfer_id == TransferRow.id)
+        .join(AccountRow, AccountRow.id == EntryRow.account_id)
+        .where(TransferRow.table_id == table_id, AccountRow.kind == AccountKind.TABLE.value)
+        .group_by(TransferRow.id, TransferRow.kind)
+        .order_by(TransferRow.id)
+    ).all()
+    chips, emptied = 0, 0  # the chips at the table; the last transfer that left none
+    for transfer, kind, amount in stacks:
+        chips += amount
+        if chips == 0 and kind != TransferKind.HAND_RESULT.value:  # cashed out, or taken
+            emptied = transfer
+    after_empty = session.scalar(
+        select(func.min(HandRow.number))
+        .join(TransferRow, TransferRow.hand_id == HandRow.id)
+        .where(HandRow.table_id == table_id, TransferRow.id > emptied)
+    )
+    last = session.scalar(select(func.max(HandRow.number)).where(HandRow.table_id == table_id))
+    first = (last or 0) + 1 if after_empty is None else after_empty
+    return max(first, (audited or 0) + 1)
+
+
+def hands_from(session: Session, table_id: str, first: int, most: int) -> list[StoredHand]:
+    """The table's finished hands numbered ``first`` on, the newest ``most`` of them,
+    newest first."""
+    get_table(session, table_id)
+    rows = session.execute(
+        _numbered()
+        .where(
+            HandRow.table_id == table_id,
+            HandRow.status == HandStatus.FINISHED.value,
+            HandRow.number >= first,
+        )
+        .order_by(HandRow.number.desc())
+        .limit(most)
+    )
+    return [with_serial(row, serial) for row, serial in rows]
+
+
+def player_tables(session: Session, player_id: int) -> list[str]:
+    """The tables where the player was dealt a hand (a hand result of theirs there)."""
+    rows = session.scalars(_their_results(TransferRow.table_id, player_id).distinct())
+    return sorted(table for table in rows if table is not None)
+
+
+def player_hands(
+    session: Session, player_id: int, table_ids: Sequence[str], most: int
+) -> list[StoredHand]:
+    """The newest ``most`` finished hands the player was dealt at ``table_ids``, newest
+    first (by the room's serial)."""
+    dealt = _their_results(TransferRow.hand_id, player_id).where(
+        TransferRow.table_id.in_(table_ids)
+    )
+    rows = session.execute(
+        _numbered()
+        .where(HandRow.id.in_(dealt), HandRow.status == HandStatus.FINISHED.value)
+        .order_by(HandSerialRow.serial.desc())
+        .limit(most)
+    )
+    return [with_serial(row, serial) for row, serial in rows]

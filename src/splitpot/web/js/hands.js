@@ -11,6 +11,7 @@ import { checkWords } from "./fair-words.js";
 import { actionText, streetName, structureTitle, variantName } from "./game-words.js";
 import { formatNumber, t, tn } from "./i18n.js";
 import { boardWords, dealtOn } from "./share-words.js";
+import { renderFigures } from "./stats.js";
 import { emptyModel, receive, shownHand } from "./table/state.js";
 
 const LIMIT = 50;
@@ -290,6 +291,7 @@ export function mountHands(container, { tableId, invite = null, announced = null
   const replays = new Map(); // hand id -> the promise of its events (a finished hand never changes)
   const helperCache = new Map();
   let helperAvailable = true;
+  let statsScope = "session"; // the hands the hi/lo statistics count: "session" or "table"
 
   const root = element("section", "hands");
   root.setAttribute("aria-label", t("Hands and session"));
@@ -743,6 +745,8 @@ export function mountHands(container, { tableId, invite = null, announced = null
 
   function renderStats(answer) {
     const view = views.stats;
+    // an answer for the scope chosen before the last choice: the later one draws
+    if (answer.status === "fulfilled" && answer.value.scope && answer.value.scope !== statsScope) return;
     view.replaceChildren();
     if (answer.status === "rejected") {
       view.append(element("p", "error", `${t("The session cannot be loaded.")} ${sentence(answer.reason.message)}`));
@@ -779,6 +783,19 @@ export function mountHands(container, { tableId, invite = null, announced = null
     }
     table.append(body);
     view.append(table);
+    renderFigures(view, stats, { scope: stats.scope || statsScope, onScope: chooseScope });
+  }
+
+  function loadStats() {
+    const path = `/api/tables/${encodeURIComponent(tableId)}/stats?scope=${statsScope}`;
+    return request("GET", path, undefined, { invite });
+  }
+
+  async function chooseScope(scope) {
+    statsScope = scope;
+    const [stats] = await Promise.allSettled([loadStats()]);
+    renderStats(stats);
+    views.stats.querySelector(`[data-scope="${scope}"]`)?.focus();
   }
 
   /* ----- settle up ----- */
@@ -837,7 +854,7 @@ export function mountHands(container, { tableId, invite = null, announced = null
     const table = `/api/tables/${encodeURIComponent(tableId)}`;
     const get = (path) => request("GET", `${table}${path}`, undefined, { invite });
     const [hands, stats, ledger, settle] = await Promise.allSettled([
-      get(`/hands?limit=${LIMIT}`), get("/stats"), get("/ledger.csv"), get("/settle"),
+      get(`/hands?limit=${LIMIT}`), loadStats(), get("/ledger.csv"), get("/settle"),
     ]);
     if (hands.status === "fulfilled") {
       documents = hands.value.hands;
