@@ -1,7 +1,7 @@
 """The browser pages (PROTOCOL.md "Pages"): the lobby at ``/``, a table at
-``/tables/{id}`` and their static files, served from the package's ``web`` folder with
-no build step. The pages talk to the room only through the public protocol. And the
-security headers of every answer of the room."""
+``/tables/{id}``, a club at ``/clubs/{id}`` and their static files, served from the
+package's ``web`` folder with no build step. The pages talk to the room only through the
+public protocol. And the security headers of every answer of the room."""
 
 from __future__ import annotations
 
@@ -89,6 +89,12 @@ async def lobby() -> FileResponse:
 async def table(table_id: str) -> FileResponse:
     """The table page; its script reads the table's id (and an invite) from the URL."""
     return page("table.html")
+
+
+@router.get("/clubs/{club_id}", include_in_schema=False)
+async def club(club_id: str) -> FileResponse:
+    """A club's page; its script reads the club's id (and an invite code) from the URL."""
+    return page("club.html")
 
 
 @router.get("/fairness", include_in_schema=False)

@@ -45,7 +45,7 @@ class Tables(Protocol):
     async def facts(self, table_id: str, *, closed: bool = False) -> TableFacts: ...
 
     async def create_here(
-        self, settings: TableSettings, host: Player, *, house: bool = False
+        self, settings: TableSettings, host: Player, *, house: bool = False, club: str | None = None
     ) -> tuple[TableActor, str | None]: ...
 
     async def take(self, record: TableRecord) -> bool: ...
@@ -273,8 +273,8 @@ class Routing:
             settings = parse_settings(body["settings"])
             host = player_of(body["host"])
             assert host is not None
-            house = bool(body.get("house"))
-            actor, invite = await self.room.create_here(settings, host, house=house)
+            house, club = bool(body.get("house")), body.get("club")
+            actor, invite = await self.room.create_here(settings, host, house=house, club=club)
             return {"summary": summary(actor.host), "invite": invite}
         if kind == "take":
             if self.room.closing:

@@ -1,5 +1,6 @@
 // The lobby page (/): who is signed in, the public tables with their filters, the host's
-// private tables, and the form that creates a table with every setting.
+// private tables, the form that creates a table with every setting, and the clubs
+// (js/club/lobby-section.js).
 
 import { ApiError, forget, identity, onIdentityChange, request, sentence } from "./api.js";
 import { askForName } from "./signin.js";
@@ -8,6 +9,8 @@ import { formatNumber, t, tn } from "./i18n.js";
 import { stakesText, structureName, variantName, variantTitle } from "./game-words.js";
 import { optionsOn, readOptions } from "./option-fields.js";
 import { optionWords } from "./option-words.js";
+import { copyText } from "./copy.js";
+import { startClubs } from "./club/lobby-section.js";
 import "./language-menu.js";
 
 const REFRESH_MS = 5000;
@@ -163,6 +166,14 @@ function tableRow(table) {
     audit.title = t("Every salt of the session's hands is published when it ends");
     badges.append(audit);
   }
+  if (table.approval) {
+    const approval = element("span", "badge approval", t("By approval"));
+    approval.title = t("A player asks for a seat and the host approves it");
+    badges.append(approval);
+  }
+  if (table.waiting_list) {
+    badges.append(element("span", "badge waiting", tn("{count} waiting", "{count} waiting", table.waiting_list)));
+  }
   if (table.bots) badges.append(element("span", "badge", tn("{count} bot", "{count} bots", table.bots)));
   badges.append(element("span", "badge clock", t("{seconds} s to act", { seconds: table.action_seconds })));
   for (const words of optionWords(table)) badges.append(element("span", "badge option", words));
@@ -284,17 +295,6 @@ function savePrivateTables(saved) {
 
 function inviteLink(saved) {
   return new URL(`/tables/${encodeURIComponent(saved.id)}?invite=${encodeURIComponent(saved.invite)}`, location.origin).href;
-}
-
-async function copyText(input, status) {
-  try {
-    await navigator.clipboard.writeText(input.value);
-  } catch {
-    input.select();
-    document.execCommand("copy"); // plain http on a LAN has no clipboard API
-  }
-  status.textContent = t("Link copied");
-  setTimeout(() => { status.textContent = ""; }, 2500);
 }
 
 function privateItem(saved, summary) {
@@ -458,6 +458,7 @@ function readSettings() {
     seats: Number(form.elements.seats.value),
     private: form.elements.private.checked,
     audit: form.elements.audit.checked,
+    approval: form.elements.approval.checked,
   };
   const problems = [];
   if (!settings.name) problems.push(["name", t("Give the table a name (1 to 40 characters).")]);
@@ -567,6 +568,7 @@ function start() {
   renderTables();
   loadTables();
   renderPrivateTables();
+  startClubs();
 }
 
 start();
