@@ -27,6 +27,7 @@ from splitpot.store import Store
 
 ROOM_KINDS = {"to_act", "equity", "hand_cancelled"}  # the room's own events, not the hand's
 ROOM_MARKS = {"bot", "connected", "away", "time_bank", "muck_losing"}  # a live seat's extras
+ROOM_STATE = {"deadline", "requests", "waiting_list", "offer"}  # a live table's extras
 HANDS = 6  # at least; more until a hand was mucked at a showdown (the deals are random)
 MOST_HANDS = 30
 
@@ -53,10 +54,11 @@ def as_events(room: RoomServer, hand: str, token: str | None) -> dict[str, Any]:
 
 def without_marks(state: Frame) -> Frame:
     """A live ``table`` state without what the room adds to a table in play (the clock,
-    connections, bots, away marks) and without ``paused``, which the host changed."""
+    who waits for a seat, connections, bots, away marks) and without ``paused``, which the
+    host changed."""
     summary = {k: v for k, v in state["table"].items() if k != "paused"}
     seats = [{k: v for k, v in seat.items() if k not in ROOM_MARKS} for seat in state["seats"]]
-    return {k: v for k, v in state.items() if k != "deadline"} | {
+    return {k: v for k, v in state.items() if k not in ROOM_STATE} | {
         "table": summary,
         "seats": seats,
     }
@@ -133,7 +135,7 @@ def test_a_finished_hand_is_the_events_each_reader_received_live(
             assert (answer["hand"], answer["table"]) == (hand, table)
             state = answer["state"]
             assert state["table"]["paused"] is False, "the game was going when it was dealt"
-            assert "deadline" not in state
+            assert not ROOM_STATE & set(state)
             assert not any(ROOM_MARKS & set(entry) for entry in state["seats"])
             assert without_marks(state) == without_marks(before[id(client)])
             checked["cards"] += seen_by_rule(answer["events"], seat, truth)

@@ -9,18 +9,28 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from host_helpers import ANN, BOB, CY, Game, events, seated
+from host_helpers import ANN, BOB, CY, OPTIONS, Game, events, seated
 
 from splitpot.engine import Action
 from splitpot.protocol import ErrorCode, HostAction, ProtocolError
 from splitpot.room import messages
 from splitpot.room.commands import HostCommand, Leave, Person, Sit, WaitingList
 from splitpot.room.driver import run
-from splitpot.room.effects import Announce, CashOut, EditStack, Seated, TakeSeat, Tell
+from splitpot.room.effects import (
+    Announce,
+    CashOut,
+    ChangeTable,
+    EditStack,
+    Seated,
+    StartHand,
+    TakeSeat,
+    Tell,
+)
+from splitpot.room.recovery import KeptSeat, KeptTable, LastHand, rebuild, restore
 from splitpot.room.seating import OFFER_SECONDS, REQUEST_SECONDS
 from splitpot.table import PlayerSat, StackEdited
 
-DEE = Person(4, "Dee")
+DEE, EVE, FAY = Person(4, "Dee"), Person(5, "Eve"), Person(6, "Fay")
 
 
 def announced(told: list[Tell]) -> list[dict[str, Any]]:
@@ -205,6 +215,54 @@ def test_a_seat_offered_and_not_taken_goes_to_the_next_in_line() -> None:
     assert str(no_need) == "seat 2 is free: sit there, no need to wait"
 
 
+def test_one_turned_down_leaves_the_line_and_the_seat_goes_to_the_next() -> None:
+    """At a table by approval the first in line asks for the seat offered: off the list;
+    turned down, the seat is offered to the next in line, never to them again."""
+    game = seated(ANN, approval=True, seats=2)
+    game.do(Sit(BOB, 1, 100))
+    game.do(host(HostAction.APPROVE, 1))
+    for person in (CY, DEE):
+        game.do(WaitingList(person, join=True))
+    game.do(Leave(BOB))
+    told = game.do(Sit(CY, 1, 100))
+    taken, asked = announced(told)
+    assert (taken["kind"], taken["state"], asked["kind"]) == ("seat_offer", "asked", "seat_request")
+    assert [p.id for p in game.host.seating.waiting] == [DEE.id]
+    twice = refused(game, WaitingList(CY, join=True))
+    assert str(twice) == "Cy has asked for seat 2 already: wait for the host"
+    told = game.do(host(HostAction.REJECT, 1))
+    offered = announced(told)[-1]
+    assert (offered["kind"], offered["player"], offered["state"]) == ("seat_offer", "4", "offered")
+
+
+def test_while_players_wait_nobody_else_takes_a_freed_seat() -> None:
+    game = seated(ANN, BOB, CY, seats=3)
+    for person in (DEE, EVE):
+        game.do(WaitingList(person, join=True))
+    game.do(Leave(BOB))
+    game.do(Leave(CY))  # two seats free: the first offered to Dee, Eve waits her turn
+    jumped = refused(game, Sit(FAY, 2, 100))
+    assert (jumped.code, str(jumped)) == (
+        ErrorCode.NOT_NOW,
+        "2 players wait for a seat here: join the waiting list",
+    )
+    game.do(WaitingList(FAY, join=True))
+    game.do(Sit(DEE, 1, 100))
+    offered = game.host.seating.offer
+    assert offered is not None and (offered.person, offered.seat) == (EVE, 2)
+
+
+def test_a_stack_edit_of_nothing_is_refused_alike_in_a_hand_and_between_hands() -> None:
+    game = seated(ANN, BOB, CY)
+    game.wait(10)
+    assert game.host.table.hand is not None
+    zero = refused(game, host(HostAction.STACK, 1, 0))
+    assert (zero.code, str(zero)) == (
+        ErrorCode.BAD_MESSAGE,
+        "a stack edit is a whole number of chips other than 0, not 0",
+    )
+
+
 def test_the_state_lists_the_requests_the_waiting_list_and_the_offer() -> None:
     game = seated(ANN, BOB, seats=3, approval=True)
     game.do(host(HostAction.APPROVE, 1))
@@ -287,7 +345,7 @@ def test_a_stack_edit_during_a_hand_waits_for_its_end_and_a_take_stops_at_the_st
     assert stacks[1] == 0, "the take stops at Bob's whole stack"
     [bob_edit] = [e for e in edits if e.player_id == BOB.id]
     [cy_edit] = [e for e in edits if e.player_id == CY.id]
-    assert cy_edit == EditStack(CY.id, 300, ANN.id)
+    assert cy_edit == EditStack(CY.id, 300, ANN.id, queued=True)
     assert bob_edit.amount < 0 and bob_edit.author_id == ANN.id
     result = game.host.table.history[-1].hand.result
     assert result is not None
@@ -303,7 +361,7 @@ def test_a_player_leaving_at_the_hands_end_is_cashed_out_after_the_hosts_edit() 
     game.passive()
     game.wait(0)
     work = game.keeper.work
-    edit = work.index(EditStack(CY.id, 50, ANN.id))
+    edit = work.index(EditStack(CY.id, 50, ANN.id, queued=True))
     assert work.index(CashOut(CY.id)) > edit
 
 
@@ -317,3 +375,74 @@ def test_a_fold_then_edit_between_hands_for_a_player_out_of_the_hand() -> None:
     game.act(Action.fold())
     told = game.do(host(HostAction.STACK, seat, 10))
     assert "at the end of the hand" in announced(told)[0]["text"], "folded, still in the hand"
+
+
+def test_a_stack_edit_waiting_for_the_hands_end_outlives_a_restart() -> None:
+    """The edit is kept in the table's record before it is told; a host restored in the
+    middle of the hand applies it when the hand ends, then forgets it in the record."""
+    game = seated(ANN, BOB, CY)
+    game.wait(10)
+    host = game.host
+    assert host.playing is not None
+    told = game.do(HostCommand(ANN, HostAction.STACK, seat=2, amount=70))
+    kept = [w for w in game.keeper.work if isinstance(w, ChangeTable)]
+    assert kept == [ChangeTable({"stack_edits": {CY.id: [70, ANN.id]}})]
+    assert announced(told), "told after it is kept"
+
+    setup = next(w.setup for w in game.keeper.work if isinstance(w, StartHand))
+    logged = tuple((w.seat, w.kind, w.amount) for w in game.keeper.logged())
+    last = LastHand(host.playing.id, 1, 1, game.keeper.started_at, True, False, setup, logged)
+    rebuilt = rebuild(last, host.settings)
+    seats = [KeptSeat(seat, o.player_id, o.name, 100, None) for seat, o in host.occupants.items()]
+    document = {"stack_edits": {str(CY.id): [70, ANN.id]}}  # as the store gives it back
+    edits = {int(p): (c, a) for p, (c, a) in document["stack_edits"].items()}
+    restored = Game()
+    restored.host = restore(
+        KeptTable("t1", host.settings, ANN.id, stack_edits=edits), rebuilt, seats, OPTIONS
+    ).host
+    restored.now = game.now
+    restored.passive()
+    restored.wait(0)
+    work = restored.keeper.work
+    edit = EditStack(CY.id, 70, ANN.id, queued=True)  # the store forgets its entry with it
+    assert edit in work
+    assert work.index(edit) < work.index(ChangeTable({"stack_edits": {}}))
+
+
+def test_a_restored_table_between_hands_settles_the_edits_of_a_hand_that_ended() -> None:
+    """The crash came after the hand's result and before the edits: due at once."""
+    game = seated(ANN, BOB, CY)
+    host = game.host
+    host.occupants[1].stack_edit, host.occupants[1].edit_author = -30, ANN.id
+    told = run(host.settle_stack_edits(), game.keeper)
+    assert events(told) == [StackEdited(1, "Bob", -30, 70)]
+    assert game.keeper.work[-2:] == [
+        EditStack(BOB.id, -30, ANN.id, queued=True),
+        ChangeTable({"stack_edits": {}}),
+    ]
+    assert host.table.seats[1] is not None and host.table.seats[1].stack == 70
+
+
+@pytest.mark.parametrize("action", list(HostAction), ids=[a.value for a in HostAction])
+def test_every_host_command_is_refused_to_a_player_who_is_not_the_host(
+    action: HostAction,
+) -> None:
+    """Each of the host's commands, well formed, from a seated player who is not the host:
+    refused by name, no work asked, nobody told."""
+    game = seated(ANN, BOB, CY, bomb_pot=1, audit=True, private=True)
+    command = HostCommand(
+        BOB,
+        action,
+        seat=2,
+        small_blind=2,
+        big_blind=4,
+        options={"ante": 1},
+        amount=10,
+    )
+    before = game.host.table.view(None)
+    error = refused(game, command)
+    assert (error.code, str(error)) == (
+        ErrorCode.FORBIDDEN,
+        "only the host of table t1 may do that",
+    )
+    assert game.host.table.view(None) == before and game.host.host_id == ANN.id

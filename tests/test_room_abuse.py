@@ -133,9 +133,9 @@ def test_bans_invites_bot_seats_and_reopening_are_stored(make_store: Callable[..
     with pytest.raises(StoreError, match=f"table '{table.id}' is open"):
         again.reopen_table(table.id)
     assert again.close_table(table.id) == {bot: 100}
-    assert again.bot_seats() == 0 and again.hosted(ann) == 2
+    assert again.bot_seats() == 0 and again.hosting(ann).open == 2
     assert again.reopen_table(table.id).closed is False
-    assert again.hosted(ann) == 3 and again.bans(table.id) == frozenset({bob})
+    assert again.hosting(ann).open == 3 and again.bans(table.id) == frozenset({bob})
     totals = again.check_invariant()
     assert totals.balances + totals.on_tables + totals.house == 0
 

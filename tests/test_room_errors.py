@@ -25,6 +25,7 @@ from room_helpers import (
 from websockets.exceptions import ConnectionClosed
 
 from splitpot.protocol import MAX_FRAME
+from splitpot.server import room as server_room
 from splitpot.store import Store, StoreError
 
 pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
@@ -72,7 +73,7 @@ def test_bad_commands_change_nothing_and_other_tables_never_notice(
         "bad_message",
         'unknown message type "dance"; types are: '
         "hello, watch, sit, act, sit_out, sit_in, preferences, leave, top_up, chat, commit, "
-        "reveal, host, run_it, rabbit, straddle",
+        "reveal, host, run_it, rabbit, straddle, waiting_list",
     )
     refused(
         ann,
@@ -373,7 +374,10 @@ def test_http_errors_are_json_with_a_code(
         assert "secret" not in answer.text
 
 
-def test_request_bodies_and_tables_a_player_hosts_are_bounded(room: RoomServer) -> None:
+def test_request_bodies_and_tables_a_player_hosts_are_bounded(
+    room: RoomServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server_room, "TABLES_PER_DAY", 10)
     token = room.guest("Hal")[1]
     with room.http(token) as http:
         http_error(
@@ -389,6 +393,6 @@ def test_request_bodies_and_tables_a_player_hosts_are_bounded(room: RoomServer) 
             http.post("/api/tables", json={"name": "One more"}),
             429,
             "rate_limited",
-            "a player may host at most 10 tables",
+            "a player may make at most 10 tables in 24 hours",
         )
         assert len(http.get("/api/tables").json()["tables"]) == 10

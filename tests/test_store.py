@@ -30,6 +30,7 @@ from splitpot.store import (
     BadPassword,
     HandStateError,
     HandStatus,
+    Hosting,
     InvariantBroken,
     LedgerError,
     LedgerTotals,
@@ -127,9 +128,12 @@ def test_the_tables_a_player_sits_at_and_hosts(store: Store) -> None:
     store.sit(first.id, 2, bob.id, 100)
     assert store.tables_of(bob.id) == [first.id, second.id]  # oldest first
     assert store.tables_of(ann.id) == []
-    assert (store.hosted(ann.id), store.hosted(bob.id)) == (2, 0)
+    assert (store.hosting(ann.id), store.hosting(bob.id)) == (Hosting(2, 2, 2), Hosting(0, 0, 0))
     store.leave(first.id, bob.id)
     assert store.tables_of(bob.id) == [second.id]
+    assert store.hosting(ann.id) == Hosting(2, 1, 2), "an empty table is not in use"
+    store.close_table(second.id)
+    assert store.hosting(ann.id) == Hosting(1, 0, 2), "a closed table is still made today"
 
 
 def test_sqlite_has_wal_and_foreign_keys(tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ def help_text(words: Words = ENGLISH) -> tuple[str, ...]:
         say("  yes, no             when asked to run it twice: agree, or run it once"),
         say("  straddle next|always|off  straddle next time left of the big blind, always, or not"),
         say("  rabbit              after a hand ended early: the cards that would have come"),
+        say("  wait, wait off      join a full table's waiting list, or leave it"),
         say(
             "  last, last N        the last hand, or the hand N back (up to {size}), whole",
             size=HISTORY_SIZE,

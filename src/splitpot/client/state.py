@@ -615,8 +615,9 @@ class TableClient:
 
     def command(self, text: str) -> Outcome:
         """A person's words as a command for the room: an action (``call``, ``raise 12``),
-        ``say TEXT``, ``sit [SEAT [BUYIN]]``, ``sit out``, ``sit in``, ``top up [N]`` (or
-        ``rebuy [N]``); or the lines that say why not."""
+        ``say TEXT``, ``sit [SEAT [BUYIN]]`` (at a table by approval: asked of the host),
+        ``sit out``, ``sit in``, ``top up [N]`` (or ``rebuy [N]``), ``wait`` and ``wait
+        off`` (the full table's waiting list); or the lines that say why not."""
         words = text.split()
         word = words[0].lower() if words else ""
         if word in ("say", "chat"):
@@ -638,6 +639,8 @@ class TableClient:
             return self._straddle([w.lower() for w in words[1:]])
         if word == "rabbit" and len(words) == 1:
             return self._rabbit()
+        if word == "wait" and [w.lower() for w in words[1:]] in ([], ["off"]):
+            return Outcome({"type": "waiting_list", "table": self.table, "join": len(words) == 1})
         turn = self.turn
         if turn is None:
             return Outcome(lines=(self.words.say("It is not your turn."),))

@@ -29,6 +29,8 @@ class ErrorCode(Enum):
     UNKNOWN_HAND = "unknown_hand"  # no such hand (HTTP), or one still being played
     NAME_TAKEN = "name_taken"  # an account name already in use (HTTP)
     TRY_AGAIN = "try_again"  # the table is changing hands between the room's processes
+    UNKNOWN_CLUB = "unknown_club"  # no such club (HTTP)
+    NOT_FOUND = "not_found"  # no such player (HTTP), or a path the room does not have
 
 
 class ProtocolError(Exception):

@@ -58,11 +58,13 @@ class AddChips:
 @dataclass(frozen=True, slots=True)
 class EditStack:
     """The host's edit of a player's stack (``amount`` > 0 added from the player's balance,
-    < 0 taken back to it), with the host as its author in the ledger."""
+    < 0 taken back to it), with the host as its author in the ledger; ``queued``: it waited
+    for a hand's end, and its entry in the table's record goes with it."""
 
     player_id: int
     amount: int
     author_id: int
+    queued: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +248,8 @@ class SayChat:
 @dataclass(frozen=True, slots=True)
 class Seated:
     """The player sat down, or asked for a seat: the command's connection, if it is
-    theirs, watches the table, and each of their connections watching gets it whole."""
+    theirs, watches the table and gets it whole; seated by the host's approval, each of
+    their connections watching gets it whole."""
 
     player_id: int
 

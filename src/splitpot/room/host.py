@@ -118,6 +118,7 @@ Steps = Generator[Effect, Any, None]  # what the host asks, answered by its shel
 CHAT_RATE = (5, 10.0)  # at most 5 lines in 10 seconds per player
 PLAYER_IDS = "player_ids"  # a record's room player id of each player (who sees which cards)
 DEAL_SECRET = "deal_secret"  # a record's fair deal: what proves it (room/deal.py)
+STACK_EDITS = "stack_edits"  # the table's record: the host's edits waiting for a hand's end
 # The action log's entries of the question to run it twice (RULES.md 7), between the
 # hand's actions: a seat's answer (amount 1: yes, 0: no), and the time running out (the
 # seat of the first player who had not answered). Replaying them replays the runs.
@@ -139,6 +140,7 @@ class HostOptions:
     idle_pause: float = 120.0
     idle_close: float = 1800.0
     clock_scale: float = 1.0
+    empty_close: float = 7 * 24 * 3600.0  # an empty table, unwatched, waits a week
 
 
 @dataclass
@@ -233,7 +235,7 @@ class TableHost:
 
     def next_timer(self) -> float | None:
         """The moment ``tick`` is due (a deal, a decision made for a seat, a turn's time
-        running out, a table of bots left alone), or None."""
+        running out, a seat request or offer running out, a table left alone), or None."""
         moments = [m for m in (self._deal_at, self._act_for_at, self._idle_at()) if m is not None]
         if self.turn is not None:
             moments.append(self.turn.expires)
@@ -347,6 +349,16 @@ class TableHost:
         host sits at once); a seat held for another is taken (docs/room.md)."""
         person, seat, buy_in = command.person, command.seat, command.buy_in
         self._check_sit(person, seat, buy_in)
+        waiting = len(self.seating.waiting)
+        if waiting and self.seating.held_for(seat) != person:
+            raise ProtocolError(
+                ErrorCode.NOT_NOW,
+                said_n(
+                    "{count} player waits for a seat here: join the waiting list",
+                    "{count} players wait for a seat here: join the waiting list",
+                    waiting,
+                ),
+            )
         if self.settings.approval and person.id != self.host_id:
             yield from self._ask_for_seat(command, now)
             return
@@ -400,6 +412,7 @@ class TableHost:
         self.occupants[seat] = Occupant(person.id, person.name)
         self.clock.forget(seat)
         self.seating.drop(person.id)
+        self.seating.requests.pop(seat, None)  # a request approved: answered
         yield self._publish(events)
         yield Seated(person.id)
 
@@ -419,11 +432,14 @@ class TableHost:
                     seat=asked.seat + 1,
                 ),
             )
+        yield Seated(person.id)  # the asker watches: the answer comes to the table
         seconds = REQUEST_SECONDS * self.options.clock_scale
         request = SeatRequest(person, seat, command.buy_in, command.post_now, now + seconds)
         self.seating.requests[seat] = request
-        if self.seating.offer is not None and self.seating.offer.person.id == person.id:
-            self.seating.offer = None  # the seat offered is held by the request now
+        offer = self.seating.offer
+        self.seating.drop(person.id)  # off the list: the request holds the seat now
+        if offer is not None and offer.person.id == person.id:
+            yield self._announce(_offered(offer, "asked"))
         fields = _asked(request) | {"state": "asked", "seconds": seconds}
         text = said(
             "{name} asks for seat {seat} with {amount}",
@@ -432,7 +448,6 @@ class TableHost:
             amount=command.buy_in,
         )
         yield self._announce(fields, text)
-        yield Seated(person.id)
 
     def _answer_request(
         self, action: HostAction, seat: int, stack: int | None
@@ -449,7 +464,6 @@ class TableHost:
             return said("The host turns down {name}'s request", name=person.name), person
         buy_in = request.buy_in if stack is None else stack
         self._check_sit(person, seat, buy_in)  # refused: the request waits on
-        del self.seating.requests[seat]
         yield from self._seat_person(person, seat, buy_in, request.post_now)
         return said("The host seats {name}", name=person.name), person
 
@@ -457,16 +471,17 @@ class TableHost:
         """Join the full table's waiting list, or leave it."""
         person, seating = command.person, self.seating
         place = seating.in_line(person.id)
+        if command.join:
+            self._check_joining(person, place)
+        elif place is None:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE, said("{name} is not on the waiting list", name=person.name)
+            )
+        yield Seated(person.id)  # one waiting watches: the seat offered comes to the table
         if not command.join:
-            if place is None:
-                raise ProtocolError(
-                    ErrorCode.BAD_MESSAGE,
-                    said("{name} is not on the waiting list", name=person.name),
-                )
             seating.drop(person.id)
             text = said("{name} leaves the waiting list", name=person.name)
         else:
-            self._check_joining(person, place)
             seating.waiting.append(person)
             place = len(seating.waiting)
             text = said(
@@ -481,7 +496,6 @@ class TableHost:
             "waiting": len(seating.waiting),
         }
         yield self._announce(told, text)
-        yield Seated(person.id)
 
     def _check_joining(self, person: Person, place: int | None) -> None:
         if place is not None:
@@ -495,8 +509,18 @@ class TableHost:
                 ErrorCode.ALREADY_SEATED,
                 said("{name} already sits in seat {seat}", name=person.name, seat=seat + 1),
             )
+        asked = self.seating.request_of(person.id)
+        if asked is not None:
+            raise ProtocolError(
+                ErrorCode.NOT_NOW,
+                said(
+                    "{name} has asked for seat {seat} already: wait for the host",
+                    name=person.name,
+                    seat=asked.seat + 1,
+                ),
+            )
         free = self._free_seat()
-        if free is not None:
+        if free is not None and not self.seating.waiting:
             raise ProtocolError(
                 ErrorCode.BAD_MESSAGE,
                 said("seat {seat} is free: sit there, no need to wait", seat=free + 1),
@@ -526,15 +550,7 @@ class TableHost:
         person = seating.waiting[0]
         seconds = OFFER_SECONDS * self.options.clock_scale
         seating.offer = SeatOffer(person, seat, now + seconds)
-        told: JsonObject = {
-            "kind": "seat_offer",
-            "hand": None,
-            "player": str(person.id),
-            "name": person.name,
-            "seat": seat + 1,
-            "state": "offered",
-            "seconds": seconds,
-        }
+        told = _offered(seating.offer, "offered") | {"seconds": seconds}
         text = said(
             "Seat {seat} is free for {name}, first on the waiting list",
             seat=seat + 1,
@@ -558,14 +574,7 @@ class TableHost:
         offer = seating.offer
         if offer is not None and offer.deadline <= now:
             seating.drop(offer.person.id)
-            told: JsonObject = {
-                "kind": "seat_offer",
-                "hand": None,
-                "player": str(offer.person.id),
-                "name": offer.person.name,
-                "seat": offer.seat + 1,
-                "state": "expired",
-            }
+            told = _offered(offer, "expired")
             text = said(
                 "{name} did not take seat {seat} in time",
                 name=offer.person.name,
@@ -601,7 +610,9 @@ class TableHost:
             yield from self._apply_stack_edit(seat, chips, author)
             return None
         if chips == 0:
-            self.table.check_edit_stack(seat, chips)  # refused by the table's words
+            self._check_edit(seat, chips)
+        waiting = self._stack_edits() | {occupant.player_id: [occupant.stack_edit + chips, author]}
+        yield ChangeTable({STACK_EDITS: waiting})  # kept first: a restart applies it still
         occupant.stack_edit += chips
         occupant.edit_author = author
         name, amount = occupant.name, abs(chips)
@@ -617,27 +628,45 @@ class TableHost:
             name=name,
         )
 
-    def _apply_stack_edit(self, seat: int, chips: int, author: int) -> Steps:
+    def _apply_stack_edit(self, seat: int, chips: int, author: int, queued: bool = False) -> Steps:
         """A stack edit between hands: checked, kept in the ledger, told."""
         occupant = self.occupants[seat]
+        self._check_edit(seat, chips)
+        yield EditStack(occupant.player_id, chips, author, queued)
+        yield self._publish(self.table.edit_stack(seat, chips))
+
+    def _check_edit(self, seat: int, chips: int) -> None:
+        """Refuse a stack edit the table would not take, in the table's words."""
         try:
             self.table.check_edit_stack(seat, chips)
         except TableError as error:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, worded(error)) from error
-        yield EditStack(occupant.player_id, chips, author)
-        yield self._publish(self.table.edit_stack(seat, chips))
 
-    def _queued_stack_edits(self) -> Steps:
-        """The host's edits made during the hand, now it is over: a take of more than the
-        stack left takes the whole stack (docs/rules.md)."""
+    def _stack_edits(self) -> dict[int, list[int]]:
+        """The host's edits waiting for the end of the hand, as the table's record keeps
+        them: player id -> [chips, author]."""
+        return {
+            o.player_id: [o.stack_edit, o.edit_author]
+            for o in self.occupants.values()
+            if o.stack_edit
+        }
+
+    def settle_stack_edits(self) -> Steps:
+        """The host's edits made during the hand, now it is over (or a restored table's,
+        kept from a hand that ended before the crash): a take of more than the stack left
+        takes the whole stack (docs/rules.md). Each is kept with its record's entry gone
+        in one transaction; the entries of edits that came to nothing go last."""
+        if not self._stack_edits():
+            return
         for seat, occupant in sorted(self.occupants.items()):
             player = self.table.seats[seat]
-            chips, occupant.stack_edit = occupant.stack_edit, 0
-            if player is None or chips == 0:
+            if player is None or not occupant.stack_edit:
                 continue
-            chips = min(max(chips, -player.stack), MAX_STACK - player.stack)
+            chips = min(max(occupant.stack_edit, -player.stack), MAX_STACK - player.stack)
             if chips:
-                yield from self._apply_stack_edit(seat, chips, occupant.edit_author)
+                yield from self._apply_stack_edit(seat, chips, occupant.edit_author, queued=True)
+            occupant.stack_edit = 0
+        yield ChangeTable({STACK_EDITS: {}})
 
     def _act(self, command: Act, now: float) -> Steps:
         seat = self._own_seat(command.person)
@@ -1038,8 +1067,8 @@ class TableHost:
 
     def tick(self, now: float) -> Steps:
         """Whatever is due at ``now``: the next deal, a decision the room makes for a
-        seat, a turn's or the run-it question's time running out, a table of bots left
-        alone."""
+        seat, a turn's or the run-it question's time running out, a seat request or
+        offer running out, a table left alone."""
         if self._deal_at is not None and now >= self._deal_at:
             self._deal_at = None
             if self.pending is None:
@@ -1138,18 +1167,24 @@ class TableHost:
 
     def _mind_humans(self, now: float) -> None:
         """A table of bots alone (no human sits there or watches it) is left to itself from
-        now: it pauses after ``idle_pause`` and closes after ``idle_close`` (the house's
-        table never). A human coming sets it going again."""
-        bots_only = bool(self.occupants) and all(o.bot is not None for o in self.occupants.values())
-        if self.house or not bots_only or self._watched:
+        now: it pauses after ``idle_pause`` and closes after ``idle_close``; an empty one
+        closes after ``empty_close`` (the house's table never). A human coming sets it
+        going again."""
+        humans = any(o.bot is None for o in self.occupants.values())
+        if self.house or humans or self._watched:
             self._alone_since, self.idle = None, False
         elif self._alone_since is None:
             self._alone_since = now
 
     def _idle_at(self) -> float | None:
-        """When a table of bots alone pauses, or, paused so and between hands, closes."""
+        """When a table of bots alone pauses, or, paused so and between hands, closes;
+        when an empty table closes."""
         if self._alone_since is None or self.closed:
             return None
+        if not self.occupants:
+            if not self.between_hands():
+                return None
+            return self._alone_since + self.options.empty_close
         if not self.idle:
             return self._alone_since + self.options.idle_pause
         if self.table.hand is None and self.pending is None:
@@ -1157,9 +1192,9 @@ class TableHost:
         return None
 
     def _left_alone(self) -> Steps:
-        """No human came for ``idle_pause`` seconds: no more hands; for ``idle_close``: the
-        table closes (its host may reopen it)."""
-        if not self.idle:
+        """No human came for ``idle_pause`` seconds: no more hands; for ``idle_close`` (an
+        empty table: ``empty_close``): the table closes (its host may reopen it)."""
+        if not self.idle and self.occupants:
             self.idle = True
         else:
             yield from self._close()
@@ -1374,7 +1409,7 @@ class TableHost:
         host removed, go with their chips; a table its host closes closes now; a session
         the host ends ends; bots that went broke buy in again."""
         self.apply_stakes()
-        yield from self._queued_stack_edits()
+        yield from self.settle_stack_edits()
         for seat, occupant in list(self.occupants.items()):
             if occupant.leaving or occupant.removed:
                 yield from self._leave(seat)
@@ -1519,6 +1554,18 @@ class TableHost:
                 said("{name} does not sit at table {table}", name=person.name, table=self.id),
             )
         return seat
+
+
+def _offered(offer: SeatOffer, state: str) -> JsonObject:
+    """A ``seat_offer`` event: offered, taken up by a request (asked), or expired."""
+    return {
+        "kind": "seat_offer",
+        "hand": None,
+        "player": str(offer.person.id),
+        "name": offer.person.name,
+        "seat": offer.seat + 1,
+        "state": state,
+    }
 
 
 def _asked(request: SeatRequest) -> JsonObject:

@@ -147,6 +147,7 @@ class KeptTable:
     paused: bool = False
     house: bool = False
     banned: frozenset[int] = frozenset()
+    stack_edits: Mapping[int, tuple[int, int]] = field(default_factory=dict)  # player: chips, by
 
 
 @dataclass
@@ -182,8 +183,14 @@ def restore(
             cash_out.append(seat)
             continue
         _seat(table, seat, index in in_hand)
+        chips, author = kept.stack_edits.get(seat.player_id, (0, 0))
         occupants[index] = Occupant(
-            seat.player_id, seat.name, seat.bot, leaving=seat.status is Presence.LEAVING
+            seat.player_id,
+            seat.name,
+            seat.bot,
+            leaving=seat.status is Presence.LEAVING,
+            stack_edit=chips,
+            edit_author=author,
         )
     next_settings = kept.settings if kept.settings != rebuilt.settings else None
     playing = None

@@ -52,7 +52,7 @@ from splitpot.room.effects import (
     ToAct,
     WorkOutEquity,
 )
-from splitpot.room.host import Steps, TableHost
+from splitpot.room.host import STACK_EDITS, Steps, TableHost
 from splitpot.room.runout import equity
 from splitpot.server import frames
 from splitpot.server.connection import Connection
@@ -295,8 +295,9 @@ class TableActor:
                 return await self.room.db(store.sit, table, seat + 1, player, buy_in)
             case AddChips(player_id=player, amount=amount):
                 return await self.room.db(store.top_up, table, player, amount)
-            case EditStack(player_id=player, amount=amount, author_id=author):
-                return await self.room.db(store.edit_stack, table, player, amount, author)
+            case EditStack(player_id=player, amount=amount, author_id=author, queued=queued):
+                settled = STACK_EDITS if queued else None
+                return await self.room.db(store.edit_stack, table, player, amount, author, settled)
             case CashOut(player_id=player):
                 return await self.room.db(store.leave, table, player)
             case SaveStatus(player_id=player, status=status):
@@ -383,9 +384,11 @@ class TableActor:
                 self._to_all(frames.chat(self.id, told))
             case Seated(player_id=player):
                 if connection is not None and connection.player_id == player:
-                    self._watch(connection)
-                for watcher in [c for c in self.watchers if c.player_id == player]:
-                    watcher.send(self._snapshot(watcher))
+                    self._watch(connection)  # the player's own command: this connection
+                    connection.send(self._snapshot(connection))
+                else:  # seated by the host: each of the player's connections watching
+                    for watcher in [c for c in self.watchers if c.player_id == player]:
+                        watcher.send(self._snapshot(watcher))
             case LetGo(player_id=player, reason=reason, text=text):
                 for watcher in list(self.watchers):
                     if watcher.player_id == player:

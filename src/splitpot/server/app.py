@@ -33,6 +33,8 @@ STATUS = {
     ErrorCode.UNAUTHORIZED: 401,
     ErrorCode.UNKNOWN_TABLE: 404,
     ErrorCode.UNKNOWN_HAND: 404,
+    ErrorCode.UNKNOWN_CLUB: 404,
+    ErrorCode.NOT_FOUND: 404,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.NAME_TAKEN: 409,
     ErrorCode.NOT_NOW: 409,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import fields
+from dataclasses import fields, replace
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -14,15 +14,16 @@ from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
 from splitpot.history import HistoryError
-from splitpot.i18n import negotiate, words
+from splitpot.i18n import negotiate, said, words
 from splitpot.protocol import ErrorCode, ProtocolError, hand_id, utc_text
 from splitpot.room.deal import audited
 from splitpot.room.refusals import worded
-from splitpot.room.settings import SettingsError, TableSettings, parse_settings
+from splitpot.room.settings import SettingsError, TableSettings, parse_settings, settings_of
 from splitpot.server.errors import no_hand, no_table
 from splitpot.server.lobby import TableFacts
 from splitpot.server.room import Room
 from splitpot.store import HandLog, HandSelection, Identity, NotFound, Player
+from splitpot.store.clubs import ClubForbidden
 from splitpot.store.players import PASSWORD_LENGTHS, check_chosen_name
 from splitpot.store.settle import is_fewest
 
@@ -64,7 +65,7 @@ class CsvResponse(PlainTextResponse):
     media_type = "text/csv"
 
 
-def _settings_body() -> dict[str, Any]:
+def settings_body() -> dict[str, Any]:
     """The table settings' JSON, for the OpenAPI document (the body is read by hand:
     parse_settings checks each field's range and refuses unknown ones by name)."""
     kinds = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
@@ -199,16 +200,23 @@ async def tables(room: RoomDep) -> dict[str, Any]:
     return {"tables": await room.lobby()}
 
 
-@router.post("/tables", status_code=201, openapi_extra=_settings_body())
+@router.post("/tables", status_code=201, openapi_extra=settings_body())
 async def create_table(request: Request, room: RoomDep, player: Caller) -> dict[str, Any]:
     host = needs(player)
+    settings = table_settings(await json_body(request, "table settings"))
+    table, invite = await room.create_table(settings, host)
+    return {"table": table, "invite": invite}
+
+
+async def json_body(request: Request, what: str) -> Any:
+    """A body read by hand (``what`` it holds, for the refusal), each failure named."""
     media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if not (media_type == "application/json" or media_type.endswith("+json")):
         raise ProtocolError(
-            ErrorCode.BAD_MESSAGE, "table settings are JSON: Content-Type: application/json"
+            ErrorCode.BAD_MESSAGE, f"{what} are JSON: Content-Type: application/json"
         )
     try:
-        body = await request.json()
+        return await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f"the body is not JSON: {error}") from error
     except RecursionError:  # json's words would name Python's recursion limit
@@ -217,12 +225,14 @@ async def create_table(request: Request, room: RoomDep, player: Caller) -> dict[
         raise ProtocolError(
             ErrorCode.BAD_MESSAGE, "the body holds a number of more than 4300 digits"
         ) from None
+
+
+def table_settings(body: Any) -> TableSettings:
+    """A table's settings from a request's JSON, refused naming the bad field."""
     try:
-        settings = parse_settings(body)
+        return parse_settings(body)
     except SettingsError as error:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, worded(error)) from error
-    table, invite = await room.create_table(settings, host)
-    return {"table": table, "invite": invite}
 
 
 async def visible_table(
@@ -250,6 +260,43 @@ async def reopen_table(table_id: str, room: RoomDep, player: Caller) -> dict[str
     """The host opens a table they closed (or that the room closed, left to its bots)
     again, with its hands and ledger: its summary."""
     return await room.reopen(table_id, needs(player))
+
+
+@router.post("/tables/{table_id}/copy", status_code=201)
+async def copy_table(
+    table_id: str, request: Request, room: RoomDep, player: Caller
+) -> dict[str, Any]:
+    """This week's game from last week's: a new table with the settings the table has now
+    (the host's changes too), in its club; a JSON body may change any of them (``name``,
+    ``small_blind``...). Only the table's host may copy it, open or closed."""
+    host = needs(player)
+    source = await room.facts(table_id, closed=True)
+    if source.host_id != host.id:
+        if not await room.may_see(source, None, host):
+            raise no_table(table_id)
+        raise ProtocolError(
+            ErrorCode.FORBIDDEN, said("only the host of table {table} may do that", table=table_id)
+        )
+    changes: Any = {}
+    if await request.body():
+        changes = await json_body(request, "the copy's changes")
+        if not isinstance(changes, dict):
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, said("the copy's changes are a JSON object"))
+    record = await room.db(room.store.table, table_id)
+    settings = table_settings(settings_of(record.settings).to_json() | changes)
+    club = await room.db(room.store.table_club, table_id)
+    if club is None:
+        table, invite = await room.create_table(settings, host)
+        return {"table": table, "invite": invite}
+    # a club's table is copied into the club, private, by one who may open its tables
+    try:
+        await room.db(room.store.club_command, club.id, host.id, "open_table")
+    except ClubForbidden as error:
+        raise ProtocolError(ErrorCode.FORBIDDEN, error.said or str(error)) from error
+    table, invite = await room.create_table(replace(settings, private=True), host, club=club.id)
+    copied = {"table": table["id"], "copy_of": table_id}
+    await room.db(room.store.log_club, club.id, host.id, "table_copied", **copied)
+    return {"table": table | {"club": {"id": club.id, "name": club.name}}, "invite": invite}
 
 
 @router.get("/tables/{table_id}/hands", responses=HAND_LIST)
@@ -293,7 +340,7 @@ async def table_hands_file(
     room.guard.hands_read(address(request), listed=True)
     table = await visible_table(room, table_id, invite, player, closed=True)
     dealt_in = needs(player).id if mine else None
-    wanted = HandSelection(limit, _in_utc(since), _in_utc(until), dealt_in)
+    wanted = HandSelection(limit, in_utc(since), in_utc(until), dealt_in)
     hands = await room.db(room.store.finished_hands, table.id, wanted)
     viewer = None if player is None else player.id
     try:
@@ -311,7 +358,7 @@ async def table_hands_file(
     return PlainTextResponse(text, headers=download)
 
 
-def _in_utc(moment: datetime | None) -> datetime | None:
+def in_utc(moment: datetime | None) -> datetime | None:
     """A time of the query; one without a zone is UTC."""
     if moment is None or moment.tzinfo is not None:
         return moment
@@ -439,35 +486,6 @@ async def table_sessions(
     table = await visible_table(room, table_id, invite, player, closed=True)
     text = await room.db(room.store.table_sit_downs_csv, table.id)
     return CsvResponse(text)
-
-
-@router.get("/tables/{table_id}/stats")
-async def table_stats(
-    table_id: str, room: RoomDep, player: Caller, invite: str | None = None
-) -> dict[str, Any]:
-    """The session's figures per player from the ledger (the Session tab draws them), and
-    ``you``, the caller's player id, so a page marks its own row."""
-    table = await visible_table(room, table_id, invite, player, closed=True)
-    stats = await room.db(room.store.table_stats, table.id)
-    return {
-        "table": table.id,
-        "hands": stats.hands,
-        "rake": stats.rake,
-        "you": None if player is None else str(player.id),
-        "players": [
-            {
-                "player": str(p.player_id),
-                "name": p.name,
-                "hands": p.hands,
-                "won": p.won,
-                "bought_in": p.bought_in,
-                "cashed_out": p.cashed_out,
-                "stack": p.stack,
-                "net": p.net,
-            }
-            for p in stats.players
-        ],
-    }
 
 
 @router.get("/tables/{table_id}/settle")

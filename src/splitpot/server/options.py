@@ -25,7 +25,9 @@ class RoomOptions:
     closing_wait: float = 10.0  # seconds a stopping room lets hands in play finish
     idle_pause: float = 120.0  # seconds a table of bots deals with no human there, then pauses
     idle_close: float = 1800.0  # seconds with no human before such a table closes
+    empty_close: float = 7 * 24 * 3600.0  # seconds an empty table waits, then closes
     bot_seats: int = 100  # bots seated at once in the whole room (the house's table aside)
+    schedule_seconds: float = 20.0  # seconds between looks for the clubs' weekly games due
     seed: int | None = None  # tests only: the decks' shuffles from this seed (None: secret)
     clock_scale: float = 1.0  # tests only: every table's clock runs this much faster
     url: str | None = None  # where clients reach this process (http://host:port)
@@ -41,4 +43,5 @@ class RoomOptions:
             self.idle_pause,
             self.idle_close,
             self.clock_scale,
+            self.empty_close,
         )

@@ -10,7 +10,7 @@ from typing import Any
 from splitpot.bots import make_bot
 from splitpot.fair import GENESIS
 from splitpot.room.effects import Presence
-from splitpot.room.host import HostOptions, Steps
+from splitpot.room.host import STACK_EDITS, HostOptions, Steps
 from splitpot.room.recovery import KeptSeat, KeptTable, LastHand, rebuild, restore
 from splitpot.room.settings import settings_of
 from splitpot.server.actor import TableActor, TableShell
@@ -49,6 +49,10 @@ async def restore_table(
         paused=bool(record.settings.get("paused", False)),
         house=bool(record.settings.get("house")),
         banned=await room.db(store.bans, record.id),
+        stack_edits={
+            int(player): (int(chips), int(author))
+            for player, (chips, author) in record.settings.get(STACK_EDITS, {}).items()
+        },
     )
     restored = restore(kept, rebuilt, seats, options)
     for leaver in restored.cash_out:  # their hand ended while they were leaving
@@ -56,7 +60,10 @@ async def restore_table(
     host = restored.host
     actor = TableActor(room, host, await _chain_head(room, record.id))
     unfinished = rebuilt.resumed is not None and host.table.hand is None
-    return actor, host.finish_restored() if unfinished else None
+    if unfinished:
+        return actor, host.finish_restored()
+    # edits the host made in a hand that ended before the crash: due now
+    return actor, None if host.table.hand is not None else host.settle_stack_edits()
 
 
 async def _last_hand(room: TableShell, table_id: str) -> LastHand | None:

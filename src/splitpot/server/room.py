@@ -20,6 +20,7 @@ import re
 import socket
 import time
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from redis.exceptions import RedisError
@@ -43,13 +44,18 @@ from splitpot.server.options import RoomOptions
 from splitpot.server.placement import deal, least_loaded
 from splitpot.server.recovery import restore_table
 from splitpot.server.routing import Routing, player_json
+from splitpot.server.schedule import keep_schedule
 from splitpot.server.storage import Storage
 from splitpot.store import NotFound, Player, Store, TableRecord
 
 log = logging.getLogger("splitpot.room")
 T = TypeVar("T")
 
-TABLES_PER_HOST = 10  # open tables one player may host
+# What one player may host (docs/room.md "Limits"): a weekly host, whose old tables empty
+# and close by themselves, never meets them; a player making tables to fill the room does.
+TABLES_PER_HOST = 10  # open tables with a player seated
+OPEN_TABLES_PER_HOST = 50  # open tables, empty ones too (an empty table closes in a week)
+TABLES_PER_DAY = 20  # tables made in 24 hours
 TABLE_ID = re.compile(r"[a-z0-9]{1,16}")  # the store's table ids are 8 of these
 BOT_NAMES = ("Ada", "Bram", "Cleo", "Dov", "Edda", "Finn", "Gus", "Hana", "Ivo")
 
@@ -74,6 +80,7 @@ class Room:
         self.holder = store.hold_leases(self.node)
         self._keeper: asyncio.Task[None] | None = None
         self._looker: asyncio.Task[None] | None = None
+        self._schedule: asyncio.Task[None] | None = None  # the clubs' weekly games
         self._background: set[asyncio.Task[Any]] = set()  # work started and not awaited
         self._opening = asyncio.Lock()  # tables are opened one at a time: no two pass a cap
         self.documents = HandDocuments()  # finished hands as their readers get them
@@ -117,6 +124,8 @@ class Room:
             await self.take(record)
         self._keeper = asyncio.create_task(self._keep_leases(), name="leases")
         self._looker = asyncio.create_task(self._look_around(), name="free tables")
+        every = self.options.schedule_seconds
+        self._schedule = asyncio.create_task(keep_schedule(self, every), name="weekly games")
         await self.beat()
 
     async def take(self, record: TableRecord) -> bool:
@@ -230,31 +239,57 @@ class Room:
         task.add_done_callback(self._background.discard)
 
     async def create_table(
-        self, settings: TableSettings, host: Player, *, house: bool = False
+        self, settings: TableSettings, host: Player, *, house: bool = False, club: str | None = None
     ) -> tuple[dict[str, Any], str | None]:
         """A new table with its host and its bots, in the least-loaded process of the
         room: its lobby summary, and the invite of a private table. The house's table
-        (``splitpot serve --bots``) is held to no player's limits."""
+        (``splitpot serve --bots``) is held to no player's limits; a ``club``'s table is
+        seen by the club's members (and has no invite)."""
         async with self._opening:
             if not house:
                 await self._within_limits(host, settings.bots)
             target = await self._placement()
             if target is not None and self.cluster is not None:
-                body = {"settings": settings.to_json(), "host": player_json(host), "house": house}
+                body = {
+                    "settings": settings.to_json(),
+                    "host": player_json(host),
+                    "house": house,
+                    "club": club,
+                }
                 try:
                     answer = await self.cluster.ask(target, "create", body)
                     return answer["summary"], answer["invite"]
                 except (Unreachable, TimeoutError, RedisError, OSError) as error:
                     log.warning("process %s did not open the table (%s): here", target, error)
-            actor, invite = await self.create_here(settings, host, house=house)
+            actor, invite = await self.create_here(settings, host, house=house, club=club)
             return summary(actor.host), invite
 
     async def _within_limits(self, host: Player, bots: int) -> None:
-        """A player hosts at most TABLES_PER_HOST open tables, and the whole room seats at
-        most ``bot_seats`` bots at once: a table that would pass either is refused."""
-        if await self.db(self.store.hosted, host.id) >= TABLES_PER_HOST:
+        """A player hosts at most TABLES_PER_HOST tables in use, OPEN_TABLES_PER_HOST open
+        ones, and makes at most TABLES_PER_DAY a day; the whole room seats at most
+        ``bot_seats`` bots at once: a table that would pass any of them is refused."""
+        hosting = await self.db(self.store.hosting, host.id)
+        if hosting.in_use >= TABLES_PER_HOST:
             raise ProtocolError(
-                ErrorCode.RATE_LIMITED, f"a player may host at most {TABLES_PER_HOST} tables"
+                ErrorCode.RATE_LIMITED,
+                said(
+                    "a player may host at most {most} tables where players sit: close one first",
+                    most=TABLES_PER_HOST,
+                ),
+            )
+        if hosting.open >= OPEN_TABLES_PER_HOST:
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                said(
+                    "a player may host at most {most} open tables: close one first (an empty "
+                    "table closes by itself after a week)",
+                    most=OPEN_TABLES_PER_HOST,
+                ),
+            )
+        if hosting.made >= TABLES_PER_DAY:
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                said("a player may make at most {most} tables in 24 hours", most=TABLES_PER_DAY),
             )
         if not bots:
             return
@@ -275,7 +310,7 @@ class Room:
         return None if best is None or best.id == self.cluster.id else best.id
 
     async def create_here(
-        self, settings: TableSettings, host: Player, *, house: bool = False
+        self, settings: TableSettings, host: Player, *, house: bool = False, club: str | None = None
     ) -> tuple[TableActor, str | None]:
         """A new table run by this process, with its host, and its bots seated."""
         bots = [
@@ -285,9 +320,15 @@ class Room:
         document = settings.to_json() | {"bot_players": [bot.id for bot in bots]}
         if house:
             document["house"] = True
-        record, invite = await self.db(
-            self.store.create_table, settings.name, document, host.id, private=settings.private
-        )
+        if club is None:
+            record, invite = await self.db(
+                self.store.create_table, settings.name, document, host.id, private=settings.private
+            )
+        else:
+            record = await self.db(
+                self.store.create_club_table, club, settings.name, document, host.id
+            )
+            invite = None
         await self.db(self.store.claim_table, record.id, self.options.lease_seconds)
         table = TableHost(record.id, settings, host.id, self.options.host(), house=house)
         actor = TableActor(self, table, GENESIS)
@@ -344,7 +385,7 @@ class Room:
         ``closed`` (its history is read, nothing is done at it)."""
         actor = self.tables.get(table_id)
         if actor is not None:
-            return facts(actor.host)
+            return await self._club_facts(facts(actor.host))
         if not TABLE_ID.fullmatch(table_id):  # not one the store makes: not worth a query
             raise no_table(table_id)
         try:
@@ -356,7 +397,15 @@ class Room:
         seats = await self.db(self.store.seats, table_id)
         banned = await self.db(self.store.bans, table_id)
         entry = (await self._directory()).get(table_id)
-        return stored_facts(record, seats, banned, None if entry is None else entry["summary"])
+        listed = None if entry is None else entry["summary"]
+        return await self._club_facts(stored_facts(record, seats, banned, listed))
+
+    async def _club_facts(self, table: TableFacts) -> TableFacts:
+        """A club's table (always private) with its club in its summary."""
+        club = await self.db(self.store.table_club, table.id) if table.private else None
+        if club is None:
+            return table
+        return replace(table, summary=table.summary | {"club": {"id": club.id, "name": club.name}})
 
     async def lobby(self) -> list[dict[str, Any]]:
         """The public tables of every process: this one's as they are, the others' as
@@ -399,7 +448,7 @@ class Room:
                 if actor.host.between_hands():
                     await self._hand_over(actor)
             await asyncio.sleep(0.05)
-        for task in (self._keeper, self._looker):
+        for task in (self._keeper, self._looker, self._schedule):
             if task is not None:
                 task.cancel()
         for actor in list(self.tables.values()):
@@ -460,4 +509,6 @@ class Room:
             return True
         if player is not None and (player.id == table.host_id or player.id in table.players):
             return True
+        if player is not None and await self.db(self.store.sees_club_table, table.id, player.id):
+            return True  # a member of the table's club
         return bool(invite) and await self.db(self.store.check_invite, table.id, invite)

@@ -93,7 +93,9 @@ class TableRow(Base):
     invite_hash: Mapped[str | None] = mapped_column(String(HASH_LENGTH))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     closed: Mapped[bool] = mapped_column(Boolean)
-    club_id: Mapped[str | None] = mapped_column(ForeignKey("clubs.id"), index=True)
+    # no foreign key (clubs are never deleted): SQLite adds and drops a plain column in
+    # place, where a key would make it copy the table that every other one refers to
+    club_id: Mapped[str | None] = mapped_column(String(16), index=True)
 
 
 class BanRow(Base):
@@ -195,7 +197,7 @@ class TransferRow(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime())
     table_id: Mapped[str | None] = mapped_column(ForeignKey("card_tables.id"), index=True)
     hand_id: Mapped[str | None] = mapped_column(ForeignKey("hands.id"), unique=True)
-    author_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))  # a host's edit
+    author_id: Mapped[int | None] = mapped_column(Integer)  # a host's stack edit (as club_id)
 
 
 class EntryRow(Base):

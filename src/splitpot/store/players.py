@@ -24,6 +24,7 @@ from splitpot.store.values import AccountKind, Identity, Player
 from splitpot.text import code_point, shows_nothing
 
 NAME_LENGTH = 24
+LARGEST_ID = 2**31 - 1  # a player id fits the database's integer
 PASSWORD_LENGTHS = (8, 1024)
 LOGIN_FAILED = said("unknown name or wrong password")
 # What the room calls itself and the ones it speaks for, and the titles of those who run

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -14,7 +14,19 @@ from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from splitpot.store import audits, hands, leases, ledger, players, tables
+from splitpot.room.schedule import Weekly
+from splitpot.store import (
+    audits,
+    club_games,
+    club_ledger,
+    clubs,
+    hands,
+    leases,
+    ledger,
+    notes,
+    players,
+    tables,
+)
 from splitpot.store.database import WRITE, create_store_engine, default_url, migrate
 from splitpot.store.errors import FencedOut, StoreError
 from splitpot.store.models import RoomRow
@@ -24,10 +36,12 @@ from splitpot.store.values import (
     AuditedHand,
     HandLog,
     HandSelection,
+    Hosting,
     Identity,
     LedgerJSON,
     LedgerTotals,
     LoggedAction,
+    Note,
     Payment,
     Player,
     SeatRecord,
@@ -159,10 +173,11 @@ class Store:
         with self._read() as s:
             return tables.tables_of(s, player_id)
 
-    def hosted(self, player_id: int) -> int:
-        """How many open tables the player hosts, in every process of the room."""
+    def hosting(self, player_id: int) -> Hosting:
+        """The tables the player hosts, in every process of the room (made: in the last
+        24 hours)."""
         with self._read() as s:
-            return tables.hosted(s, player_id)
+            return tables.hosting(s, player_id, self._clock() - timedelta(hours=24))
 
     def room_id(self) -> str:
         """The id of the room this database records (made by its migrations)."""
@@ -234,6 +249,20 @@ class Store:
     def top_up(self, table_id: str, player_id: int, chips: int) -> SeatRecord:
         with self._write(table_id) as s:
             return tables.top_up(s, table_id, player_id, chips, self._clock())
+
+    def edit_stack(
+        self,
+        table_id: str,
+        player_id: int,
+        chips: int,
+        author_id: int,
+        settled: str | None = None,
+    ) -> SeatRecord:
+        """The host's stack edit: ``chips`` added (taken, below 0), ``author_id`` its
+        author; ``settled``: the table document's key of the queued edit it settles."""
+        with self._write(table_id) as s:
+            now = self._clock()
+            return tables.edit_stack(s, table_id, player_id, chips, author_id, now, settled)
 
     def set_seat_status(
         self, table_id: str, player_id: int, status: SeatRecordStatus
@@ -376,3 +405,182 @@ class Store:
     def check_invariant(self) -> LedgerTotals:
         with self._read() as s:
             return ledger.check_invariant(s)
+
+    # ---- notes (issue 24)
+
+    def notes_of(self, owner_id: int) -> list[Note]:
+        """The player's private notes on others (read for their owner only)."""
+        with self._read() as s:
+            return notes.notes_of(s, owner_id)
+
+    def keep_note(
+        self, owner_id: int, subject_id: int, text: str, colour: str | None
+    ) -> Note | None:
+        """Write the owner's note on the subject (store/notes.py checks each part); an
+        empty text with no colour deletes it (None)."""
+        with self._write() as s:
+            return notes.keep_note(s, owner_id, subject_id, text, colour, self._clock())
+
+    def drop_note(self, owner_id: int, subject_id: int) -> bool:
+        """Delete the owner's note on the subject; True if there was one."""
+        with self._write() as s:
+            return notes.drop_note(s, owner_id, subject_id)
+
+    # ---- statistics (issue 24)
+
+    def session_start(self, table_id: str) -> int:
+        """The number of the first hand of the table's session (``hands.session_start``)."""
+        with self._read() as s:
+            return hands.session_start(s, table_id)
+
+    def hands_from(self, table_id: str, first: int, most: int) -> list[StoredHand]:
+        """The table's newest ``most`` finished hands numbered ``first`` on, newest first."""
+        with self._read() as s:
+            return hands.hands_from(s, table_id, first, most)
+
+    def player_tables(self, player_id: int) -> list[str]:
+        """The tables where the player was dealt a hand."""
+        with self._read() as s:
+            players.get_player(s, player_id)
+            return hands.player_tables(s, player_id)
+
+    def player_hands(self, player_id: int, table_ids: Sequence[str], most: int) -> list[StoredHand]:
+        """The newest ``most`` finished hands the player was dealt at ``table_ids``."""
+        with self._read() as s:
+            return hands.player_hands(s, player_id, table_ids, most)
+
+    # ---- clubs (issue 24)
+
+    def now(self) -> datetime:
+        """The store's clock (a weekly game is due by it)."""
+        return self._clock()
+
+    def create_club(self, name: str, membership: str, owner_id: int) -> tuple[clubs.Club, str]:
+        """A new club owned by ``owner_id``, and its invite code (shown once)."""
+        with self._write() as s:
+            return clubs.create_club(s, name, membership, owner_id, self._clock())
+
+    def club(self, club_id: str, viewer_id: int) -> clubs.Club:
+        with self._read() as s:
+            return clubs.club(s, club_id, viewer_id)
+
+    def clubs_of(self, player_id: int) -> list[clubs.Club]:
+        with self._read() as s:
+            return clubs.clubs_of(s, player_id)
+
+    def change_club(
+        self, club_id: str, actor_id: int, name: str | None, membership: str | None
+    ) -> clubs.Club:
+        with self._write() as s:
+            return clubs.change_club(s, club_id, actor_id, name, membership, self._clock())
+
+    def new_club_invite(self, club_id: str, actor_id: int) -> str:
+        with self._write() as s:
+            return clubs.new_club_invite(s, club_id, actor_id, self._clock())
+
+    def join_club(self, club_id: str, player_id: int, code: str | None) -> clubs.Club:
+        with self._write() as s:
+            return clubs.join(s, club_id, player_id, code, self._clock())
+
+    def leave_club(self, club_id: str, player_id: int) -> None:
+        with self._write() as s:
+            clubs.leave(s, club_id, player_id, self._clock())
+
+    def club_command(self, club_id: str, player_id: int, command: str) -> clubs.Club:
+        """The club, if the player may give ``command`` there (``clubs.COMMANDS``)."""
+        with self._read() as s:
+            return clubs.club_value(s, clubs.allowed(s, club_id, player_id, command), player_id)
+
+    def club_members(self, club_id: str, viewer_id: int) -> list[clubs.Member]:
+        with self._read() as s:
+            return clubs.members(s, club_id, viewer_id)
+
+    def answer_club_request(
+        self, club_id: str, actor_id: int, player_id: int, approve: bool
+    ) -> clubs.Member | None:
+        with self._write() as s:
+            return clubs.answer_request(s, club_id, actor_id, player_id, approve, self._clock())
+
+    def remove_club_member(self, club_id: str, actor_id: int, player_id: int) -> None:
+        with self._write() as s:
+            clubs.remove(s, club_id, actor_id, player_id, self._clock())
+
+    def set_club_role(self, club_id: str, actor_id: int, player_id: int, role: str) -> clubs.Member:
+        with self._write() as s:
+            return clubs.set_role(s, club_id, actor_id, player_id, role, self._clock())
+
+    def club_log(self, club_id: str, viewer_id: int, limit: int) -> list[clubs.LogLine]:
+        with self._read() as s:
+            return clubs.club_log(s, club_id, viewer_id, limit)
+
+    def log_club(self, club_id: str, actor_id: int | None, kind: str, **fields: Any) -> None:
+        """A line of the club's log for what the room did outside the store (a table)."""
+        with self._write() as s:
+            clubs.write_log(s, club_id, actor_id, kind, self._clock(), **fields)
+
+    def create_club_table(
+        self, club_id: str, name: str, settings: dict[str, Any], host_id: int
+    ) -> TableRecord:
+        """A private table of the club, seen by its members (no one gets an invite)."""
+        hands.check_json(settings, "the table's settings")
+        with self._write() as s:
+            return clubs.create_club_table(s, club_id, name, settings, host_id, self._clock())
+
+    def table_club(self, table_id: str) -> clubs.ClubTag | None:
+        with self._read() as s:
+            return clubs.table_club(s, table_id)
+
+    def sees_club_table(self, table_id: str, player_id: int) -> bool:
+        with self._read() as s:
+            return clubs.sees_club_table(s, table_id, player_id)
+
+    def club_tables(self, club_id: str, viewer_id: int) -> list[str]:
+        with self._read() as s:
+            return clubs.club_tables(s, club_id, viewer_id)
+
+    def add_club_game(
+        self,
+        club_id: str,
+        actor_id: int,
+        settings: dict[str, Any],
+        when: Weekly,
+        host_id: int,
+        next_at: datetime,
+    ) -> club_games.ClubGame:
+        hands.check_json(settings, "the game's settings")
+        with self._write() as s:
+            return club_games.add_game(
+                s, club_id, actor_id, settings, when, host_id, next_at, self._clock()
+            )
+
+    def stop_club_game(self, club_id: str, actor_id: int, game_id: int) -> None:
+        with self._write() as s:
+            club_games.stop_game(s, club_id, actor_id, game_id, self._clock())
+
+    def weekly_games(self, club_id: str, viewer_id: int) -> list[club_games.ClubGame]:
+        with self._read() as s:
+            return club_games.games(s, club_id, viewer_id)
+
+    def due_games(self, now: datetime) -> list[club_games.ClubGame]:
+        with self._read() as s:
+            return club_games.due_games(s, now)
+
+    def claim_game(self, game_id: int, due_at: datetime, next_at: datetime) -> bool:
+        """Whether this caller takes the game's opening due at ``due_at`` (moving it on to
+        ``next_at``): among processes sharing the database, exactly one does."""
+        with self._write() as s:
+            return club_games.claim_game(s, game_id, due_at, next_at)
+
+    def log_game(self, game_id: int, kind: str, **fields: Any) -> None:
+        with self._write() as s:
+            club_games.log_game(s, game_id, kind, self._clock(), **fields)
+
+    def club_results(
+        self, club_id: str, viewer_id: int, span: club_ledger.Span
+    ) -> club_ledger.ClubLedger:
+        with self._read() as s:
+            return club_ledger.club_ledger(s, club_id, viewer_id, span)
+
+    def club_settle(self, club_id: str, viewer_id: int, span: club_ledger.Span) -> list[Payment]:
+        with self._read() as s:
+            return club_ledger.club_settle(s, club_id, viewer_id, span)

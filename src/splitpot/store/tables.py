@@ -19,6 +19,7 @@ from splitpot.store.models import BanRow, HandRow, PlayerRow, SeatRow, TableRow
 from splitpot.store.players import get_player, hashes_match, new_secret, token_hash
 from splitpot.store.values import (
     HandStatus,
+    Hosting,
     SeatRecord,
     SeatRecordStatus,
     TableRecord,
@@ -123,10 +124,21 @@ def tables_of(session: Session, player_id: int) -> list[str]:
     return list(session.scalars(query))
 
 
-def hosted(session: Session, player_id: int) -> int:
-    """How many open tables the player hosts."""
-    query = select(func.count()).where(TableRow.host_id == player_id, TableRow.closed.is_(False))
-    return int(session.scalar(query) or 0)
+def hosting(session: Session, player_id: int, since: datetime) -> Hosting:
+    """The tables the player hosts: open, open with a player seated, made since ``since``."""
+    mine = TableRow.host_id == player_id
+    opened = select(func.count()).where(mine, TableRow.closed.is_(False))
+    in_use = (
+        select(func.count(func.distinct(TableRow.id)))
+        .join(SeatRow, SeatRow.table_id == TableRow.id)
+        .where(mine, TableRow.closed.is_(False))
+    )
+    made = select(func.count()).where(mine, TableRow.created_at >= since)
+    return Hosting(
+        int(session.scalar(opened) or 0),
+        int(session.scalar(in_use) or 0),
+        int(session.scalar(made) or 0),
+    )
 
 
 def invite_matches(session: Session, table_id: str, invite: str) -> bool:
@@ -252,12 +264,23 @@ def top_up(
 
 
 def edit_stack(
-    session: Session, table_id: str, player_id: int, chips: int, author_id: int, now: datetime
+    session: Session,
+    table_id: str,
+    player_id: int,
+    chips: int,
+    author_id: int,
+    now: datetime,
+    settled: str | None = None,
 ) -> SeatRecord:
-    """The host's edit of a seated player's stack (``ledger.edit_stack``)."""
-    get_table(session, table_id, open_only=True)
+    """The host's edit of a seated player's stack (``ledger.edit_stack``); ``settled``:
+    the key of the table's document whose entry for the player the edit settles (a queued
+    edit), removed in the same transaction, so that it is done exactly once."""
+    row = get_table(session, table_id, open_only=True)
     _seated(session, table_id, player_id)
     ledger.edit_stack(session, player_id, table_id, chips, author_id, now)
+    if settled is not None:
+        waiting = {k: v for k, v in row.settings.get(settled, {}).items() if k != str(player_id)}
+        row.settings = dict(row.settings) | {settled: waiting}
     return _seat(session, table_id, player_id)
 
 

@@ -149,6 +149,7 @@ class TransferKind(StrEnum):
     TOP_UP = "top_up"  # balance -> table
     CASH_OUT = "cash_out"  # table -> balance
     HAND_RESULT = "hand_result"  # between the stacks of the players dealt in, and the rake
+    STACK_EDIT = "stack_edit"  # the host's: balance -> table (added), or back (taken)
 
 
 class AccountKind(StrEnum):
@@ -165,6 +166,7 @@ class LedgerEntryJSON(TypedDict):
     hand: str | None
     amount: int
     account: str
+    by: str | None  # the host who made a stack edit
 
 
 class LedgerJSON(TypedDict):
@@ -181,6 +183,16 @@ class Payment(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
+class Hosting:
+    """The tables a player hosts, as the room's limits count them: ``open`` (not closed),
+    ``in_use`` (open, with a player seated) and ``made`` (since the moment asked)."""
+
+    open: int
+    in_use: int
+    made: int
+
+
+@dataclass(frozen=True, slots=True)
 class LedgerTotals:
     """What check_invariant() counted: every chip is in a balance, on a table or with the
     house, and the three sum to zero."""
@@ -188,3 +200,15 @@ class LedgerTotals:
     balances: int
     on_tables: int
     house: int
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A player's private note on another player (issue 24), for its owner's eyes only:
+    ``text`` (perhaps empty) and ``colour``, a tag (None: no tag)."""
+
+    subject_id: int
+    subject_name: str
+    text: str
+    colour: str | None
+    updated_at: datetime

@@ -98,26 +98,15 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_club_log")),
     )
     op.create_index(op.f("ix_club_log_club_id"), "club_log", ["club_id"], unique=False)
-    with op.batch_alter_table("card_tables") as batch:
-        batch.add_column(sa.Column("club_id", sa.String(length=16), nullable=True))
-        batch.create_foreign_key(
-            op.f("fk_card_tables_club_id_clubs"), "clubs", ["club_id"], ["id"]
-        )
-        batch.create_index(op.f("ix_card_tables_club_id"), ["club_id"], unique=False)
-    with op.batch_alter_table("transfers") as batch:
-        batch.add_column(sa.Column("author_id", sa.Integer(), nullable=True))
-        batch.create_foreign_key(
-            op.f("fk_transfers_author_id_players"), "players", ["author_id"], ["id"]
-        )
+    # plain columns, added in place (SQLite would copy a table to add a foreign key)
+    op.add_column("card_tables", sa.Column("club_id", sa.String(length=16), nullable=True))
+    op.create_index(op.f("ix_card_tables_club_id"), "card_tables", ["club_id"], unique=False)
+    op.add_column("transfers", sa.Column("author_id", sa.Integer(), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("transfers") as batch:
-        batch.drop_constraint(op.f("fk_transfers_author_id_players"), type_="foreignkey")
-        batch.drop_column("author_id")
-    with op.batch_alter_table("card_tables") as batch:
-        batch.drop_index(op.f("ix_card_tables_club_id"))
-        batch.drop_constraint(op.f("fk_card_tables_club_id_clubs"), type_="foreignkey")
-        batch.drop_column("club_id")
+    op.drop_column("transfers", "author_id")
+    op.drop_index(op.f("ix_card_tables_club_id"), table_name="card_tables")
+    op.drop_column("card_tables", "club_id")
     for table in ("club_log", "club_games", "club_members", "clubs", "notes"):
         op.drop_table(table)

@@ -1,7 +1,8 @@
-// Seat controls (sit with a buy-in, post now or wait, away and back, top up, leave: asked
-// once when it folds a hand), the host's
-// controls (pause/resume, stakes, remove or ban a player, pass the host role, end an audited
-// session, close the table; the home game's options are options.js's), the invite link (and
+// Seat controls (sit with a buy-in, or ask for the seat where the host approves, post now or
+// wait, away and back, top up, leave: asked once when it folds a hand), the host's
+// controls (pause/resume, stakes, remove or ban a player, pass the host role, edit a stack,
+// end an audited session, close the table; the home game's options are options.js's, seat
+// requests seating.js's), the invite link (and
 // a new one, the old one locked out), and the table's settings at a glance, its options too.
 
 import { isHost, mySeat } from "./state.js";
@@ -38,7 +39,7 @@ export function createControls({ send, signIn, invite: firstInvite }) {
   const tableInfo = byId("table-info");
   let model = null;
   let buyInSeat = null;
-  const SEAT_ACTIONS = ["remove", "ban", "host"];
+  const SEAT_ACTIONS = ["remove", "ban", "host", "stack"];
 
   function command(type, fields = {}) {
     return send({ type, table: model.tableId, ref: type, ...fields });
@@ -65,6 +66,9 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     buyIn.querySelector(".buy-in-range").textContent = t("From {least} to {most}.", { least: min, most: max });
     buyIn.querySelector(".buy-in-error").textContent = "";
     buyInForm.elements.post_now.checked = false;
+    const asking = Boolean(model.summary.approval) && !isHost(model);
+    buyIn.querySelector(".buy-in-approval").hidden = !asking;
+    buyInForm.querySelector('button[value="sit"]').textContent = asking ? t("Ask for the seat") : t("Sit down");
     if (!buyIn.open) buyIn.showModal();
     amount.focus();
     amount.select();
@@ -163,7 +167,16 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     if (!seat) return;
     hostError.textContent = "";
     const action = SEAT_ACTIONS.includes(event.submitter?.value) ? event.submitter.value : "remove";
-    command("host", { action, seat });
+    if (action !== "stack") {
+      command("host", { action, seat });
+      return;
+    }
+    const amount = Number(seatForm.elements.amount.value);
+    if (!Number.isInteger(amount) || amount === 0) {
+      hostError.textContent = t("Enter the chips to add, or below 0 the chips to take.");
+      return;
+    }
+    command("host", { action, seat, amount });
   });
   endSession.addEventListener("click", () => {
     if (!confirm(t("End the session? Every salt of its hands is published for anyone to audit; the game goes on."))) return;

@@ -2,14 +2,16 @@
 // last actions, the button, the clock of the player to act, the board (or two boards, or
 // two runs, each labelled; a rabbit hunt's cards marked as never dealt), the pots, what
 // kind of hand it is (a bomb pot, a kill pot), the showdown (winning cards, HIGH/LOW
-// awards, each share's board or run) and the all-in equities.
+// awards, each share's board or run) and the all-in equities; on another player's seat,
+// the viewer's private note and colour tag on them (notes.js).
 
 import { cardElement } from "../cards.js";
-import { mySeat, shownHand } from "./state.js";
+import { heldFor, mySeat, shownHand } from "./state.js";
 import { element } from "../dom.js";
 import { actionText } from "../game-words.js";
 import { t, tn } from "../i18n.js";
 import { boardWords, dealtOn, shareWords } from "../share-words.js";
+import { colourWord } from "./notes.js";
 
 const STATUS_WORDS = { sitting_out: t("Away"), waiting: t("Waiting") };
 
@@ -22,7 +24,7 @@ function percent(value) {
 }
 
 
-export function createFelt(root, { onSit }) {
+export function createFelt(root, { onSit, notes }) {
   const seatsLayer = root.querySelector("#seats");
   const board = root.querySelector("#board");
   const pots = root.querySelector("#pots");
@@ -101,18 +103,31 @@ export function createFelt(root, { onSit }) {
     const action = element("span", "last-action");
     const marks = element("span", "marks");
     const awards = element("div", "awards");
-    plate.append(countdown, name, stack, action, marks, awards);
+    // the viewer's note on the player: a small button on the plate's corner (the tag's
+    // colour), or a click on the name, opens the editor
+    const note = element("button", "note-button");
+    note.type = "button";
+    const editNote = () => notes.edit(node.dataset.player, name.textContent);
+    note.addEventListener("click", editNote);
+    name.addEventListener("click", () => {
+      if (!note.hidden) editNote();
+    });
+    plate.append(countdown, name, stack, action, marks, awards, note);
     const bet = element("div", "bet");
     const equity = element("div", "equity");
     node.append(cards, plate, bet, equity);
   }
 
-  function emptyParts(node, number, canSit) {
-    const kind = canSit ? "sit" : "empty";
+  // An empty seat: a button to sit, or its label (held for a player who asked or was
+  // offered it: their name).
+  function emptyParts(node, number, canSit, held) {
+    const kind = held ? `held:${held.name}` : canSit ? "sit" : "empty";
     if (node.dataset.kind === kind) return;
     node.dataset.kind = kind;
     node.replaceChildren();
-    if (canSit) {
+    if (held) {
+      node.append(element("span", "empty-label", t("Held for {name}", { name: held.name })));
+    } else if (canSit) {
       const button = element("button", "sit-button", t("Sit"));
       button.type = "button";
       button.setAttribute("aria-label", t("Sit in seat {seat}", { seat: number }));
@@ -199,8 +214,15 @@ export function createFelt(root, { onSit }) {
     node.dataset.row = position.y < position.centre.y ? "top" : "bottom";
     if (!seat) {
       node.classList.add("empty");
-      emptyParts(node, number, model.viewer == null);
-      node.setAttribute("aria-label", t("Seat {seat}: empty", { seat: number }));
+      const held = heldFor(model, number);
+      const mine = held && model.player && held.player === String(model.player.id);
+      emptyParts(node, number, model.viewer == null, mine ? null : held);
+      node.setAttribute(
+        "aria-label",
+        held && !mine
+          ? t("Seat {seat}: held for {name}", { seat: number, name: held.name })
+          : t("Seat {seat}: empty", { seat: number }),
+      );
       return;
     }
     occupiedParts(node);
@@ -279,7 +301,31 @@ export function createFelt(root, { onSit }) {
     const label = [t("Seat {seat}: {name}", { seat: number, name: seat.name }), t("stack {amount}", { amount: seat.stack })];
     if (seat.bet) label.push(t("bet {amount}", { amount: seat.bet }));
     if (words.length) label.push(words.join(", "));
+    label.push(...drawNote(node, seat, isMe));
     node.setAttribute("aria-label", label.join(", "));
+  }
+
+  // The viewer's note on another player's seat: the tag's colour on the plate's corner, the
+  // text as the plate's tooltip; what the seat's label says of it.
+  function drawNote(node, seat, isMe) {
+    const plate = node.querySelector(".plate");
+    const button = node.querySelector(".note-button");
+    const note = notes.noteOn(seat.player);
+    const notable = !isMe && notes.canNote(seat.player);
+    node.dataset.player = String(seat.player);
+    node.classList.toggle("notable", notable);
+    button.hidden = !notable;
+    button.classList.toggle("noted", Boolean(note));
+    if (note?.colour) button.dataset.noteColour = note.colour;
+    else delete button.dataset.noteColour;
+    button.setAttribute("aria-label", note ? t("Your note on {name}", { name: seat.name })
+      : t("Write a note on {name}", { name: seat.name }));
+    if (note?.text) plate.title = note.text;
+    else plate.removeAttribute("title");
+    if (!notable || !note) return [];
+    const said = note.colour ? [t("tagged {colour}", { colour: colourWord(note.colour) })] : [];
+    if (note.text) said.push(t("your note: {text}", { text: note.text }));
+    return said;
   }
 
   // A bet gathered into the pot slides to the middle once the felt is drawn (no motion:

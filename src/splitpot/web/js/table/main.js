@@ -15,9 +15,11 @@ import { createDealAlerts } from "./deal-alerts.js";
 import { createEntropy } from "./entropy.js";
 import { createFelt } from "./felt.js";
 import { createHelper } from "./helper.js";
+import { createNotes } from "./notes.js";
 import { createOptions } from "./options.js";
 import { createRabbit } from "./rabbit.js";
 import { createRunIt } from "./run-it.js";
+import { createSeating } from "./seating.js";
 import { createSettings } from "./settings.js";
 import { createShares } from "./shares.js";
 import { emptyModel, isHost, mySeat, receive, shownHand } from "./state.js";
@@ -53,6 +55,13 @@ let justSat = false; // this page asked for a seat: the room learns our showdown
 const connectionBox = document.querySelector("#connection");
 const tableMessage = document.querySelector("#table-message");
 const reopenButton = document.querySelector("#reopen");
+const copyButton = document.querySelector("#copy-table");
+
+// A closed table's host may reopen it, or make this week's table from its settings.
+function offerReopen(shown) {
+  reopenButton.hidden = !shown;
+  copyButton.hidden = !shown;
+}
 
 function send(message) {
   if (message.type === "sit") justSat = true; // the room's snapshot for the seat follows
@@ -70,8 +79,10 @@ const options = createOptions({
     document.querySelector("#host-error").textContent = text;
   },
 });
+const notes = createNotes({ onChange: () => draw() }); // ours on other players, on their seats
 const felt = createFelt(document.querySelector("#felt"), {
   onSit: (seat) => controls.openBuyIn(seat),
+  notes,
 });
 const controls = createControls({
   send,
@@ -82,6 +93,7 @@ const controls = createControls({
     if (!(await askForName())) pendingSeat = null;
   },
 });
+const seating = createSeating({ send, openBuyIn: (seat) => controls.openBuyIn(seat) });
 const settings = createSettings({
   onShortcut: (key) => actions.shortcut(key),
   onShowLosing: () => tellShowdown(),
@@ -113,6 +125,7 @@ function drawNow() {
   felt.render(model);
   actions.render(model);
   controls.render(model);
+  seating.render(model);
   runIt.render(model);
   shares.render(model);
   rabbit.render(model);
@@ -203,12 +216,13 @@ function refused(message) {
     tableMessage.textContent = message.code === "unknown_table"
       ? t("There is no table here, or it is private: open it with the invite link its host shared.")
       : message.message;
-    reopenButton.hidden = !(message.code === "unknown_table" && model.player); // a host's closed table
+    offerReopen(message.code === "unknown_table" && Boolean(model.player)); // a host's closed table
     document.body.dataset.ready = "1";
     return;
   }
   if (ref.startsWith("act:")) actions.refused(ref, message.message);
   else if (ref === "chat") chat.refused(message.message);
+  else if (seating.refused(ref, message.message)) return;
   else if (!controls.refused(ref, message.message)) actions.showError(message.message);
 }
 
@@ -271,6 +285,7 @@ function handle(message) {
     }
   }
   if (message.type === "welcome" && !gone) watchTable();
+  if (message.type === "welcome") notes.follow(model.player); // fetched once per player
   if (message.type === "event" && message.event.kind === "chips_added" && message.event.seat === model.viewer) {
     controls.toppedUp();
   }
@@ -280,7 +295,7 @@ function handle(message) {
 // Removed, banned, or the table closed: the room sends nothing more of it. The page says
 // why and stops watching (a reload tries again); its host may reopen a closed table.
 function leaveTable(text, closed) {
-  reopenButton.hidden = !(closed && isHost(model));
+  offerReopen(closed && isHost(model));
   gone = true;
   model.summary = null; // nothing more is drawn
   document.body.dataset.gone = "1";
@@ -306,9 +321,22 @@ reopenButton.addEventListener("click", async () => {
   }
   gone = false;
   delete document.body.dataset.gone;
-  reopenButton.hidden = true;
+  offerReopen(false);
   tableMessage.textContent = "";
   watchTable();
+});
+
+copyButton.addEventListener("click", async () => {
+  let made;
+  try {
+    made = await request("POST", `/api/tables/${encodeURIComponent(tableId)}/copy`);
+  } catch (error) {
+    tableMessage.textContent = error.message;
+    return;
+  }
+  const url = new URL(`/tables/${encodeURIComponent(made.table.id)}`, location.origin);
+  if (made.invite) url.searchParams.set("invite", made.invite);
+  location.assign(url.href);
 });
 
 if (!me) me = await askForName({ allowWatch: true }); // null: just watch

@@ -25,7 +25,15 @@ export function emptyModel(tableId) {
     clock: null,       // {seat, deadline (ms), bank (s)}: who is on the clock
     bombCalled: false, // the host called a bomb pot for the next hand
     killSeat: null,    // the seat that posts a kill blind in the next hand
+    requests: [],      // seats asked for: {player, name, seat, buy_in, deadline (ms)}
+    waitingList: [],   // the full table's waiting list, in order: {player, name}
+    offer: null,       // the seat offered to the first in line: {player, name, seat, deadline}
   };
+}
+
+// A deadline on the wire (UTC text, or null) as ms.
+function wireTime(text) {
+  return text ? Date.parse(text) : null;
 }
 
 function emptyShowdown() {
@@ -106,6 +114,9 @@ function snapshot(model, message) {
   model.clock = null;
   model.bombCalled = Boolean(state.bomb_called ?? state.table?.bomb_called);
   model.killSeat = state.kill_seat ?? state.table?.kill_seat ?? null;
+  model.requests = (state.requests || []).map((asked) => ({ ...asked, deadline: wireTime(asked.deadline) }));
+  model.waitingList = (state.waiting_list || []).map((person) => ({ ...person }));
+  model.offer = state.offer ? { ...state.offer, deadline: wireTime(state.offer.deadline) } : null;
   const hand = state.hand;
   if (hand) {
     const asked = hand.run_it || [];
@@ -208,6 +219,7 @@ const FOLDS = {
     };
     if (model.summary) model.summary.players += 1;
     if (model.player && event.player === model.player.id) model.viewer = event.seat;
+    seatTaken(model, event.player, event.seat);
   },
   player_left(model, event) {
     model.seats[event.seat - 1] = null;
@@ -455,7 +467,32 @@ const FOLDS = {
   kill_due(model, event) {
     model.killSeat = event.seat;
   },
+  // Who waits for a seat (docs/protocol.md "Seats by approval and the waiting list").
+  seat_request(model, event, now) {
+    model.requests = model.requests.filter((asked) => asked.seat !== event.seat);
+    if (event.state === "asked") {
+      const { player, name, seat, buy_in } = event;
+      model.requests.push({ player, name, seat, buy_in, deadline: now + event.seconds * 1000 });
+    }
+  },
+  waiting_list(model, event) {
+    model.waitingList = model.waitingList.filter((person) => person.player !== event.player);
+    if (event.joined) model.waitingList.push({ player: event.player, name: event.name });
+    else if (model.offer?.player === event.player) model.offer = null;
+  },
+  seat_offer(model, event, now) {
+    const { player, name, seat } = event;
+    if (event.state === "offered") {
+      model.offer = { player, name, seat, deadline: now + event.seconds * 1000 };
+    } else {
+      if (model.offer?.player === player) model.offer = null;
+      model.waitingList = model.waitingList.filter((person) => person.player !== player);
+    }
+  },
   host(model, event) {
+    if (event.action === "approve" || event.action === "reject") {
+      model.requests = model.requests.filter((asked) => asked.seat !== event.seat);
+    }
     if (!model.summary) return;
     if (event.action === "pause") model.summary.paused = true;
     if (event.action === "resume") model.summary.paused = false;
@@ -464,10 +501,25 @@ const FOLDS = {
   },
 };
 
+// A seat taken: its request is answered, the player is off the list, an offer to them done.
+function seatTaken(model, player, seat) {
+  model.requests = model.requests.filter((asked) => asked.seat !== seat && asked.player !== player);
+  model.waitingList = model.waitingList.filter((person) => person.player !== player);
+  if (model.offer && (model.offer.player === player || model.offer.seat === seat)) model.offer = null;
+}
+
 // ---------------------------------------------------------------- derived views
 
 export function mySeat(model) {
   return model.viewer == null ? null : seatAt(model, model.viewer);
+}
+
+// Whom an empty seat is held for: a request's player, or the offer's; null when free.
+export function heldFor(model, seat) {
+  const asked = model.requests.find((request) => request.seat === seat);
+  if (asked) return { player: asked.player, name: asked.name };
+  if (model.offer?.seat === seat) return { player: model.offer.player, name: model.offer.name };
+  return null;
 }
 
 export function isHost(model) {
