@@ -422,16 +422,7 @@ class TableHost:
         """A request for the seat, held for the player until the host answers or it runs
         out (``REQUEST_SECONDS``)."""
         person, seat = command.person, command.seat
-        asked = self.seating.request_of(person.id)
-        if asked is not None:
-            raise ProtocolError(
-                ErrorCode.NOT_NOW,
-                said(
-                    "{name} has asked for seat {seat} already: wait for the host",
-                    name=person.name,
-                    seat=asked.seat + 1,
-                ),
-            )
+        self._check_not_asked(person)
         yield Seated(person.id)  # the asker watches: the answer comes to the table
         seconds = REQUEST_SECONDS * self.options.clock_scale
         request = SeatRequest(person, seat, command.buy_in, command.post_now, now + seconds)
@@ -448,6 +439,19 @@ class TableHost:
             amount=command.buy_in,
         )
         yield self._announce(fields, text)
+
+    def _check_not_asked(self, person: Person) -> None:
+        """One request a player at a time: refused while theirs waits for the host."""
+        asked = self.seating.request_of(person.id)
+        if asked is not None:
+            raise ProtocolError(
+                ErrorCode.NOT_NOW,
+                said(
+                    "{name} has asked for seat {seat} already: wait for the host",
+                    name=person.name,
+                    seat=asked.seat + 1,
+                ),
+            )
 
     def _answer_request(
         self, action: HostAction, seat: int, stack: int | None
@@ -509,16 +513,7 @@ class TableHost:
                 ErrorCode.ALREADY_SEATED,
                 said("{name} already sits in seat {seat}", name=person.name, seat=seat + 1),
             )
-        asked = self.seating.request_of(person.id)
-        if asked is not None:
-            raise ProtocolError(
-                ErrorCode.NOT_NOW,
-                said(
-                    "{name} has asked for seat {seat} already: wait for the host",
-                    name=person.name,
-                    seat=asked.seat + 1,
-                ),
-            )
+        self._check_not_asked(person)
         free = self._free_seat()
         if free is not None and not self.seating.waiting:
             raise ProtocolError(

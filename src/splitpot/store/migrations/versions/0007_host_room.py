@@ -65,9 +65,7 @@ def upgrade() -> None:
         sa.Column("since", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("club_id", "player_id", name=op.f("pk_club_members")),
     )
-    op.create_index(
-        op.f("ix_club_members_player_id"), "club_members", ["player_id"], unique=False
-    )
+    op.create_index(op.f("ix_club_members_player_id"), "club_members", ["player_id"], unique=False)
     op.create_table(
         "club_games",
         sa.Column("id", sa.Integer(), nullable=False),
