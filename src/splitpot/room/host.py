@@ -367,12 +367,7 @@ class TableHost:
     def _check_sit(self, person: Person, seat: int, buy_in: int) -> None:
         """Refuse a sit-down (or a request, or its approval) that cannot be, by why."""
         config = self.table.config
-        where = self.seat_of(person.id)
-        if where is not None:
-            raise ProtocolError(
-                ErrorCode.ALREADY_SEATED,
-                said("{name} already sits in seat {seat}", name=person.name, seat=where + 1),
-            )
+        self._check_not_seated(person)
         if not 0 <= seat < config.seats:
             raise ProtocolError(
                 ErrorCode.BAD_MESSAGE,
@@ -439,6 +434,15 @@ class TableHost:
             amount=command.buy_in,
         )
         yield self._announce(fields, text)
+
+    def _check_not_seated(self, person: Person) -> None:
+        """One seat a player at a table."""
+        where = self.seat_of(person.id)
+        if where is not None:
+            raise ProtocolError(
+                ErrorCode.ALREADY_SEATED,
+                said("{name} already sits in seat {seat}", name=person.name, seat=where + 1),
+            )
 
     def _check_not_asked(self, person: Person) -> None:
         """One request a player at a time: refused while theirs waits for the host."""
@@ -507,12 +511,7 @@ class TableHost:
                 ErrorCode.BAD_MESSAGE,
                 said("{name} is number {place} on the waiting list", name=person.name, place=place),
             )
-        seat = self.seat_of(person.id)
-        if seat is not None:
-            raise ProtocolError(
-                ErrorCode.ALREADY_SEATED,
-                said("{name} already sits in seat {seat}", name=person.name, seat=seat + 1),
-            )
+        self._check_not_seated(person)
         self._check_not_asked(person)
         free = self._free_seat()
         if free is not None and not self.seating.waiting:
