@@ -738,3 +738,13 @@ def test_random_walk_keeps_the_ledger_whole(store: Store) -> None:
                 assert chips(store, t) == stacks[t]
             assert {p: store.balance(p) for p in players} == balance
     assert house > 0 and store.unfinished_hands() == []
+
+
+def test_a_secret_never_begins_as_a_command_line_option() -> None:
+    """An invite is typed after ``--invite``: one beginning with "-" (1 in 64 of
+    token_urlsafe's) would be taken for an option."""
+    from splitpot.store.players import new_secret
+
+    secrets = [new_secret() for _ in range(2000)]
+    assert not any(secret.startswith("-") for secret in secrets)
+    assert len(set(secrets)) == 2000 and all(len(secret) == 43 for secret in secrets)

@@ -116,8 +116,11 @@ def hashes_match(stored: str | None, token: str) -> bool:
 
 
 def new_secret() -> str:
-    """256 random bits, URL-safe: a session token or a table invite."""
-    return secrets.token_urlsafe(32)
+    """256 random bits, URL-safe: a session token or a table invite; never beginning with
+    "-", which a command line would take for an option (``splitpot play --invite -x...``)."""
+    while (secret := secrets.token_urlsafe(32)).startswith("-"):
+        pass
+    return secret
 
 
 def player_value(row: PlayerRow) -> Player:
