@@ -14,7 +14,7 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "splitpot"
 # layer and the layers above it, never one below.
 LAYERS: list[set[str]] = [
     {"cards", "evaluate", "rules", "engine", "table", "text", "reading"},
-    {"history", "equity", "bots", "fair", "verify", "dealer", "simulation", "i18n"},
+    {"history", "equity", "bots", "fair", "verify", "dealer", "simulation", "i18n", "tournament"},
     {"protocol"},
     {"room"},
     {"store", "server", "web", "client", "session", "tui", "cli", "arguments"},

@@ -1156,8 +1156,7 @@ class TableHost:
     def _can_deal(self) -> bool:
         if self.paused or self.closed or self.closing or self.idle:
             return False
-        ready = [s for s, p in enumerate(self.table.seats) if p is not None and not p.absent]
-        return len(ready) >= 2
+        return len(self.table.players_ready) >= 2
 
     def _mind_humans(self, now: float) -> None:
         """A table of bots alone (no human sits there or watches it) is left to itself from

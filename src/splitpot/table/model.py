@@ -81,6 +81,7 @@ class TableConfig:
     bomb_every: int = 0  # a bomb pot every N hands (0: only when the host calls one)
     double_board: DoubleBoard = DoubleBoard.OFF
     kill: Kill | None = None
+    tournament: bool = False  # RULES.md 8: the absent are dealt in, nobody owes a blind
 
     def __post_init__(self) -> None:
         if not isinstance(self.variant, Variant):
@@ -113,7 +114,7 @@ class TableConfig:
 
     def _check_options(self) -> None:
         """The home game's options (RULES.md 7), each with the game it needs."""
-        for name in ("straddle", "run_it_twice", "rabbit_hunt"):
+        for name in ("straddle", "run_it_twice", "rabbit_hunt", "tournament"):
             if not isinstance(getattr(self, name), bool):
                 raise TableError("{name} must be true or false", name=name)
         whole_chips("bomb_pot", self.bomb_pot)

@@ -166,6 +166,7 @@ class Table:
         ``kept``: the chips are those a system of record kept for the player at this table
         (a room restarting), not a buy-in, so the buy-in range does not apply."""
         self.check_sit(seat, name, buy_in, kept=kept)
+        post_now = post_now or self.config.tournament  # RULES.md 8: moved in, dealt in
         self.seats[seat] = Seat(name, buy_in, post_now=post_now)
         return [PlayerSat(seat, name, buy_in, post_now)]
 
@@ -568,7 +569,8 @@ class Table:
         return Action.check() if legal.check else legal.give_up()
 
     def time_out(self, seat: int) -> list[TableEvent]:
-        """RULES.md 6: the time ran out: check if possible, else fold; then sit out."""
+        """RULES.md 6: the time ran out: check if possible, else fold; then sit out (in a
+        tournament, away but still dealt in: RULES.md 8)."""
         events = self.act(seat, self.time_out_action(seat))
         player = self._occupant(seat)
         player.sitting_out = True
@@ -589,6 +591,20 @@ class Table:
         return replace(
             seen, bomb_called=self.bomb_called, kill_seat=self.kill_seat, straddle=straddle
         )
+
+    @property
+    def next_big_blind(self) -> int | None:
+        """The seat that posts the big blind next hand by the dead-button rule, or None
+        while the button is still to be drawn (a tournament's balancing: RULES.md 8)."""
+        ready = self._ready()
+        if self.button_seat is None or self._big_blind_seat is None or not ready:
+            return None
+        return self._next(self._big_blind_seat, ready)
+
+    @property
+    def players_ready(self) -> list[int]:
+        """The seats that would be dealt in if the game (re)started now."""
+        return self._ready()
 
     @property
     def seat_to_act(self) -> int | None:
@@ -653,8 +669,12 @@ class Table:
             )
 
     def _ready(self) -> list[int]:
-        """Seats whose players have chips and are sitting in."""
-        return [i for i, s in enumerate(self.seats) if s is not None and not s.absent]
+        """Seats whose players have chips and are sitting in (in a tournament, every
+        player with chips: RULES.md 8, the absent are dealt in)."""
+        return [i for i, s in enumerate(self.seats) if s is not None and not self._absent(s)]
+
+    def _absent(self, player: Seat) -> bool:
+        return player.stack == 0 if self.config.tournament else player.absent
 
     def _next(self, seat: int, among: Sequence[int]) -> int:
         for step in range(1, self.config.seats + 1):
@@ -696,7 +716,7 @@ class Table:
     def _misses(self, seat: int) -> bool:
         """Whether a blind passing this seat is missed by its player (RULES.md 6)."""
         player = self.seats[seat]
-        return player is not None and player.absent and not player.waiting
+        return player is not None and self._absent(player) and not player.waiting
 
     def _dealt(self, ready: list[int], blinds: _Blinds) -> list[int]:
         """Who is dealt in: regulars, the big blind, and those posting to play now. RULES.md
@@ -738,6 +758,9 @@ class Table:
             player = self._occupant(seat)
             left = player.stack - sum(p.amount for p in posts if p.player == index[seat])
             dead = player.dead_owed
+            if self.config.tournament:  # RULES.md 8: a player moved in posts nothing extra
+                owed[seat] = 0
+                continue
             if not blinds.fresh and seat not in (small, blinds.big):
                 if player.waiting or player.missed_big:
                     live = min(betting.big_blind, max(left, 0))
