@@ -134,6 +134,21 @@ class RecordedOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """The tournament a hand was dealt in (RULES.md 8), as hand histories print it: its
+    number and name, the entry (``buy_in`` paid into the prize pool, 0 in a free roll;
+    the room's ``fee`` beside it, 0 for none), the level of the hand (1 is the first) and
+    the number of the hand's table in the tournament (1 is the first)."""
+
+    id: int
+    name: str
+    buy_in: int
+    fee: int
+    level: int
+    table: int
+
+
+@dataclass(frozen=True, slots=True)
 class HandRecord:
     """Players are in clockwise order; ``button`` indexes them. ``holes`` hold None for
     unknown cards; ``deck``, where known, is the whole order of the deck. ``serial`` is
@@ -141,7 +156,10 @@ class HandRecord:
 
     RULES.md 7: ``second_board`` is the second board of a double board, or the whole
     second board of a board run twice (the cards both runs share, then its own); ``runs``
-    is what the players chose when asked to run it twice (None: they were not asked)."""
+    is what the players chose when asked to run it twice (None: they were not asked).
+
+    RULES.md 8: ``tournament`` is the tournament of a tournament hand (None: a cash hand),
+    whose chips are tournament chips."""
 
     id: str
     game: str
@@ -162,6 +180,7 @@ class HandRecord:
     serial: int | None = None
     second_board: tuple[Card, ...] = ()
     runs: int | None = None
+    tournament: TournamentRecord | None = None
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -1,6 +1,7 @@
 """Open Hand History (OHH, hh-specs.handhistory.org, spec 1.4.7), the JSON hand history
-trackers adopted: written, not read. A hand is one ``{"ohh": {...}}`` object; a file of
-many holds one object a line with a blank line between (the spec's storage format).
+trackers adopted: written, not read (but for a tournament hand's tournament). A hand is
+one ``{"ohh": {...}}`` object; a file of many holds one object a line with a blank line
+between (the spec's storage format).
 
 RULES.md 7: antes and straddles are OHH's ``Post Ante`` and ``Straddle``; OHH has one
 board, preflop betting and no kill, so a double board, a board run twice, a bomb pot and a
@@ -8,6 +9,11 @@ kill blind are refused by name.
 
 What the hero sees is written, as in PokerStars text (``report.revealed_holes``): their own
 cards dealt, every hand shown, and a hand mucked at the showdown; never a folded hand.
+
+RULES.md 8: a tournament hand is ``"tournament": true`` with its ``tournament_info`` (the
+tournament's number, name, buy-in and fee in room chips, "XPM"), its table named as
+PokerStars names it, ``"<tournament> <table>"``, and its chips tournament chips; OHH has no
+level, which splitpot adds as ``splitpot_level``. ``read_tournament`` reads them back.
 """
 
 from __future__ import annotations
@@ -33,7 +39,9 @@ from splitpot.engine import (
     Shown,
 )
 from splitpot.history import report
-from splitpot.history.model import HandRecord, HistoryError
+from splitpot.history.model import HandRecord, HistoryError, TournamentRecord, string
+from splitpot.history.model import whole as whole_number
+from splitpot.reading import shown
 from splitpot.rules import Structure, Variant
 
 SPEC_VERSION = "1.4.7"
@@ -60,6 +68,8 @@ ACTIONS = {
     ActionKind.RAISE: "Raise",
 }
 CURRENCIES = {"$": "USD", "€": "EUR", "£": "GBP"}  # anything else: chips, "XPM"
+CHIPS = "XPM"  # the spec's play money: the room's chips, and a tournament's buy-in in them
+LEVEL = "splitpot_level"  # RULES.md 8: the hand's level, which OHH has no field for
 
 Money = Callable[[int], int | float]  # chips as the file's money
 
@@ -88,22 +98,27 @@ def ohh_document(
     unsaid = _unsaid(record)
     if unsaid is not None:
         raise HistoryError(f"OHH cannot say {unsaid}: hand {record.id}")
-    money = _money(record.unit)
+    tournament = record.tournament
+    money = _money("1" if tournament else record.unit)  # RULES.md 8: tournament chips
     betting = record.config.betting
+    entry: dict[str, Any] = {"tournament": tournament is not None}
+    if tournament is not None:
+        entry["tournament_info"] = tournament_info(tournament)
+        table = f"{tournament.id} {tournament.table}"
     return {
         "ohh": {
             "spec_version": SPEC_VERSION,
             "site_name": SITE,
             "network_name": SITE,
             "internal_version": INTERNAL_VERSION,
-            "tournament": False,
+            **entry,
             "game_number": record.id,
             "start_date_utc": _utc(started).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "table_name": table,
             "table_size": seats or max(p.seat for p in record.players),
             "game_type": game_type,
             "bet_limit": {"bet_type": BET_TYPES[record.config.structure], "bet_cap": 0},
-            "currency": CURRENCIES.get(record.currency, "XPM"),
+            "currency": CHIPS if tournament else CURRENCIES.get(record.currency, CHIPS),
             "dealer_seat": record.players[record.button].seat,
             "small_blind_amount": money(betting.small_blind),
             "big_blind_amount": money(betting.big_blind),
@@ -117,6 +132,59 @@ def ohh_document(
             "pots": _pots(hand, money),
         }
     }
+
+
+def tournament_info(tournament: TournamentRecord) -> dict[str, Any]:
+    """RULES.md 8: the spec's ``tournament_info`` of a hand's tournament, its level
+    beside it (``splitpot_level``)."""
+    return {
+        "tournament_number": str(tournament.id),
+        "name": tournament.name,
+        "currency": CHIPS,
+        "buyin_amount": tournament.buy_in,
+        "fee_amount": tournament.fee,
+        LEVEL: tournament.level,
+    }
+
+
+def read_tournament(document: dict[str, Any]) -> TournamentRecord | None:
+    """RULES.md 8: the tournament of an OHH hand (``{"ohh": {...}}``) as splitpot writes
+    it; None for a cash hand (``tournament`` false or left out). HistoryError names the
+    field that is missing or bad."""
+    hand = document.get("ohh") if isinstance(document, dict) else None
+    if not isinstance(hand, dict):
+        raise HistoryError(f"not an OHH hand: {shown(document)} has no object 'ohh'")
+    flag = hand.get("tournament", False)
+    if flag is None or flag is False:
+        return None
+    if flag is not True:
+        raise HistoryError(f"ohh.tournament is {shown(flag)}, not true or false")
+    info = hand.get("tournament_info")
+    if not isinstance(info, dict):
+        raise HistoryError(f"ohh.tournament_info is {shown(info)}, not an object")
+    for key in ("tournament_number", "name", "buyin_amount", "fee_amount", LEVEL):
+        if key not in info:
+            raise HistoryError(f"ohh.tournament_info: the field {key!r} is missing")
+    number = string(info["tournament_number"], "ohh.tournament_info.tournament_number")
+    if not (number.isascii() and number.isdigit() and number[0] != "0"):
+        raise HistoryError(
+            f"ohh.tournament_info.tournament_number is {shown(number)}, not a number"
+        )
+    table_name = string(hand.get("table_name"), "ohh.table_name")
+    table = table_name.removeprefix(f"{number} ")
+    if table == table_name or not (table.isascii() and table.isdigit() and table[0] != "0"):
+        raise HistoryError(
+            f"ohh.table_name is {shown(table_name)}, not '<tournament> <table>' of tournament "
+            f"{number}"
+        )
+    return TournamentRecord(
+        int(number),
+        string(info["name"], "ohh.tournament_info.name"),
+        whole_number(info["buyin_amount"], "ohh.tournament_info.buyin_amount"),
+        whole_number(info["fee_amount"], "ohh.tournament_info.fee_amount"),
+        whole_number(info[LEVEL], f"ohh.tournament_info.{LEVEL}", 1),
+        int(table),
+    )
 
 
 def _unsaid(record: HandRecord) -> str | None:

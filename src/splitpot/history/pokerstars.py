@@ -6,6 +6,11 @@ home game's posts and double board as splitpot writes them (docs/history.md). Ot
 are recognised and skipped with a reason; a hand that cannot be read is reported with the
 reason, and reading goes on with the next one. Money is read in the smallest unit of the
 file: cents for cash games, chips for tournaments.
+
+RULES.md 8: a tournament hand is written and read as PokerStars prints one (``Tournament
+#12, 100+10 Omaha Hi/Lo Pot Limit - Level III (20/40)``, ``Table '12 2'``, the antes
+posted), its chips tournament chips; its tournament's name, which PokerStars' hands never
+print, on splitpot's own last line of the summary (``Tournament name: ...``).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from splitpot.history.model import (
     PlayerRecord,
     RecordedAction,
     RecordedOutcome,
+    TournamentRecord,
     Unreadable,
     UnsupportedHand,
 )
@@ -68,6 +74,16 @@ SEAT = re.compile(
 STREET = re.compile(
     r"^\*\*\* (?:(?P<board>FIRST|SECOND) )?(?P<street>FLOP|TURN|RIVER) \*\*\* (?P<cards>.*)$"
 )
+TOURNAMENT = re.compile(  # RULES.md 8: the entry is "$11+$1 USD", "100+9" or "Freeroll"
+    r"Tournament #(?P<id>\d+), (?P<entry>Freeroll|\S+?)(?: (?P<iso>[A-Z]{3}))?(?= )"
+)
+LEVEL = re.compile(r"\bLevel (?P<level>[IVXLCDM]+) ")
+TABLE = re.compile(r"^Table '(?P<name>[^']*)'")
+TOURNAMENT_NAME = "Tournament name: "  # splitpot's line: PokerStars' hands print no name
+ROMAN = (
+    ("M", 1000), ("CM", 900), ("D", 500), ("CD", 400), ("C", 100), ("XC", 90), ("L", 50),
+    ("XL", 40), ("X", 10), ("IX", 9), ("V", 5), ("IV", 4), ("I", 1),
+)  # fmt: skip
 RUN_TWICE = "Hand was run twice"  # the summary's line after a board run twice
 DOUBLE_BOARD = "Hand was played on two boards"  # splitpot's line: PokerStars deals none
 UNCALLED = re.compile(rf"^Uncalled bet \((?P<amount>{MONEY})\) returned to (?P<name>.+)$")
@@ -148,6 +164,7 @@ class _Game:
     small: int
     big: int
     currency: str
+    tournament: _Tournament | None = None
 
     @property
     def fixed_limit(self) -> bool:
@@ -157,6 +174,19 @@ class _Game:
     def big_blind(self) -> int:
         """The limit stakes name the bets: the big blind is the small bet (RULES.md 4.1)."""
         return self.small if self.fixed_limit else self.big
+
+
+@dataclass(frozen=True, slots=True)
+class _Tournament:
+    """What a tournament hand's first line says of its tournament (RULES.md 8): the
+    entry in the smallest unit of its money (cents of "$11+$1 USD"), and the entry as
+    written when the record cannot say it all (a currency, a bounty)."""
+
+    id: int
+    buy_in: int
+    fee: int
+    level: int
+    entry: str | None
 
 
 class _HandReader:
@@ -182,6 +212,9 @@ class _HandReader:
         self.total_pot: int | None = None
         self.rake: int | None = None
         self.pots: tuple[int, ...] | None = None
+        self.tournament_id: int | None = None  # RULES.md 8: a tournament hand's
+        self.table_number: int | None = None  # the table in its tournament
+        self.tournament_name = ""
 
     def money(self, text: str) -> int:
         try:
@@ -212,6 +245,7 @@ class _HandReader:
         config = GameConfig(
             game.variant,
             betting,
+            max((post.amount for post in posts if post.kind is PostKind.ANTE), default=0),
             boards=2 if self.second and not twice else 1,
             run_it_twice=twice,
         )
@@ -232,6 +266,24 @@ class _HandReader:
             currency=game.currency,
             second_board=tuple(self.second),
             runs=2 if twice else None,
+            extra={"buy_in": game.tournament.entry}
+            if game.tournament and game.tournament.entry
+            else {},
+            tournament=self._tournament(game.tournament),
+        )
+
+    def _tournament(self, tournament: _Tournament | None) -> TournamentRecord | None:
+        """RULES.md 8: the hand's tournament, its table and name as the hand gives them."""
+        if tournament is None:
+            return None
+        assert self.table_number is not None  # read with the seats
+        return TournamentRecord(
+            tournament.id,
+            self.tournament_name,
+            tournament.buy_in,
+            tournament.fee,
+            tournament.level,
+            self.table_number,
         )
 
     # ---------------------------------------------------------- header and seats
@@ -252,14 +304,54 @@ class _HandReader:
         if variant is None:
             raise UnsupportedHand(f"{name} is not a game splitpot plays")
         sign = re.search(r"[$€£]", rest)
+        tournament = None
         if "Tournament" not in rest[: game.start()]:
             self.scale = 100 if sign else 1
+        else:
+            tournament = self._entry(rest, game.start(), game.end())
+            self.tournament_id = tournament.id
         currency = sign[0] if sign and self.scale == 100 else ""
         stakes = STAKES.search(rest, game.end())
         if stakes is None:
             raise HistoryError(f"no stakes in the header {rest!r}")
         small, big = self.money(stakes["small"]), self.money(stakes["big"])
-        return _Game(variant, name, game["limit"], small, big, currency)
+        return _Game(variant, name, game["limit"], small, big, currency, tournament)
+
+    def _entry(self, rest: str, game_starts: int, game_ends: int) -> _Tournament:
+        """RULES.md 8: the tournament of the header: its number, its entry (a free roll;
+        buy-in and fee; buy-in, bounty and fee) and the level of the hand."""
+        tournament = TOURNAMENT.search(rest, 0, game_starts)
+        if tournament is None:
+            raise HistoryError(f"the header {rest!r} has no 'Tournament #N, <buy-in>'")
+        level = LEVEL.search(rest, game_ends)
+        number = roman_number(level["level"]) if level else None
+        if number is None:
+            raise HistoryError(f"the header {rest!r} has no level 'Level <I, II, ...>'")
+        entry = tournament["entry"]
+        parts = [] if entry == "Freeroll" else entry.split("+")
+        if len(parts) > 3:
+            raise HistoryError(f"the tournament's entry {entry!r} is not a buy-in and a fee")
+        signed = any(sign in entry for sign in "$€£")
+        amounts = [self._entry_amount(part, 100 if signed else 1) for part in parts] or [0]
+        written = f"{entry} {tournament['iso']}" if tournament["iso"] else entry
+        return _Tournament(
+            int(tournament["id"]),
+            amounts[0],
+            amounts[-1] if len(amounts) > 1 else 0,
+            number,
+            written if signed or len(parts) == 3 else None,
+        )
+
+    @staticmethod
+    def _entry_amount(text: str, scale: int) -> int:
+        """A part of a tournament's entry in the smallest unit of its money."""
+        try:
+            value = Decimal(text.lstrip("$€£").replace(",", "")) * scale
+        except InvalidOperation as error:
+            raise HistoryError(f"the tournament's entry has {text!r}, not an amount") from error
+        if value != value.to_integral_value() or not 0 <= value <= MOST_CHIPS:
+            raise HistoryError(f"the tournament's entry has {text!r}, not an amount")
+        return int(value)
 
     def _check_whole(self) -> None:
         """A hand splitpot can replay: not cancelled, not cut off."""
@@ -274,6 +366,7 @@ class _HandReader:
         button = BUTTON.search(self.lines[1]) if len(self.lines) > 1 else None
         if button is None:
             raise HistoryError("no button line ('Seat #N is the button')")
+        self._table(self.lines[1])
         at = 2
         while at < len(self.lines) and (seat := SEAT.match(self.lines[at])):
             self.seats[seat["name"]] = (int(seat["seat"]), self.money(seat["stack"]))
@@ -282,6 +375,20 @@ class _HandReader:
             raise HistoryError("no seats")
         self.names_longest_first = sorted(self.seats, key=len, reverse=True)
         return int(button["seat"]), at
+
+    def _table(self, line: str) -> None:
+        """RULES.md 8: a tournament's table is named ``'<tournament> <table>'``."""
+        if self.tournament_id is None:
+            return
+        table = TABLE.match(line)
+        name = table["name"] if table else ""
+        number = re.fullmatch(rf"{self.tournament_id} (?P<table>[1-9]\d*)", name)
+        if number is None:
+            raise HistoryError(
+                f"the table {name!r} of tournament #{self.tournament_id} is not named "
+                "'<tournament> <table>'"
+            )
+        self.table_number = int(number["table"])
 
     # ------------------------------------------------------------------- the body
 
@@ -322,9 +429,12 @@ class _HandReader:
         self.board.extend(new)
 
     def _summary(self, line: str) -> None:
-        """The total pot, the rake and the pots; a board run twice; cards shown or mucked."""
+        """The total pot, the rake and the pots; a board run twice; cards shown or mucked;
+        a tournament's name (RULES.md 8, splitpot's line)."""
         if line.startswith(RUN_TWICE):
             self.run_twice = True
+        elif line.startswith(TOURNAMENT_NAME):
+            self.tournament_name = line.removeprefix(TOURNAMENT_NAME)
         elif total := TOTAL.match(line):
             self.total_pot = self.money(total["total"])
             self.rake = self.money(total["rake"]) if total["rake"] else 0
@@ -467,6 +577,27 @@ class _HandReader:
         raise HistoryError(f"{text!r} is not an action splitpot knows")
 
 
+def roman(number: int) -> str:
+    """A level as PokerStars numbers it, in Roman numerals: 14 is ``XIV``."""
+    if number < 1:
+        raise HistoryError(f"level {number} has no Roman numeral: levels count from 1")
+    letters = []
+    for letter, value in ROMAN:
+        count, number = divmod(number, value)
+        letters.append(letter * count)
+    return "".join(letters)
+
+
+def roman_number(text: str) -> int | None:
+    """The number of a level's Roman numeral as ``roman`` writes it; None for text that
+    is not one (``IIII``, ``VX``)."""
+    number, rest = 0, text
+    for letter, value in ROMAN:
+        while rest.startswith(letter):
+            number, rest = number + value, rest[len(letter) :]
+    return number if number and roman(number) == text else None
+
+
 # ------------------------------------------------------------------ writing
 
 _GAME_NAMES = {
@@ -557,13 +688,20 @@ def write_pokerstars(
     ``hand`` is the finished engine hand of ``record``; ``hero`` is the player whose hole
     cards are printed as dealt. Other hole cards appear as ``report.revealed_holes`` lets
     the hero see them: shown, or mucked at the showdown (in the summary); never folded.
+    RULES.md 8: a tournament hand's table is its tournament's (``table`` is not used), its
+    chips tournament chips, printed without a currency.
     """
     name = game_name(record.config.variant)
     if hand.result is None:
         raise HistoryError("only a finished hand can be written")
     seen = report.revealed_holes(hand, hero)  # RULES.md 6: what the hero may see
+    tournament = record.tournament
+    if tournament is not None:
+        _check_tournament_name(tournament.name)
 
     def money(chips: int) -> str:
+        if tournament is not None:  # tournament chips, not the room's money
+            return report.money(chips, "1", "")
         return report.money(chips, record.unit, record.currency)
 
     lines = [
@@ -575,7 +713,40 @@ def write_pokerstars(
         "*** SUMMARY ***",
         *_summary(record, hand, seen, money),
     ]
+    if tournament is not None and tournament.name:
+        lines.append(f"{TOURNAMENT_NAME}{tournament.name}")
     return "\n".join(lines) + "\n\n\n"
+
+
+def _check_tournament_name(name: str) -> None:
+    """A tournament's name is one line of its own in PokerStars text: HistoryError for a
+    name of several lines, or with spaces around it, which would not read back."""
+    if name and (name.splitlines() != [name] or name != name.strip()):
+        raise HistoryError(
+            f"PokerStars text cannot carry the tournament name {name!r}: "
+            "it is written on one line, without spaces around it"
+        )
+
+
+def tournament_lines(
+    record: HandRecord, game: str, stakes: str, started: datetime, max_seats: int
+) -> list[str]:
+    """RULES.md 8: a tournament hand's first two lines as PokerStars prints them: the
+    hand, its tournament's number and entry (``Freeroll`` when it costs nothing), the
+    game, the level and its stakes, the time; then the table, ``'<tournament> <table>'``."""
+    tournament = record.tournament
+    assert tournament is not None
+    entry = (
+        "Freeroll "  # PokerStars prints it with a space for the currency it has none of
+        if tournament.buy_in == tournament.fee == 0
+        else f"{tournament.buy_in}+{tournament.fee}"
+    )
+    button = record.players[record.button].seat
+    return [
+        f"PokerStars Hand #{_hand_number(record)}: Tournament #{tournament.id}, {entry} {game} "
+        f"- Level {roman(tournament.level)} ({stakes}) - {pokerstars_time(started)}",
+        f"Table '{tournament.id} {tournament.table}' {max_seats}-max Seat #{button} is the button",
+    ]
 
 
 def _header(
@@ -590,10 +761,19 @@ def _header(
     small, big = record.config.betting.stake_amounts  # the bets in limit, else the blinds
     game = f"{name} {_LIMIT_NAMES[record.config.structure]}"
     seats = [player.seat for player in record.players]
+    stakes = f"{money(small)}/{money(big)}"
+    most = max_seats or max(seats)
+    first = (
+        tournament_lines(record, game, stakes, started, most)
+        if record.tournament is not None
+        else [
+            f"PokerStars Hand #{_hand_number(record)}:  {game} ({stakes}) - "
+            f"{pokerstars_time(started)}",
+            f"Table '{table}' {most}-max Seat #{seats[record.button]} is the button",
+        ]
+    )
     return [
-        f"PokerStars Hand #{_hand_number(record)}:  {game} ({money(small)}/{money(big)}) - "
-        f"{pokerstars_time(started)}",
-        f"Table '{table}' {max_seats or max(seats)}-max Seat #{seats[record.button]} is the button",
+        *first,
         *(f"Seat {p.seat}: {p.name} ({money(p.stack)} in chips)" for p in record.players),
     ]
 

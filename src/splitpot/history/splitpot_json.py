@@ -21,6 +21,7 @@ from splitpot.history.model import (
     RecordedAction,
     RecordedAward,
     RecordedOutcome,
+    TournamentRecord,
     array,
     cards_text,
     read_cards,
@@ -32,6 +33,8 @@ from splitpot.rules import FixedLimit, GameConfig, NoLimit, PotLimit, Rake, Stru
 
 FORMAT = "splitpot-hand/1"
 UNIT = re.compile(r"\d{1,9}(?:\.\d{1,9})?")  # the value of one chip: "1", "0.01"
+TOURNAMENT_FIELDS = ("id", "name", "buy_in", "fee", "level", "table")  # RULES.md 8
+MOST_TOURNAMENT_NUMBER = 10**30 - 1  # thirty digits: PokerStars' numbers reach twenty
 
 
 def game_json(config: GameConfig) -> dict[str, Any]:
@@ -138,6 +141,8 @@ def to_json(record: HandRecord, hand: Hand | None = None) -> dict[str, Any]:
         doc["boards"] = [cards_text(record.board), cards_text(record.second_board)]
     if record.runs is not None:
         doc["runs"] = record.runs
+    if record.tournament is not None:  # RULES.md 8: a tournament hand
+        doc["tournament"] = tournament_json(record.tournament)
     if record.serial is not None:  # a room's hand: its number in the room
         doc = {"format": FORMAT, "id": record.id, "serial": record.serial} | doc
     result = hand.result if hand is not None else None
@@ -163,6 +168,36 @@ def to_json(record: HandRecord, hand: Hand | None = None) -> dict[str, Any]:
         if outcome.awards is not None:
             doc["result"]["awards"] = [_award_json(award) for award in outcome.awards]
     return doc
+
+
+def tournament_json(tournament: TournamentRecord) -> dict[str, Any]:
+    """RULES.md 8: the tournament of a hand, every field named as TournamentRecord's."""
+    return {key: getattr(tournament, key) for key in TOURNAMENT_FIELDS}
+
+
+def read_tournament(value: Any) -> TournamentRecord | None:
+    """RULES.md 8: the ``tournament`` object of a hand (absent or null: a cash hand);
+    HistoryError names the field that is missing or bad, and why."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise HistoryError(f"tournament is {shown(value)}, not an object or null")
+    missing = [key for key in TOURNAMENT_FIELDS if key not in value]
+    if missing:
+        raise HistoryError(f"tournament: the field {missing[0]!r} is missing")
+    number = value["id"]
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise HistoryError(f"tournament.id is {shown(number)}, not a whole number")
+    if not 1 <= number <= MOST_TOURNAMENT_NUMBER:
+        raise HistoryError(f"tournament.id is {shown(number)}, not a number of 1 to 30 digits")
+    return TournamentRecord(
+        id=number,
+        name=string(value["name"], "tournament.name"),
+        buy_in=whole(value["buy_in"], "tournament.buy_in"),
+        fee=whole(value["fee"], "tournament.fee"),
+        level=whole(value["level"], "tournament.level", 1),
+        table=whole(value["table"], "tournament.table", 1),
+    )
 
 
 def _award_json(award: Award | RecordedAward) -> dict[str, Any]:
@@ -328,6 +363,7 @@ def from_json(doc: dict[str, Any]) -> HandRecord:
             serial=None if serial is None else whole(serial, "serial", 1),
             second_board=second,
             runs=runs,
+            tournament=read_tournament(doc.get("tournament")),
         )
     except KeyError as error:
         raise HistoryError(f"a splitpot hand needs the field {error}") from error

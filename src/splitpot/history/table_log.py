@@ -7,21 +7,25 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from splitpot.engine import Hand, RunsChosen
-from splitpot.history.model import HandRecord, PlayerRecord, RecordedAction
+from splitpot.history.model import HandRecord, PlayerRecord, RecordedAction, TournamentRecord
 
 if TYPE_CHECKING:  # the table uses the history, not the other way round
     from splitpot.table import TableHand
 
 
 def record_of(
-    table_hand: TableHand, hand_id: str | None = None, serial: int | None = None
+    table_hand: TableHand,
+    hand_id: str | None = None,
+    serial: int | None = None,
+    tournament: TournamentRecord | None = None,
 ) -> HandRecord:
     """The record of a table's hand: its inputs, its whole deck and its actions; a room's
-    hand has its id and its ``serial``, the room's number of it."""
+    hand has its id and its ``serial``, the room's number of it; a tournament hand its
+    ``tournament`` (RULES.md 8)."""
     record = hand_record(
         table_hand.hand, table_hand.names, table_hand.seats, hand_id or str(table_hand.number)
     )
-    return replace(record, serial=serial)
+    return replace(record, serial=serial, tournament=tournament)
 
 
 def hand_record(hand: Hand, names: Sequence[str], seats: Sequence[int], hand_id: str) -> HandRecord:
