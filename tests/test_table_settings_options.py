@@ -58,7 +58,7 @@ def test_the_hosts_options_are_the_option_settings() -> None:
     assert fields - options == {
         "name", "variant", "structure", "small_blind", "big_blind", "seats", "min_buy_in",
         "max_buy_in", "private", "action_seconds", "time_bank_seconds", "bots",
-        "sit_out_hands", "audit", "cap_heads_up", "approval",
+        "sit_out_hands", "audit", "cap_heads_up", "approval", "tournament",
     }  # fmt: skip
 
 

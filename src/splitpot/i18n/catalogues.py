@@ -36,6 +36,7 @@ KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "IllegalActionError": None,
     "TableError": None,
     "SettingsError": None,
+    "TournamentError": None,
 }
 # Which source files say each Python domain's messages (Babel's method maps); the page's
 # (WEB) are read from its scripts and pages by ``web_messages``.

@@ -161,6 +161,15 @@ class SessionEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckTournament:
+    """A tournament table between hands (RULES.md 8): it waits to deal hand ``ready``,
+    ``next_big_blind`` due the big blind; answered with the table's ``TournamentOrders``."""
+
+    ready: int
+    next_big_blind: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class DrawDeal:
     """The secrets of the next deal (FAIRNESS.md 1 and 2) and the cards of a draw for the
     button: answered with ``DealSecrets``, secret randomness, or a test's seeded one."""
@@ -186,7 +195,7 @@ class WorkOutEquity:
 Work = (
     TakeSeat | AddChips | EditStack | CashOut | SaveStatus | LogAction | StartHand
     | CancelHand | FinishHand | ChangeTable | BanPlayer | MakeInvite | CloseTable | EndSession
-    | DrawDeal | WorkOutEquity
+    | DrawDeal | WorkOutEquity | CheckTournament
 )  # fmt: skip
 
 # ---------------------------------------------------------------- tells
@@ -271,14 +280,25 @@ class SendInvite:
 
 
 @dataclass(frozen=True, slots=True)
+class Moved:
+    """The tournament moved the player to another of its tables (RULES.md 8): their
+    connections here follow them there, told so."""
+
+    player_id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Closed:
     """The table is closed: every viewer let go, told ``text``, and its task ends."""
 
     text: str
 
 
-Tell = Publish | Announce | ToAct | OfferTurn | SayChat | Seated | LetGo | SendInvite | Closed
-TELLS = (Publish, Announce, ToAct, OfferTurn, SayChat, Seated, LetGo, SendInvite, Closed)
+Tell = (
+    Publish | Announce | ToAct | OfferTurn | SayChat | Seated | LetGo | SendInvite | Moved | Closed
+)
+TELLS = (Publish, Announce, ToAct, OfferTurn, SayChat, Seated, LetGo, SendInvite, Moved, Closed)
 Effect = Work | Tell
 
 __all__ = [
@@ -289,6 +309,7 @@ __all__ = [
     "CancelHand",
     "CashOut",
     "ChangeTable",
+    "CheckTournament",
     "CloseTable",
     "Closed",
     "DealSecrets",
@@ -301,6 +322,7 @@ __all__ = [
     "LetGo",
     "LogAction",
     "MakeInvite",
+    "Moved",
     "OfferTurn",
     "Presence",
     "Publish",

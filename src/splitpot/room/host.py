@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Generator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from splitpot.bots import Bot, run_it_answer
+from splitpot.bots import Bot, make_bot, run_it_answer
 from splitpot.cards import parse_cards
 from splitpot.dealer import Scene, scenes
 from splitpot.engine import Action, IllegalActionError, RunItOffered, Shown
+from splitpot.history.model import TournamentRecord
 from splitpot.history.splitpot_json import to_json
 from splitpot.history.table_log import record_of
 from splitpot.i18n import Said, said, said_n
@@ -65,6 +66,7 @@ from splitpot.room.effects import (
     CancelHand,
     CashOut,
     ChangeTable,
+    CheckTournament,
     Closed,
     CloseTable,
     DealSecrets,
@@ -77,6 +79,7 @@ from splitpot.room.effects import (
     LetGo,
     LogAction,
     MakeInvite,
+    Moved,
     OfferTurn,
     Presence,
     Publish,
@@ -99,8 +102,15 @@ from splitpot.room.seating import (
     Seating,
     SeatOffer,
     SeatRequest,
+    WallClock,
 )
 from splitpot.room.settings import SettingsError, TableSettings, parse_settings
+from splitpot.room.tournament_table import (
+    POLL_SECONDS,
+    TournamentOrders,
+    TournamentPlay,
+    refuse_at_tournament,
+)
 from splitpot.table import (
     MAX_STACK,
     HandFinished,
@@ -190,6 +200,7 @@ class TableHost:
         next_settings: TableSettings | None = None,
         playing: HandInPlay | None = None,
         scene: Scene | None = None,
+        tournament: TournamentPlay | None = None,
     ) -> None:
         self.id = table_id
         self.settings = settings
@@ -229,7 +240,9 @@ class TableHost:
         self._alone_since: float | None = None
         self._watched = False
         self._chat: dict[int, deque[float]] = {}
+        self._last_now: float | None = None  # the moment of the last schedule
         self.seating = Seating()  # seat requests, the waiting list, the seat offered
+        self.tournament = tournament  # RULES.md 8: the tournament this table plays in
 
     # ------------------------------------------------------------ what the shell asks
 
@@ -243,6 +256,10 @@ class TableHost:
             moments.append(self.vote.deadline)
         if (seating := self.seating.next_deadline()) is not None:
             moments.append(seating)
+        if self.tournament is not None and self.table.hand is None and self._last_now is not None:
+            moment = self.tournament.next_moment(self._last_now, self.table.hands_played)
+            if moment is not None:
+                moments.append(moment)
         return min(moments) if moments else None
 
     def must_wait(self, command: TableCommand) -> bool:
@@ -308,6 +325,8 @@ class TableHost:
     def handle(self, command: TableCommand, now: float) -> Steps:
         """One person's command: refused (``ProtocolError``, nothing changed) before any
         work is asked, or done step by step."""
+        if self.tournament is not None:
+            refuse_at_tournament(command)
         match command:
             case Sit():
                 yield from self._sit(command, now)
@@ -1092,6 +1111,11 @@ class TableHost:
         table = self.table
         if table.hand is None:
             self.turn = None
+            self._last_now = now
+            if self.tournament is not None:
+                yield from self._between_tournament_hands(now)
+                if self.closed:
+                    return
             if self._deal_at is None and self._can_deal():
                 self._deal_at = now + self.options.hand_pause + self._extra_pause
             elif not self._can_deal():
@@ -1156,7 +1180,12 @@ class TableHost:
     def _can_deal(self) -> bool:
         if self.paused or self.closed or self.closing or self.idle:
             return False
-        return len(self.table.players_ready) >= 2
+        tournament, table = self.tournament, self.table
+        if tournament is not None:
+            hands = table.hands_played
+            if self._last_now is None or not tournament.may_deal(hands + 1, self._last_now, hands):
+                return False
+        return len(table.players_ready) >= 2
 
     def _mind_humans(self, now: float) -> None:
         """A table of bots alone (no human sits there or watches it) is left to itself from
@@ -1164,7 +1193,7 @@ class TableHost:
         closes after ``empty_close`` (the house's table never). A human coming sets it
         going again."""
         humans = any(o.bot is None for o in self.occupants.values())
-        if self.house or humans or self._watched:
+        if self.house or humans or self._watched or self.tournament is not None:
             self._alone_since, self.idle = None, False
         elif self._alone_since is None:
             self._alone_since = now
@@ -1263,6 +1292,8 @@ class TableHost:
         yield from self._sit_out_limit()
         if not self._can_deal():
             return
+        if self.tournament is not None:
+            yield from self._tournament_level(now)
         secrets: DealSecrets = yield DrawDeal()
         upcoming = self.table.next_hand(secrets.draw)
         seats_dealt = [seat + 1 for seat in upcoming.seats_dealt]
@@ -1342,7 +1373,10 @@ class TableHost:
         return events[start + 1 :]  # its start was told with its commitments
 
     def _sit_out_limit(self) -> Steps:
-        """Before a deal: players sitting out too long lose their seat (``sit_out_hands``)."""
+        """Before a deal: players sitting out too long lose their seat (``sit_out_hands``);
+        never in a tournament (RULES.md 8: the absent are dealt in)."""
+        if self.tournament is not None:
+            return
         for seat, occupant in list(self.occupants.items()):
             player = self.table.seats[seat]
             if (
@@ -1366,7 +1400,9 @@ class TableHost:
         played = self.table.history[-1]
         hand = played.hand
         assert hand.result is not None and playing is not None
-        record = to_json(record_of(played, playing.id, playing.serial), hand)
+        record = to_json(
+            record_of(played, playing.id, playing.serial, self._tournament_record()), hand
+        )
         ids = [self.occupants[seat].player_id for seat in played.seats]
         record[PLAYER_IDS] = ids  # whose cards each viewer may see in the history
         if playing.secret is not None:
@@ -1400,7 +1436,11 @@ class TableHost:
     def _after_hand(self) -> Steps:
         """The host's new stakes take effect; players who asked to leave, or whom the
         host removed, go with their chips; a table its host closes closes now; a session
-        the host ends ends; bots that went broke buy in again."""
+        the host ends ends; bots that went broke buy in again. In a tournament, the players
+        out leave (RULES.md 8)."""
+        if self.tournament is not None:
+            yield from self._players_out()
+            return
         self.apply_stakes()
         yield from self.settle_stack_edits()
         for seat, occupant in list(self.occupants.items()):
@@ -1507,6 +1547,144 @@ class TableHost:
         written): record its result now, and what follows a hand."""
         yield from self._finish_hand()
         yield from self._after_hand()
+
+    # ------------------------------------------------------------ tournaments
+
+    def _between_tournament_hands(self, now: float) -> Steps:
+        """RULES.md 8: between hands a tournament table asks the store where its players
+        are and whether it may deal its next hand; it asks again every POLL_SECONDS while
+        it waits (the director balances the tables and clears each)."""
+        tournament = self.tournament
+        assert tournament is not None
+        ready = self.table.hands_played + 1
+        if tournament.over or tournament.cleared_for >= ready or self.pending is not None:
+            return
+        if tournament.checked_for == ready and (
+            tournament.check_at is not None and now < tournament.check_at
+        ):
+            return
+        orders: TournamentOrders = yield CheckTournament(ready, self.table.next_big_blind)
+        tournament.checked_for, tournament.check_at = ready, now + POLL_SECONDS
+        tournament.elapsed, tournament.elapsed_at = orders.elapsed, now
+        tournament.hand_for_hand = orders.hand_for_hand
+        yield from self._take_orders(orders)
+        if orders.broken or orders.finished:
+            tournament.over = True
+            self.closed = True
+            text = (
+                said("The tournament is over")
+                if orders.finished
+                else said("Table {number} breaks", number=tournament.number)
+            )
+            yield Closed(str(text))
+            return
+        if orders.cleared:
+            tournament.cleared_for = ready
+            tournament.check_at = None
+
+    def _take_orders(self, orders: TournamentOrders) -> Steps:
+        """The table's seats as the director left them: players moved away leave (their
+        connections follow them), players moved here sit with their chips (RULES.md 8)."""
+        tournament = self.tournament
+        assert tournament is not None
+        wanted = {s.player_id: s for s in orders.seats}
+        for seat, occupant in list(self.occupants.items()):
+            placed = wanted.get(occupant.player_id)
+            if placed is not None and placed.seat == seat:
+                continue
+            del self.occupants[seat]
+            yield self._publish(self.table.leave(seat))
+            yield Moved(occupant.player_id, occupant.name)
+        for placed in orders.seats:
+            if placed.seat in self.occupants:
+                continue
+            bot = make_bot("sensible", placed.name) if placed.player_id in tournament.bots else None
+            events = self.table.sit(placed.seat, placed.name, placed.chips, kept=True)
+            self.occupants[placed.seat] = Occupant(placed.player_id, placed.name, bot)
+            yield self._publish(events)
+            yield Seated(placed.player_id)
+
+    def _tournament_level(self, now: float) -> Steps:
+        """The level of the hand about to be dealt (RULES.md 8: a new level from the next
+        hand), told when it changes."""
+        tournament = self.tournament
+        assert tournament is not None
+        position = tournament.position(now, self.table.hands_played)
+        level = tournament.level_of(position)
+        if position.level == tournament.level:
+            return
+        first = tournament.level < 0
+        tournament.level = position.level
+        self.settings = replace(
+            self.settings,
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+        )
+        self.table.config = self.settings.config()
+        if first and position.level == 0:
+            return
+        text = (
+            said(
+                "Level {level}: blinds {small}/{big}, ante {ante}",
+                level=position.level + 1,
+                small=level.small_blind,
+                big=level.big_blind,
+                ante=level.ante,
+            )
+            if level.ante
+            else said(
+                "Level {level}: blinds {small}/{big}",
+                level=position.level + 1,
+                small=level.small_blind,
+                big=level.big_blind,
+            )
+        )
+        event: JsonObject = {
+            "kind": "level",
+            "level": position.level + 1,
+            "small_blind": level.small_blind,
+            "big_blind": level.big_blind,
+            "ante": level.ante,
+        }
+        yield self._announce(event, text)
+
+    def tournament_json(self, wall: WallClock) -> JsonObject:
+        """A tournament table's clock, as its state tells it (docs/protocol.md)."""
+        tournament = self.tournament
+        assert tournament is not None
+        now = self._last_now if self._last_now is not None else tournament.elapsed_at
+        return tournament.to_json(now, self.table.hands_played, wall)
+
+    def _tournament_record(self) -> TournamentRecord | None:
+        """What a tournament hand's history says of its tournament (docs/history.md)."""
+        tournament = self.tournament
+        if tournament is None:
+            return None
+        return TournamentRecord(
+            tournament.id,
+            tournament.name,
+            tournament.buy_in,
+            tournament.fee,
+            max(tournament.level, 0) + 1,
+            tournament.number,
+        )
+
+    def _players_out(self) -> Steps:
+        """RULES.md 8: a player with no chips is out of the tournament and leaves the table
+        (the store took their seat with the hand's result; the director places them)."""
+        for seat, occupant in sorted(self.occupants.items()):
+            player = self.table.seats[seat]
+            if player is None or player.stack > 0:
+                continue
+            del self.occupants[seat]
+            out: JsonObject = {
+                "kind": "eliminated",
+                "seat": seat + 1,
+                "player": str(occupant.player_id),
+            }
+            yield self._announce(out, said("{name} is out of the tournament", name=occupant.name))
+            yield self._publish(self.table.leave(seat))
 
     # ------------------------------------------------------------ telling
 

@@ -55,6 +55,8 @@ def table(
                 seat_json["muck_losing"] = occupant.muck_losing
     state["deadline"] = None if deadline is None else utc_text(deadline)
     state |= host.seating.to_json(wall)
+    if host.tournament is not None:  # RULES.md 8: the level, its blinds, the next
+        state["tournament"] = host.tournament_json(wall)
     return table_message(host.id, host.seq, state)
 
 

@@ -28,6 +28,7 @@ from splitpot.room.host import (
     TableHost,
 )
 from splitpot.room.settings import TableSettings, settings_of
+from splitpot.room.tournament_table import TournamentPlay
 from splitpot.table import Table, TableError, TableEvent
 
 log = logging.getLogger("splitpot.room")
@@ -148,6 +149,7 @@ class KeptTable:
     house: bool = False
     banned: frozenset[int] = frozenset()
     stack_edits: Mapping[int, tuple[int, int]] = field(default_factory=dict)  # player: chips, by
+    tournament: TournamentPlay | None = None  # RULES.md 8: the tournament it plays in
 
 
 @dataclass
@@ -215,6 +217,7 @@ def restore(
         next_settings=next_settings,
         playing=playing,
         scene=scene,
+        tournament=kept.tournament,
     )
     if table.hand is None and next_settings is not None:  # the host's stakes, in force now
         host.apply_stakes()

@@ -60,6 +60,7 @@ class TableSettings:
     double_board: str = DoubleBoard.OFF.value  # off, bomb-pots or always
     kill: str = "off"  # fixed limit: off, half or full
     kill_size: int = 0  # the scoop that starts a kill, in chips (0: ten big blinds)
+    tournament: int = 0  # the tournament a table belongs to (RULES.md 8; 0: a cash table)
 
     def config(self) -> TableConfig:
         """The table's configuration; a ``SettingsError`` names what does not fit: the
@@ -79,6 +80,7 @@ class TableSettings:
                 seats=self.seats,
                 min_buy_in=self.min_buy_in,
                 max_buy_in=self.max_buy_in,
+                tournament=bool(self.tournament),
             )
         except Refusal as error:  # the rules' and the table's
             raise SettingsError.passed(error) from error
@@ -148,7 +150,12 @@ class TableSettings:
         return Mixed(limit, PotLimit(small, big))
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The settings as JSON; a cash table's without ``tournament`` (a host's setting it
+        is not: ``parse_settings`` refuses it)."""
+        document = asdict(self)
+        if not self.tournament:
+            del document["tournament"]
+        return document
 
     def info(self, table_id: str, config: TableConfig, host_id: int, paused: bool) -> TableInfo:
         """The protocol's facts of a table of these settings (``config``: the one in
