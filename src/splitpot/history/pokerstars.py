@@ -7,6 +7,13 @@ are recognised and skipped with a reason; a hand that cannot be read is reported
 reason, and reading goes on with the next one. Money is read in the smallest unit of the
 file: cents for cash games, chips for tournaments.
 
+A hand is whole when the next hand or the blank lines after its summary follow it. The
+file's last hand without them (real files often end so) is read only when its summary is
+whole: the total pot and rake, a line for each player in the hand if it lists seats, and,
+when the file stops without a newline, a last line whole by its shape (a seat's line, the
+board); otherwise it is reported cut off, never read as a hand with ``Total pot 34`` for
+``Total pot 348``.
+
 RULES.md 8: a tournament hand is written and read as PokerStars prints one (``Tournament
 #12, 100+10 Omaha Hi/Lo Pot Limit - Level III (20/40)``, ``Table '12 2'``, the antes
 posted), its chips tournament chips; its tournament's name, which PokerStars' hands never
@@ -20,6 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
+from enum import Enum
 from zoneinfo import ZoneInfo
 
 from splitpot.cards import Card, format_cards, parse_cards
@@ -91,6 +99,14 @@ COLLECTED = re.compile(
     rf"^(?P<name>.+) collected (?P<amount>{MONEY}) from (?:the )?(?:main |side )?pot"
 )
 TOTAL = re.compile(rf"^Total pot (?P<total>{MONEY}).*?(?:\| Rake (?P<rake>{MONEY}))?\s*$")
+SUMMARY_SEAT = re.compile(r"^Seat (?P<seat>\d+): ")  # a seat's line in the summary
+SEAT_ENDED = re.compile(  # a summary's seat line as PokerStars ends one: not cut short
+    r"^Seat \d+: .+? (?:folded (?:before Flop|on the (?:Flop|Turn|River))(?: \(didn't bet\))?"
+    rf"|collected \({MONEY}\)|mucked(?: \[[^\]]*\])?"
+    rf"|showed \[[^\]]*\] and (?:won \({MONEY}\)|lost)(?: with .+)?)"
+    r"(?: \(pot not awarded as player cashed out\))?$"
+)
+BOARD_ENDED = re.compile(r"^(?:(?:FIRST|SECOND) )?Board \[[^\]]*\]$")  # the summary's board
 SUMMARY_CARDS = re.compile(
     r"^Seat \d+: (?P<who>.+?) (?:\(.*?\) )*(?:mucked|showed) \[(?P<cards>[^\]]+)\]"
 )
@@ -123,6 +139,17 @@ def decode(data: bytes) -> str:
         return data.decode("cp1252", errors="replace")
 
 
+class _HandEnd(Enum):
+    """How the file marks a hand's end: the next hand, or the blank lines PokerStars puts
+    between hands, follow a whole hand. A file that stops in a hand's summary without
+    them may have been cut there; one that stops inside a line (no newline after it) may
+    have cut that line short."""
+
+    MARKED = "marked"  # the next hand or a blank line follows
+    FILE_ENDS = "file ends"  # the file stops after the hand's last line and its newline
+    LINE_CUT = "line cut"  # the file stops inside the hand's last line: no newline
+
+
 def split_hands(text: str) -> Iterator[tuple[int, list[str]]]:
     """Each hand's lines, with the number of its first line in the file."""
     lines = [line.rstrip().lstrip("\ufeff") for line in text.splitlines()]
@@ -140,18 +167,30 @@ def read_pokerstars(text: str) -> tuple[list[HandRecord], list[Unreadable]]:
     """Every Omaha hand of a file, and the hands that could not be read."""
     hands: list[HandRecord] = []
     problems: list[Unreadable] = []
-    for line_number, lines in split_hands(text):
+    found = list(split_hands(text))
+    for index, (line_number, lines) in enumerate(found):
         header = HEADER.match(lines[0])
         assert header is not None
         hand_id = header["id"] or f"at line {line_number}"
         last = line_number + max(i for i, line in enumerate(lines) if line.strip())
+        end = _hand_end(lines, text) if index == len(found) - 1 else _HandEnd.MARKED
         try:
-            hands.append(_HandReader(hand_id, lines).read())
+            hands.append(_HandReader(hand_id, lines, end).read())
         except UnsupportedHand as error:
             problems.append(Unreadable(hand_id, line_number, str(error), True, last))
         except ValueError as error:  # HistoryError, CardError, an amount the rules refuse
             problems.append(Unreadable(hand_id, line_number, str(error), False, last))
     return hands, problems
+
+
+def _hand_end(lines: list[str], text: str) -> _HandEnd:
+    """How the file marks the end of its last hand (``lines``): a blank line after the
+    summary ends it (what follows, a piece of a next hand's first line, is not the
+    hand's); else the file stops in it, after a newline or inside the last line."""
+    summary = next((i for i, line in enumerate(lines) if line.startswith("*** SUMMARY ***")), None)
+    if summary is None or "" in lines[summary:]:
+        return _HandEnd.MARKED  # a hand without a summary is cut off all the same
+    return _HandEnd.FILE_ENDS if text.endswith(("\n", "\r")) else _HandEnd.LINE_CUT
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,8 +233,9 @@ class _HandReader:
     actions, boards, chips back, the summary), then the posts and actions in the engine's
     terms, and the record."""
 
-    def __init__(self, hand_id: str, lines: list[str]) -> None:
+    def __init__(self, hand_id: str, lines: list[str], end: _HandEnd = _HandEnd.MARKED) -> None:
         self.hand_id = hand_id
+        self.end = end
         self.lines = [line for line in lines if line.strip()]
         self.scale = 1
         self.seats: dict[str, tuple[int, int]] = {}  # name: (seat, stack)
@@ -232,6 +272,7 @@ class _HandReader:
         self._check_whole()
         button_seat, body = self._seats()
         self._body(self.lines[body:])
+        self._check_ended()
         names, button = self._players(button_seat)
         posts, actions = self._posts_and_actions(names, game.big_blind)
         betting = self._betting(game, posts)
@@ -359,6 +400,34 @@ class _HandReader:
             raise HistoryError("the hand was cancelled")
         if not any(line.startswith("*** SUMMARY ***") for line in self.lines):
             raise HistoryError("the hand is cut off before its summary")
+
+    def _check_ended(self) -> None:
+        """A hand the file stops in, with no blank line after it, may be cut short in its
+        summary: it is whole when the summary has its total pot and rake and, if it lists
+        seats, a line for each player in the hand, as PokerStars' summaries have; and when
+        the file stops inside its last line (no newline), that line is whole by its shape,
+        a seat's or the board's (``Total pot 34`` of ``Total pot 348 | Rake 0`` would read
+        as a wrong pot)."""
+        if self.end is _HandEnd.MARKED:
+            return
+        cut = "the hand is cut off in its summary"
+        last = self.lines[-1]
+        if self.end is _HandEnd.LINE_CUT and not (
+            SEAT_ENDED.match(last) or BOARD_ENDED.match(last)
+        ):
+            raise HistoryError(f"{cut}: the file ends inside {shown(last)}")
+        start = next(i for i, line in enumerate(self.lines) if line.startswith("*** SUMMARY ***"))
+        summary = self.lines[start + 1 :]
+        pot = next((line for line in summary if line.startswith("Total pot")), None)
+        if pot is None:
+            raise HistoryError(f"{cut}, before the total pot")
+        total = TOTAL.match(pot)
+        if total is None or total["rake"] is None:  # PokerStars prints "| Rake 0" for none
+            raise HistoryError(f"{cut}: {shown(pot)} has no rake")
+        listed = {int(seat["seat"]) for line in summary if (seat := SUMMARY_SEAT.match(line))}
+        unlisted = sorted({self.seats[name][0] for name in self.in_hand} - listed)
+        if listed and unlisted:  # a summary of the pots alone, as a hand written short
+            raise HistoryError(f"{cut}, before the line of seat {unlisted[0]}")
 
     def _seats(self) -> tuple[int, int]:
         """The button's seat and every seat's player and stack; returns the button's seat
