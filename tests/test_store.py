@@ -85,7 +85,7 @@ def test_migrations_build_exactly_the_models(store: Store) -> None:
             table.to_metadata(changed)
         changed.tables["players"].append_column(Column("extra", Integer))
         assert [diff[0] for diff in compare_metadata(context, changed)] == ["add_column"]
-        assert connection.scalar(text("SELECT version_num FROM alembic_version")) == "0007"
+        assert connection.scalar(text("SELECT version_num FROM alembic_version")) == "0008"
 
 
 def test_reopening_keeps_everything_and_migrates_nothing(make_store: Callable[..., Store]) -> None:

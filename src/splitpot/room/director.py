@@ -173,7 +173,7 @@ def _shuffled(items: list[int], draw: Draw) -> list[int]:
 
 def _run(state: TournamentState, draw: Draw) -> Decision:
     left = [e for e in state.entrants if e.place is None]
-    round_over = all(t.waiting for t in state.tables if not t.broken)
+    round_over = all(t.waiting or t.ready == 0 for t in state.tables if not t.broken)
     # Hand for hand, the players out at every table in one round are out in one hand
     # (RULES.md 8, TDA): placed once the last table has played it.
     placed = (
@@ -191,6 +191,8 @@ def _run(state: TournamentState, draw: Draw) -> Decision:
     active = [t for t in state.tables if not t.broken]
     late = _seat_late(state, still_in, active, draw)
     seats = _seats_after(still_in, late, state)
+    # A table of fewer than two players deals no hand: it is between hands, waiting.
+    idle = {t.number for t in active if t.waiting or len(seats.get(t.number, {})) < 2}
     balanced = plan(
         [
             TableState(
@@ -198,7 +200,7 @@ def _run(state: TournamentState, draw: Draw) -> Decision:
                 state.settings.seats,
                 seats.get(t.number, {}),
                 t.next_big_blind,
-                t.waiting,
+                t.number in idle,
             )
             for t in active
         ],
@@ -207,7 +209,7 @@ def _run(state: TournamentState, draw: Draw) -> Decision:
     playing = [t for t in active if t.number not in balanced.broken]
     paid = state.settings.payouts.places_paid(max(state.entries, 2))
     together = hand_for_hand(len(still_in), paid, len(playing), state.settings.seats)
-    waiting = [t.number for t in playing if t.waiting]
+    waiting = [t.number for t in playing if t.number in idle]
     if together and len(waiting) < len(playing):
         cleared: tuple[int, ...] = ()  # hand for hand: every table waits for the last one
     else:

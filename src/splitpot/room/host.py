@@ -1550,6 +1550,11 @@ class TableHost:
 
     # ------------------------------------------------------------ tournaments
 
+    def tournament_news(self) -> None:
+        """The director decided: a table waiting between hands asks the store at once."""
+        if self.tournament is not None:
+            self.tournament.check_at = None
+
     def _between_tournament_hands(self, now: float) -> Steps:
         """RULES.md 8: between hands a tournament table asks the store where its players
         are and whether it may deal its next hand; it asks again every POLL_SECONDS while
@@ -1557,8 +1562,10 @@ class TableHost:
         tournament = self.tournament
         assert tournament is not None
         ready = self.table.hands_played + 1
-        if tournament.over or tournament.cleared_for >= ready or self.pending is not None:
+        if tournament.over or self.pending is not None:
             return
+        if tournament.cleared_for >= ready and len(self.table.players_ready) >= 2:
+            return  # cleared, and able to deal (alone, it waits for players)
         if tournament.checked_for == ready and (
             tournament.check_at is not None and now < tournament.check_at
         ):
@@ -1580,7 +1587,6 @@ class TableHost:
             return
         if orders.cleared:
             tournament.cleared_for = ready
-            tournament.check_at = None
 
     def _take_orders(self, orders: TournamentOrders) -> Steps:
         """The table's seats as the director left them: players moved away leave (their

@@ -51,7 +51,7 @@ class TournamentSettings:
     registration: Registration = Registration.OPEN
     action_seconds: int = 30
     time_bank_seconds: int = 60
-    bots: int = 0  # a sit-and-go's seats its bots take (a practice alone)
+    bots: int = 0  # entrants that are bots, registered at once (a practice alone)
 
     def __post_init__(self) -> None:
         if not self.most_entrants:
@@ -108,7 +108,7 @@ _WHOLE: dict[str, tuple[int, int]] = {  # name: (least, most)
     "late_levels": (0, 100),
     "action_seconds": (1, 600),
     "time_bank_seconds": (0, 3600),
-    "bots": (0, MAX_SEATS),
+    "bots": (0, MAX_ENTRANTS - 1),
 }
 _TEXT = ("name", "kind", "variant", "structure", "start_at", "registration")
 _ALL = (*_TEXT, *_WHOLE, "schedule", "payouts")
@@ -191,8 +191,6 @@ def _check(settings: TournamentSettings) -> None:
             bots=settings.bots,
             seats=settings.most_entrants,
         )
-    if settings.bots and settings.kind is not Kind.SIT_AND_GO:
-        raise SettingsError("bots: bots fill a sit-and-go only")
     if settings.late_levels and settings.schedule.clock is not LevelClock.MINUTES:
         raise SettingsError("late_levels: a late registration needs levels by minutes")
     if settings.late_levels > len(settings.schedule.levels):

@@ -13,12 +13,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from splitpot.equity import EquityResult
-from splitpot.i18n import Said, Words
+from splitpot.i18n import Said, Words, said
 from splitpot.protocol import ErrorCode, ProtocolError, Ref, error_message, frame
 from splitpot.room.commands import Chat, TableCommand
 from splitpot.room.effects import (
@@ -28,6 +28,7 @@ from splitpot.room.effects import (
     CancelHand,
     CashOut,
     ChangeTable,
+    CheckTournament,
     Closed,
     CloseTable,
     DealSecrets,
@@ -40,6 +41,7 @@ from splitpot.room.effects import (
     LetGo,
     LogAction,
     MakeInvite,
+    Moved,
     OfferTurn,
     Publish,
     SaveStatus,
@@ -61,6 +63,9 @@ from splitpot.server.hands import CHAIN, chain_link
 from splitpot.server.lobby import TableFacts, facts
 from splitpot.store import FencedOut, HandStatus, Player, SeatRecordStatus, Store, StoredHand
 from splitpot.table import seen_by
+
+if TYPE_CHECKING:
+    from splitpot.server.tournaments import Tournaments
 
 log = logging.getLogger("splitpot.room")
 T = TypeVar("T")
@@ -86,6 +91,11 @@ class TableShell(Protocol):
 
     def retire(self, actor: TableActor) -> None: ...
 
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None: ...
+
+    @property
+    def tournaments(self) -> Tournaments: ...
+
 
 @dataclass
 class Request:
@@ -95,7 +105,7 @@ class Request:
     the actor's own; every other command is the host's."""
 
     connection: Connection | None
-    command: TableCommand | Watch | Unwatch | Hold
+    command: TableCommand | Watch | Unwatch | Hold | Nudge
     ref: Ref = None
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
@@ -115,6 +125,12 @@ class Unwatch:
 @dataclass(frozen=True, slots=True)
 class Hold:
     """The room stops: no more hands here (``TableHost.hold``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Nudge:
+    """The tournament's director decided: a table waiting between hands asks the store
+    again now (``TableHost.tournament_news``), not at its next poll."""
 
 
 class TableActor:
@@ -167,6 +183,11 @@ class TableActor:
         """No more hands at this table (the room is stopping), through the queue."""
         self.submit_nowait(Request(None, Hold()))
 
+    def nudge(self) -> None:
+        """The tournament's director decided something: look now (through the queue)."""
+        if not self.closed:
+            self.submit_nowait(Request(None, Nudge()))
+
     def submit_nowait(self, request: Request) -> None:
         """Queue a request whose answer nobody waits for (a connection going away): a
         refusal of it is dropped, not left for the loop to warn of."""
@@ -191,7 +212,9 @@ class TableActor:
                 await self._after()
                 continue
             command = request.command
-            if not isinstance(command, Watch | Unwatch | Hold) and self.host.must_wait(command):
+            if not isinstance(command, Watch | Unwatch | Hold | Nudge) and self.host.must_wait(
+                command
+            ):
                 # done once the cards are dealt; answered now, so that the client's next
                 # command (its reveal for this very deal) does not wait behind it
                 self._deferred.append(request)
@@ -232,6 +255,9 @@ class TableActor:
         connection, command = request.connection, request.command
         if isinstance(command, Hold):
             self.host.hold()
+            return
+        if isinstance(command, Nudge):
+            self.host.tournament_news()
             return
         if isinstance(command, Unwatch):
             if connection is not None:
@@ -332,6 +358,8 @@ class TableActor:
                 )
             case DrawDeal():
                 return self.room.deal_secrets()
+            case CheckTournament(ready=ready, next_big_blind=due):
+                return await self.room.tournaments.orders(table, ready, due)
             case WorkOutEquity():
                 return await self._equity(effect)
         self._tell(effect, connection, only)
@@ -398,10 +426,25 @@ class TableActor:
                 hosts = {c for c in self.watchers if c.player_id == self.host.host_id}
                 for host in hosts | ({connection} if connection is not None else set()):
                     host.send(sent)
+            case Moved(player_id=player):
+                followers = [c for c in self.watchers if c.player_id == player]
+                for follower in followers:
+                    self.watchers.discard(follower)
+                    follower.watching.pop(self.id, None)
+                self.room.spawn(self._follow(player, followers))
             case Closed(text=text):
                 for watcher in list(self.watchers):
                     self._end_watch(watcher, "closed", text)
                 self.room.retire(self)
+
+    async def _follow(self, player_id: int, followers: list[Connection]) -> None:
+        """RULES.md 8: a player the tournament moved; their connections that watched here
+        are told the table they sit at now (docs/protocol.md ``moved``), and watch it."""
+        sits = await self.room.db(self.room.store.tables_of, player_id)
+        to = next((table for table in sits if table != self.id), None)
+        text = said("The tournament moves you to another table")
+        for follower in followers:
+            follower.send(frames.moved(self.id, to, text.to(follower.words)))
 
     def _publish(self, published: Publish) -> None:
         """Each event to each connection, as its player may see it and in its language; a

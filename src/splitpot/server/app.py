@@ -17,7 +17,7 @@ from splitpot import __version__
 from splitpot.i18n import Words, negotiate, words
 from splitpot.protocol import ErrorCode, ProtocolError
 from splitpot.room.settings import TableSettings
-from splitpot.server import clubs, http, languages, notes, pages, stats, ws
+from splitpot.server import clubs, http, languages, notes, pages, stats, tournament_api, ws
 from splitpot.server.cluster import Cluster
 from splitpot.server.errors import refusal
 from splitpot.server.options import RoomOptions
@@ -143,6 +143,7 @@ def create_app(
     app.include_router(clubs.router)
     app.include_router(notes.router)
     app.include_router(stats.router)
+    app.include_router(tournament_api.router)
     app.include_router(languages.router)
     app.include_router(ws.router)
     pages.mount(app)

@@ -87,6 +87,11 @@ def unwatched(table_id: str, reason: str, text: str) -> str:
     return frame(unwatched_message(table_id, reason, text))
 
 
+def moved(table_id: str, to: str | None, text: str) -> str:
+    """RULES.md 8: the tournament moved the player from ``table_id`` to table ``to``."""
+    return frame({"type": "moved", "table": table_id, "to": to, "text": text})
+
+
 def invite(table_id: str, token: str) -> str:
     return frame(invite_message(table_id, token))
 

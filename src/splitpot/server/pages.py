@@ -1,7 +1,8 @@
 """The browser pages (PROTOCOL.md "Pages"): the lobby at ``/``, a table at
-``/tables/{id}``, a club at ``/clubs/{id}`` and their static files, served from the
-package's ``web`` folder with no build step. The pages talk to the room only through the
-public protocol. And the security headers of every answer of the room."""
+``/tables/{id}``, a club at ``/clubs/{id}``, a tournament at ``/tournaments/{id}`` and their
+static files, served from the package's ``web`` folder with no build step. The pages talk
+to the room only through the public protocol. And the security headers of every answer of
+the room."""
 
 from __future__ import annotations
 
@@ -95,6 +96,13 @@ async def table(table_id: str) -> FileResponse:
 async def club(club_id: str) -> FileResponse:
     """A club's page; its script reads the club's id (and an invite code) from the URL."""
     return page("club.html")
+
+
+@router.get("/tournaments/{tournament_id}", include_in_schema=False)
+async def tournament(tournament_id: str) -> FileResponse:
+    """A tournament's lobby (RULES.md 8); its script reads the tournament's id (and an
+    invite code) from the URL."""
+    return page("tournament.html")
 
 
 @router.get("/fairness", include_in_schema=False)

@@ -30,7 +30,10 @@ async def restore_table(
     rebuilt = rebuild(latest, settings_of(record.settings))
     if rebuilt.call_off is not None:
         await room.db(store.cancel_hand, rebuilt.call_off)
-    bots = set(record.settings.get("bot_players", []))
+    tournament = await room.tournaments.play(record)
+    bots = set(record.settings.get("bot_players", [])) | (
+        set() if tournament is None else tournament.bots
+    )
     seats = [
         KeptSeat(
             seat.seat - 1,
@@ -53,6 +56,7 @@ async def restore_table(
             int(player): (int(chips), int(author))
             for player, (chips, author) in record.settings.get(STACK_EDITS, {}).items()
         },
+        tournament=tournament,
     )
     restored = restore(kept, rebuilt, seats, options)
     for leaver in restored.cash_out:  # their hand ended while they were leaving

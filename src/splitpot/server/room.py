@@ -46,6 +46,7 @@ from splitpot.server.recovery import restore_table
 from splitpot.server.routing import Routing, player_json
 from splitpot.server.schedule import keep_schedule
 from splitpot.server.storage import Storage
+from splitpot.server.tournaments import Tournaments
 from splitpot.store import NotFound, Player, Store, TableRecord
 
 log = logging.getLogger("splitpot.room")
@@ -84,6 +85,7 @@ class Room:
         self._background: set[asyncio.Task[Any]] = set()  # work started and not awaited
         self._opening = asyncio.Lock()  # tables are opened one at a time: no two pass a cap
         self.documents = HandDocuments()  # finished hands as their readers get them
+        self.tournaments = Tournaments(self)  # those this process directs (RULES.md 8)
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """A store call on the store's thread (``Storage.db``)."""
@@ -122,6 +124,7 @@ class Room:
             await self.cluster.start(self.routing)
         for record in await self.db(self.store.list_tables, include_private=True):
             await self.take(record)
+        await self.tournaments.look_around()
         self._keeper = asyncio.create_task(self._keep_leases(), name="leases")
         self._looker = asyncio.create_task(self._look_around(), name="free tables")
         every = self.options.schedule_seconds
@@ -165,6 +168,7 @@ class Room:
             try:
                 for table_id in await self.db(self.store.renew_leases, self.options.lease_seconds):
                     self._let_go(table_id)
+                await self.tournaments.renew()
             except Exception:  # the next beat tries again
                 log.exception("the table leases could not be renewed")
 
@@ -179,6 +183,7 @@ class Room:
                 for table_id in self._share([t for t in free if t not in self.tables]):
                     if not self.closing:
                         await self.take(await self.db(self.store.table, table_id))
+                await self.tournaments.look_around()
             except Exception:  # the next beat tries again
                 log.exception("the free tables could not be taken")
 
@@ -440,6 +445,7 @@ class Room:
         leases kept meanwhile), up to ``closing_wait``; what is left in play resumes from
         its log in the process that takes it next."""
         self.closing = self.storage.closing = True
+        await self.tournaments.close()
         for actor in self.tables.values():
             actor.hold()
         deadline = time.monotonic() + self.options.closing_wait

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import Select, func, insert, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from splitpot.store import ledger
+from splitpot.store import ledger, tournaments
 from splitpot.store.errors import HandStateError, NotFound, StoreError
 from splitpot.store.models import (
     AccountRow,
@@ -212,13 +212,18 @@ def finish_hand(
     now: datetime,
 ) -> StoredHand:
     """The hand's result into the ledger, then the hand marked finished with its record
-    (a hand finished already with this record: sent again, nothing more is written)."""
+    (a hand finished already with this record: sent again, nothing more is written). At
+    a tournament's table, the players the hand left with no chips are out (RULES.md 8),
+    in the same transaction."""
     check_json(record, f"hand {hand_id}'s record")
     row = get_hand(session, hand_id)
     if row.status == HandStatus.FINISHED.value and same_json(row.record, record):
         return hand_value(session, row)
     row = get_hand(session, hand_id, playing=True)
+    tournament = tournaments.table_tournament(session, row.table_id)  # locked before the ledger
     ledger.hand_result(session, row.table_id, hand_id, results, rake, now)
+    if tournament is not None:
+        tournaments.bust(session, tournament, row.table_id, hand_id, results)
     mark_ended(row, HandStatus.FINISHED, now, record)
     session.flush()
     return hand_value(session, row)
@@ -375,8 +380,12 @@ def hands_from(session: Session, table_id: str, first: int, most: int) -> list[S
 
 
 def player_tables(session: Session, player_id: int) -> list[str]:
-    """The tables where the player was dealt a hand (a hand result of theirs there)."""
-    rows = session.scalars(_their_results(TransferRow.table_id, player_id).distinct())
+    """The tables where the player was dealt a hand (a hand result of theirs there), a
+    tournament's left out: their figures' net is in room chips, not a tournament's."""
+    dealt = _their_results(TransferRow.table_id, player_id).where(
+        TransferRow.table_id.not_in(ledger.tournament_tables())
+    )
+    rows = session.scalars(dealt.distinct())
     return sorted(table for table in rows if table is not None)
 
 

@@ -3,18 +3,21 @@ few seconds at a time, renewed while the process lives. Taking a table over adds
 its fencing number, and every write for the table checks that number in the same
 transaction, so a process that lost a table (paused, cut off, or just slow) can never
 write for it again. Safety rests on the fence alone; clocks only decide when a lease
-lapses (issue: many server processes)."""
+lapses (issue: many server processes).
+
+A tournament's director runs under a lease of the same kind, on its tournaments row:
+one process at a time decides for it, and its writes carry the tournament's fence."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from splitpot.store.errors import FencedOut
-from splitpot.store.models import LeaseRow, TableRow
+from splitpot.store.models import LeaseRow, TableRow, TournamentRow
 
 
 def claim(session: Session, table_id: str, owner: str, ttl: float, now: datetime) -> int | None:
@@ -86,4 +89,106 @@ def check_fence(session: Session, table_id: str, fence: int) -> None:
             table_id,
             f"table {table_id} has been taken over (fencing number {current}, not {fence}): "
             "this process may not write for it",
+        )
+
+
+# ---- tournaments (RULES.md 8): the director's lease, on the tournament's row
+
+LEASED = ("registering", "running")  # room.director.Status: a tournament still deciding
+
+
+class TournamentFencedOut(FencedOut):
+    """A write for a tournament another process's director runs now (a newer fencing
+    number): this process may never write for it again."""
+
+    def __init__(self, tournament_id: int, message: str) -> None:
+        super().__init__("", message)
+        self.tournament_id = tournament_id
+
+
+def claim_tournament(
+    session: Session, tournament_id: int, owner: str, ttl: float, now: datetime
+) -> int | None:
+    """Take the tournament for ``ttl`` seconds unless another owner holds a live lease on
+    it: its fencing number, or None (as ``claim`` for a table; None too for a tournament
+    that is not there)."""
+    row = session.get(TournamentRow, tournament_id, with_for_update=True)
+    if row is None:
+        return None
+    live = row.expires_at is not None and row.expires_at > now
+    if row.owner not in (None, owner) and live:
+        return None
+    row.owner, row.fence = owner, row.fence + 1
+    row.expires_at = now + timedelta(seconds=ttl)
+    session.flush()
+    return row.fence
+
+
+def renew_tournaments(
+    session: Session, owner: str, fences: Mapping[int, int], ttl: float, now: datetime
+) -> set[int]:
+    """Extend the owner's tournament leases; the tournaments it no longer holds."""
+    until = now + timedelta(seconds=ttl)
+    lost = set()
+    for tournament_id, fence in fences.items():
+        renewed = session.execute(
+            update(TournamentRow)
+            .where(
+                TournamentRow.id == tournament_id,
+                TournamentRow.owner == owner,
+                TournamentRow.fence == fence,
+            )
+            .values(expires_at=until)
+        )
+        if renewed.rowcount != 1:  # type: ignore[attr-defined]
+            lost.add(tournament_id)
+    return lost
+
+
+def release_tournament(
+    session: Session, tournament_id: int, owner: str, fence: int, now: datetime
+) -> None:
+    """Give the tournament up at once: another process may take it now."""
+    session.execute(
+        update(TournamentRow)
+        .where(
+            TournamentRow.id == tournament_id,
+            TournamentRow.owner == owner,
+            TournamentRow.fence == fence,
+        )
+        .values(owner=None, expires_at=now)
+    )
+
+
+def free_tournaments(session: Session, now: datetime) -> list[int]:
+    """Tournaments registering or running that no process holds, oldest first."""
+    return list(
+        session.scalars(
+            select(TournamentRow.id)
+            .where(
+                TournamentRow.status.in_(LEASED),
+                or_(
+                    TournamentRow.owner.is_(None),
+                    TournamentRow.expires_at.is_(None),
+                    TournamentRow.expires_at <= now,
+                ),
+            )
+            .order_by(TournamentRow.id)
+        )
+    )
+
+
+def check_tournament_fence(session: Session, tournament_id: int, fence: int) -> None:
+    """Refuse the transaction's write unless ``fence`` is still the tournament's fencing
+    number. The row is locked (on PostgreSQL) until the transaction ends: a takeover
+    waits for it, and the director's writes to the row that follow need no other lock
+    (every writer of a tournament locks its row before the ledger's accounts)."""
+    current = session.scalar(
+        select(TournamentRow.fence).where(TournamentRow.id == tournament_id).with_for_update()
+    )
+    if current != fence:
+        raise TournamentFencedOut(
+            tournament_id,
+            f"tournament {tournament_id} has been taken over (fencing number {current}, "
+            f"not {fence}): this process may not write for it",
         )

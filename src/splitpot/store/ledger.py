@@ -1,7 +1,14 @@
 """The double-entry chip ledger. Every movement is a transfer whose entries sum to zero,
 so the sum of all entries is zero: chips are only ever moved between a player's balance,
-a player's stack at a table, and the house (the rake). Also the views of it: a player's
-entries, a table's CSV, and the settle-up."""
+a player's stack at a table, the house (the rake, a tournament's fee), a tournament's
+prize pool, and a tournament's bank (which issues its chips). Also the views of it: a
+player's entries, a table's CSV, and the settle-up.
+
+A tournament's chips are not room chips: they come from its bank onto its tables and go
+back to it, and the room's chips a player pays or wins are the entry, the refund and the
+prize. A player's views in room chips (their ledger, a settle-up) leave the tournament
+tables' chips out; a table's own views (its CSV, its statistics) show them, in the
+tournament's chips."""
 
 from __future__ import annotations
 
@@ -12,11 +19,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from splitpot.store.errors import InvariantBroken, LedgerError
-from splitpot.store.models import AccountRow, EntryRow, PlayerRow, SeatRow, TransferRow
+from splitpot.store.models import (
+    AccountRow,
+    EntryRow,
+    PlayerRow,
+    SeatRow,
+    TournamentTableRow,
+    TransferRow,
+)
 from splitpot.store.settle import settle_up
 from splitpot.store.values import (
     AccountKind,
@@ -38,6 +52,17 @@ def account_key(kind: AccountKind, player_id: int | None, table_id: str | None) 
     if kind is AccountKind.TABLE:
         return f"table:{player_id}:{table_id}"
     return HOUSE
+
+
+def tournament_key(kind: AccountKind, tournament_id: int) -> str:
+    """A tournament's prize pool ("pool:3") or bank ("bank:3")."""
+    assert kind in (AccountKind.POOL, AccountKind.BANK)
+    return f"{kind.value}:{tournament_id}"
+
+
+def tournament_tables() -> Select[tuple[str]]:
+    """The ids of every tournament's tables: their chips are tournament chips."""
+    return select(TournamentTableRow.table_id)
 
 
 def is_whole(value: object) -> bool:
@@ -63,6 +88,17 @@ def open_account(
     return row
 
 
+def open_tournament_account(session: Session, kind: AccountKind, tournament_id: int) -> AccountRow:
+    """A tournament's prize pool or bank, created on first use."""
+    key = tournament_key(kind, tournament_id)
+    row = find_account(session, key)
+    if row is None:
+        row = AccountRow(key=key, kind=kind.value, player_id=None, table_id=None)
+        session.add(row)
+        session.flush()
+    return row
+
+
 def account_total(session: Session, account: AccountRow) -> int:
     total = session.scalar(
         select(func.coalesce(func.sum(EntryRow.amount), 0)).where(EntryRow.account_id == account.id)
@@ -78,22 +114,35 @@ def post(
     table_id: str | None = None,
     hand_id: str | None = None,
     author_id: int | None = None,
+    tournament_id: int | None = None,
 ) -> TransferRow:
-    """Write one transfer; its moves must sum to zero and leave no stack below zero;
-    ``author_id``: the host who made it (a stack edit)."""
+    """Write one transfer; its moves must sum to zero and leave no stack (nor prize pool)
+    below zero; ``author_id``: the host who made it (a stack edit); ``tournament_id``: the
+    tournament it is for."""
     if sum(amount for _, amount in moves) != 0:
         raise LedgerError(f"a {kind.value} transfer must sum to zero: {[a for _, a in moves]}")
     for account, amount in moves:
-        if account.kind != AccountKind.TABLE.value or amount >= 0:
+        if account.kind not in _NEVER_BELOW_ZERO or amount >= 0:
             continue
         chips = account_total(session, account)
-        if chips + amount < 0:
+        if chips + amount >= 0:
+            continue
+        if account.kind == AccountKind.POOL.value:
             raise LedgerError(
-                f"player {account.player_id} has {chips} chips at table {account.table_id}, "
-                f"not the {-amount} the {kind.value} takes"
+                f"the prize pool {account.key} holds {chips} chips, not the {-amount} "
+                f"the {kind.value} takes"
             )
+        raise LedgerError(
+            f"player {account.player_id} has {chips} chips at table {account.table_id}, "
+            f"not the {-amount} the {kind.value} takes"
+        )
     transfer = TransferRow(
-        kind=kind.value, at=now, table_id=table_id, hand_id=hand_id, author_id=author_id
+        kind=kind.value,
+        at=now,
+        table_id=table_id,
+        hand_id=hand_id,
+        author_id=author_id,
+        tournament_id=tournament_id,
     )
     session.add(transfer)
     session.flush()
@@ -103,6 +152,19 @@ def post(
     )
     session.flush()
     return transfer
+
+
+_NEVER_BELOW_ZERO = (AccountKind.TABLE.value, AccountKind.POOL.value)
+
+
+def room_chips_only(session: Session, table_id: str, kind: TransferKind) -> None:
+    """Refuse to move chips between a balance and a tournament's table: its chips are
+    the tournament's, never the room's."""
+    if session.get(TournamentTableRow, table_id) is not None:
+        raise LedgerError(
+            f"table {table_id} is a tournament's: a {kind.value} would mix its chips with "
+            "the room's"
+        )
 
 
 def check_chips(amount: int, what: str) -> None:
@@ -115,6 +177,7 @@ def to_table(
 ) -> None:
     """A buy-in or top-up: chips from the player's balance to their stack at the table."""
     check_chips(chips, kind.value.replace("_", "-"))
+    room_chips_only(session, table_id, kind)
     balance = open_account(session, AccountKind.BALANCE, player_id, None)
     stack = open_account(session, AccountKind.TABLE, player_id, table_id)
     post(session, kind, now, [(balance, -chips), (stack, chips)], table_id)
@@ -129,6 +192,7 @@ def edit_stack(
         raise LedgerError(
             f"a stack edit must be a whole number of chips other than 0, not {chips!r}"
         )
+    room_chips_only(session, table_id, TransferKind.STACK_EDIT)
     balance = open_account(session, AccountKind.BALANCE, player_id, None)
     stack = open_account(session, AccountKind.TABLE, player_id, table_id)
     moves = [(balance, -chips), (stack, chips)]
@@ -140,6 +204,7 @@ def cash_out(session: Session, player_id: int, table_id: str, now: datetime) -> 
     stack = open_account(session, AccountKind.TABLE, player_id, table_id)
     chips = account_total(session, stack)
     if chips:
+        room_chips_only(session, table_id, TransferKind.CASH_OUT)
         balance = open_account(session, AccountKind.BALANCE, player_id, None)
         post(session, TransferKind.CASH_OUT, now, [(stack, -chips), (balance, chips)], table_id)
     return chips
@@ -204,7 +269,9 @@ def ledger_for(session: Session, player_id: int) -> LedgerJSON:
     """PROTOCOL.md's GET /api/me/ledger: the player's balance (the sum of the entries of
     account "balance": buy-ins and top-ups out, cash-outs in) and, oldest first, those
     entries and the hand results of their stacks (account "table"), which moved chips
-    on a table, not the balance, until cashed out."""
+    on a table, not the balance, until cashed out. A tournament's chips are not the
+    room's: its tables' hand results are left out (its entry, refund and prize, which
+    move the balance, are in)."""
     rows = session.execute(
         select(
             EntryRow.id,
@@ -221,7 +288,10 @@ def ledger_for(session: Session, player_id: int) -> LedgerJSON:
         .where(AccountRow.player_id == player_id)
         .where(
             (AccountRow.kind == AccountKind.BALANCE.value)
-            | (TransferRow.kind == TransferKind.HAND_RESULT.value)
+            | (
+                (TransferRow.kind == TransferKind.HAND_RESULT.value)
+                & TransferRow.table_id.not_in(tournament_tables())
+            )
         )
         .order_by(EntryRow.id)
     ).all()
@@ -257,8 +327,17 @@ def labels(session: Session, player_ids: Iterable[int]) -> dict[int | None, str]
     }
 
 
+def at_table(table_id: str) -> ColumnElement[bool]:
+    """The entries of a table's journal: its stacks', and the other sides of its
+    transfers but another table's stacks (a tournament's move: that table's journal)."""
+    return (AccountRow.table_id == table_id) | (
+        AccountRow.table_id.is_(None) & (TransferRow.table_id == table_id)
+    )
+
+
 def table_ledger_csv(session: Session, table_id: str) -> str:
-    """Every entry of every transfer at the table, oldest first, as CSV with a header."""
+    """Every entry of every transfer at the table, oldest first, as CSV with a header
+    (a tournament's table: in its chips, the bank's entries under the player "bank")."""
     rows = session.execute(
         select(
             EntryRow.id,
@@ -272,7 +351,7 @@ def table_ledger_csv(session: Session, table_id: str) -> str:
         )
         .join(TransferRow, EntryRow.transfer_id == TransferRow.id)
         .join(AccountRow, EntryRow.account_id == AccountRow.id)
-        .where(TransferRow.table_id == table_id)
+        .where(at_table(table_id))
         .order_by(EntryRow.id)
     ).all()
     named = [id_ for row in rows for id_ in (row[5], row[7]) if id_ is not None]
@@ -282,9 +361,8 @@ def table_ledger_csv(session: Session, table_id: str) -> str:
     writer.writerow(["entry", "time", "kind", "hand", "account", "player", "amount", "by"])
     for entry, at, kind, hand, account, player_id, amount, author in rows:
         by = "" if author is None else names[author]
-        writer.writerow(
-            [entry, iso_time(at), kind, hand or "", account, names[player_id], amount, by]
-        )
+        player = account if player_id is None and account != HOUSE else names[player_id]
+        writer.writerow([entry, iso_time(at), kind, hand or "", account, player, amount, by])
     return out.getvalue()
 
 
@@ -314,7 +392,8 @@ class SitDown:
 def sit_downs(session: Session, table_id: str) -> list[SitDown]:
     """Every sit-down at the table, from the entries of the players' stacks there: each
     buy-in starts one; it ends at its cash-out, or, for a player who left broke (nothing to
-    cash out), at its last entry."""
+    cash out), at its last entry. At a tournament's table, its chips brought to the seat
+    (the start, a move here) start one, and taken away (a move, the end) are its buy-out."""
     rows = session.execute(
         select(AccountRow.player_id, TransferRow.kind, TransferRow.at, EntryRow.amount)
         .join(EntryRow, EntryRow.account_id == AccountRow.id)
@@ -327,7 +406,8 @@ def sit_downs(session: Session, table_id: str) -> list[SitDown]:
     for player_id, kind, at, amount in rows:
         assert player_id is not None  # a stack at a table is a player's
         stay = stays.setdefault(player_id, [])
-        if kind == TransferKind.BUY_IN.value or not stay:
+        arrived = kind == TransferKind.CHIPS.value and amount > 0
+        if kind == TransferKind.BUY_IN.value or arrived or not stay:
             stay.append([])
         stay[-1].append((kind, at, amount))
     found = [
@@ -342,7 +422,11 @@ def _sit_down(player_id: int, entries: list[tuple[str, datetime, int]], seated: 
     def total(*kinds: TransferKind) -> int:
         return sum(amount for kind, _, amount in entries if kind in kinds)
 
-    edits = [amount for kind, _, amount in entries if kind == TransferKind.STACK_EDIT]
+    edits = [
+        amount
+        for kind, _, amount in entries
+        if kind in (TransferKind.STACK_EDIT, TransferKind.CHIPS)
+    ]
     buy_in = total(TransferKind.BUY_IN, TransferKind.TOP_UP) + sum(a for a in edits if a > 0)
     buy_out = -total(TransferKind.CASH_OUT) - sum(a for a in edits if a < 0)
     stack = buy_in + total(TransferKind.HAND_RESULT) - buy_out
@@ -409,7 +493,8 @@ class TableStats:
 def table_stats(session: Session, table_id: str) -> TableStats:
     """Each player's figures at the table (``PlayerStats``), from the entries of their
     stacks there: a hand result for every hand they were dealt, a buy-in, top-up or
-    cash-out for every chip that came or went."""
+    cash-out for every chip that came or went (a tournament's table: its chips, brought
+    to the seat or taken away)."""
     rows = session.execute(
         select(
             AccountRow.player_id,
@@ -420,15 +505,17 @@ def table_stats(session: Session, table_id: str) -> TableStats:
         )
         .join(EntryRow, EntryRow.account_id == AccountRow.id)
         .join(TransferRow, EntryRow.transfer_id == TransferRow.id)
-        .where(TransferRow.table_id == table_id)
-        .where(AccountRow.kind != AccountKind.BALANCE.value)
+        .where(
+            (AccountRow.table_id == table_id)
+            | ((AccountRow.kind == AccountKind.HOUSE.value) & (TransferRow.table_id == table_id))
+        )
     ).all()
     figures: dict[int, dict[str, int]] = {}
     hands: set[str | None] = set()  # a hand result names its hand
     rake = 0
     for player_id, account, kind, hand, amount in rows:
         if account == AccountKind.HOUSE.value or player_id is None:
-            rake += amount
+            rake += amount  # the house's: every other entry here is a stack at the table
             continue
         seen = figures.setdefault(player_id, dict.fromkeys(("hands", "won", "in", "out", "net"), 0))
         if kind == TransferKind.HAND_RESULT.value:
@@ -460,14 +547,19 @@ def table_stats(session: Session, table_id: str) -> TableStats:
 
 def seated_at(session: Session, table_id: str, moment: datetime) -> dict[str, int]:
     """Who sat at the table at ``moment``, by name: the player of each name whose latest
-    buy-in there came by then (two players of one name never sit at a table together)."""
+    buy-in there (at a tournament's table: chips brought to the seat) came by then (two
+    players of one name never sit at a table together)."""
     rows = session.execute(
         select(PlayerRow.name, AccountRow.player_id)
         .join(AccountRow, AccountRow.player_id == PlayerRow.id)
         .join(EntryRow, EntryRow.account_id == AccountRow.id)
         .join(TransferRow, EntryRow.transfer_id == TransferRow.id)
         .where(AccountRow.table_id == table_id, AccountRow.kind == AccountKind.TABLE.value)
-        .where(TransferRow.kind == TransferKind.BUY_IN.value, TransferRow.at <= moment)
+        .where(
+            (TransferRow.kind == TransferKind.BUY_IN.value)
+            | ((TransferRow.kind == TransferKind.CHIPS.value) & (EntryRow.amount > 0)),
+            TransferRow.at <= moment,
+        )
         .order_by(EntryRow.id)
     ).all()
     return {name: player_id for name, player_id in rows if player_id is not None}
@@ -475,7 +567,10 @@ def seated_at(session: Session, table_id: str, moment: datetime) -> dict[str, in
 
 def settle(session: Session, table_id: str) -> list[Payment]:
     """Who pays whom, from each player's net result at the table (the sum of their hand
-    results) and the rake the house took there."""
+    results) and the rake the house took there; no one at a tournament's table (its
+    chips are not the room's: the entries and prizes settled it)."""
+    if session.get(TournamentTableRow, table_id) is not None:
+        return []
     rows = session.execute(
         select(AccountRow.player_id, func.sum(EntryRow.amount))
         .join(EntryRow, EntryRow.account_id == AccountRow.id)
@@ -489,8 +584,9 @@ def settle(session: Session, table_id: str) -> list[Payment]:
 
 
 def check_invariant(session: Session) -> LedgerTotals:
-    """Raise InvariantBroken unless every transfer sums to zero (so all entries do) and no
-    stack at a table (nor the house) is below zero; the totals by kind of account."""
+    """Raise InvariantBroken unless every transfer sums to zero (so all entries do), no
+    stack at a table, prize pool, nor the house is below zero, and each tournament's chips
+    (the stacks at its tables and its bank) sum to zero; the totals by kind of account."""
     unbalanced = session.execute(
         select(EntryRow.transfer_id, func.sum(EntryRow.amount))
         .group_by(EntryRow.transfer_id)
@@ -499,7 +595,11 @@ def check_invariant(session: Session) -> LedgerTotals:
     if unbalanced:
         sums = [(transfer, int(total)) for transfer, total in unbalanced]
         raise InvariantBroken(f"transfers that do not sum to zero (id, sum): {sums}")
-    stacks = _account_totals(session, AccountRow.key, AccountRow.kind != AccountKind.BALANCE.value)
+    stacks = _account_totals(
+        session,
+        AccountRow.key,
+        AccountRow.kind.not_in((AccountKind.BALANCE.value, AccountKind.BANK.value)),
+    )
     negative = sorted((key, chips) for key, chips in stacks.items() if chips < 0)
     if negative:
         raise InvariantBroken(f"accounts below zero (account, chips): {negative}")
@@ -508,10 +608,36 @@ def check_invariant(session: Session) -> LedgerTotals:
         balances=kinds.get(AccountKind.BALANCE.value, 0),
         on_tables=kinds.get(AccountKind.TABLE.value, 0),
         house=kinds.get(AccountKind.HOUSE.value, 0),
+        pools=kinds.get(AccountKind.POOL.value, 0),
+        banks=kinds.get(AccountKind.BANK.value, 0),
     )
-    if totals.balances + totals.on_tables + totals.house != 0:
+    if totals.balances + totals.on_tables + totals.house + totals.pools + totals.banks != 0:
         raise InvariantBroken(f"the ledger does not sum to zero: {totals}")
+    _check_tournament_chips(session)
     return totals
+
+
+def _check_tournament_chips(session: Session) -> None:
+    """Each tournament's chips on its tables and its bank sum to zero: they came from the
+    bank and go back to it, never from nor to the room's chips."""
+    on_tables = dict(
+        session.execute(
+            select(TournamentTableRow.tournament_id, func.sum(EntryRow.amount))
+            .join(AccountRow, AccountRow.table_id == TournamentTableRow.table_id)
+            .join(EntryRow, EntryRow.account_id == AccountRow.id)
+            .where(AccountRow.kind == AccountKind.TABLE.value)
+            .group_by(TournamentTableRow.tournament_id)
+        ).all()
+    )
+    banks = _account_totals(session, AccountRow.key, AccountRow.kind == AccountKind.BANK.value)
+    chips = {int(key.partition(":")[2]): total for key, total in banks.items()}
+    for tournament, total in on_tables.items():
+        chips[tournament] = chips.get(tournament, 0) + int(total)
+    wrong = sorted((tournament, total) for tournament, total in chips.items() if total)
+    if wrong:
+        raise InvariantBroken(
+            f"tournament chips that do not sum to zero with their bank (tournament, sum): {wrong}"
+        )
 
 
 def _account_totals(

@@ -175,8 +175,10 @@ class ActionRow(Base):
 
 
 class AccountRow(Base):
-    """A ledger account: a player's balance, a player's chips at one table, or the house.
-    ``key`` ("balance:7", "table:7:abc123", "house") makes each one unique."""
+    """A ledger account: a player's balance, a player's chips at one table, the house, a
+    tournament's prize pool, or its bank (which issues its chips: below zero by as many as
+    are in play). ``key`` ("balance:7", "table:7:abc123", "house", "pool:3", "bank:3")
+    makes each one unique."""
 
     __tablename__ = "accounts"
 
@@ -198,6 +200,7 @@ class TransferRow(Base):
     table_id: Mapped[str | None] = mapped_column(ForeignKey("card_tables.id"), index=True)
     hand_id: Mapped[str | None] = mapped_column(ForeignKey("hands.id"), unique=True)
     author_id: Mapped[int | None] = mapped_column(Integer)  # a host's stack edit (as club_id)
+    tournament_id: Mapped[int | None] = mapped_column(Integer)  # a tournament's (as club_id)
 
 
 class EntryRow(Base):
@@ -303,3 +306,67 @@ class ClubLogRow(Base):
     actor_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     kind: Mapped[str] = mapped_column(String(24))
     fields: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class TournamentRow(Base):
+    """A tournament (RULES.md 8): its settings (``TournamentSettings.to_json``), where it
+    stands (``status``: registering, running, finished or cancelled), its paid entries
+    and prize pool, and its own lease: the process whose director runs it (``owner``,
+    until ``expires_at``), ``fence`` counting its owners as a table's lease does."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = ({"sqlite_autoincrement": True},)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64))
+    host_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    club_id: Mapped[str | None] = mapped_column(String(16), index=True)  # as card_tables'
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(12), index=True)
+    invite_hash: Mapped[str | None] = mapped_column(String(HASH_LENGTH))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    start_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    entries: Mapped[int] = mapped_column(Integer)
+    pool: Mapped[int] = mapped_column(BigInteger)
+    hand_for_hand: Mapped[bool] = mapped_column(Boolean)
+    owner: Mapped[str | None] = mapped_column(String(64))
+    fence: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class TournamentEntryRow(Base):
+    """A player's entry: once out, the hand they went out in, the stack they started it
+    with and the order the store heard of it; once placed, their place (the best of those
+    ``shared`` players share) and prize."""
+
+    __tablename__ = "tournament_entries"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    registered_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    bot: Mapped[bool] = mapped_column(Boolean)
+    out_hand: Mapped[str | None] = mapped_column(String(40))
+    out_stack: Mapped[int] = mapped_column(BigInteger)
+    out_order: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int | None] = mapped_column(Integer)
+    shared: Mapped[int] = mapped_column(Integer)
+    prize: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class TournamentTableRow(Base):
+    """One of a tournament's tables (numbered from 1): ``ready`` is the number of the hand
+    it waits to deal, ``cleared`` the last the director let it deal, ``next_big_blind``
+    the seat (0-based) due the big blind; ``broken`` once its players went elsewhere."""
+
+    __tablename__ = "tournament_tables"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("card_tables.id"), primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    ready: Mapped[int] = mapped_column(Integer)
+    cleared: Mapped[int] = mapped_column(Integer)
+    next_big_blind: Mapped[int | None] = mapped_column(Integer)
+    broken: Mapped[bool] = mapped_column(Boolean)

@@ -14,7 +14,9 @@ from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from splitpot.room.director import Decision, TournamentState
 from splitpot.room.schedule import Weekly
+from splitpot.room.tournament_settings import TournamentSettings
 from splitpot.store import (
     audits,
     club_games,
@@ -26,6 +28,7 @@ from splitpot.store import (
     notes,
     players,
     tables,
+    tournaments,
 )
 from splitpot.store.database import WRITE, create_store_engine, default_url, migrate
 from splitpot.store.errors import FencedOut, StoreError
@@ -47,7 +50,11 @@ from splitpot.store.values import (
     SeatRecord,
     SeatRecordStatus,
     StoredHand,
+    TableOrders,
     TableRecord,
+    TournamentRecord,
+    TournamentResult,
+    TournamentTableRecord,
 )
 
 Clock = Callable[[], datetime]
@@ -55,10 +62,12 @@ Clock = Callable[[], datetime]
 
 @dataclass
 class Holder:
-    """The leases one room process holds: its name, and each table's fencing number."""
+    """The leases one room process holds: its name, each table's fencing number, and
+    each tournament's (its director's)."""
 
     owner: str
     fences: dict[str, int] = field(default_factory=dict)
+    tournaments: dict[int, int] = field(default_factory=dict)
 
 
 def utc_now() -> datetime:
@@ -98,10 +107,11 @@ class Store:
             yield session
 
     @contextmanager
-    def _write(self, *for_tables: str) -> Iterator[Session]:
+    def _write(self, *for_tables: str, tournament: int | None = None) -> Iterator[Session]:
         """One transaction: all of it is written, or (on any error) none of it. A write for
-        tables (``for_tables``) is refused, when this process holds leases, unless it still
-        holds each of them (their fencing numbers are checked first, in the transaction)."""
+        tables (``for_tables``) or for a tournament's director (``tournament``) is refused,
+        when this process holds leases, unless it still holds each of them (their fencing
+        numbers are checked first, in the transaction)."""
         try:
             with Session(self._writer, expire_on_commit=False) as session, session.begin():
                 if self.holder is not None:
@@ -110,6 +120,13 @@ class Store:
                         if fence is None:
                             raise FencedOut(table_id, f"this process does not run table {table_id}")
                         leases.check_fence(session, table_id, fence)
+                    if tournament is not None:
+                        fence = self.holder.tournaments.get(tournament)
+                        if fence is None:
+                            raise leases.TournamentFencedOut(
+                                tournament, f"this process does not run tournament {tournament}"
+                            )
+                        leases.check_tournament_fence(session, tournament, fence)
                 yield session
         except IntegrityError as error:
             raise StoreError(f"the database refused the change: {error.orig}") from error
@@ -584,3 +601,120 @@ class Store:
     def club_settle(self, club_id: str, viewer_id: int, span: club_ledger.Span) -> list[Payment]:
         with self._read() as s:
             return club_ledger.club_settle(s, club_id, viewer_id, span)
+
+    # ---- tournaments (RULES.md 8; store/tournaments.py)
+
+    def create_tournament(
+        self,
+        settings: TournamentSettings,
+        host_id: int,
+        club_id: str | None = None,
+        invite: bool = False,
+    ) -> tuple[TournamentRecord, str | None]:
+        """A new tournament taking entries, and its invite code (``invite``; shown once)."""
+        with self._write() as s:
+            return tournaments.create_tournament(
+                s, settings, host_id, club_id, invite, self._clock()
+            )
+
+    def tournament(self, tournament_id: int) -> TournamentRecord:
+        with self._read() as s:
+            return tournaments.tournament(s, tournament_id)
+
+    def list_tournaments(self, include_finished: bool = False) -> list[TournamentRecord]:
+        with self._read() as s:
+            return tournaments.list_tournaments(s, include_finished)
+
+    def check_tournament_invite(self, tournament_id: int, code: str) -> bool:
+        with self._read() as s:
+            return tournaments.check_tournament_invite(s, tournament_id, code)
+
+    def register(
+        self, tournament_id: int, player_id: int, *, bot: bool = False, late_open: bool = False
+    ) -> None:
+        """The player's entry, its buy-in and fee paid (``late_open``: a running
+        tournament's late registration is open, by its level clock)."""
+        with self._write() as s:
+            tournaments.register(
+                s, tournament_id, player_id, bot=bot, late_open=late_open, now=self._clock()
+            )
+
+    def unregister(self, tournament_id: int, player_id: int) -> None:
+        """The player's entry taken back before the start, its buy-in and fee refunded."""
+        with self._write() as s:
+            tournaments.unregister(s, tournament_id, player_id, self._clock())
+
+    def start_now(self, tournament_id: int) -> TournamentRecord:
+        """The host's start: the tournament starts now (its director starts it)."""
+        with self._write() as s:
+            return tournaments.start_now(s, tournament_id, self._clock())
+
+    def is_entrant(self, tournament_id: int, player_id: int) -> bool:
+        """Whether the player has an entry in the tournament (out or not)."""
+        with self._read() as s:
+            return tournaments.is_entrant(s, tournament_id, player_id)
+
+    def tournament_table(self, table_id: str) -> TournamentTableRecord:
+        """The tournament a table is one of, its number there, and the tournament's bots
+        (NoTournament: a cash table)."""
+        with self._read() as s:
+            return tournaments.tournament_table(s, table_id)
+
+    def tournament_state(self, tournament_id: int) -> TournamentState:
+        """What the tournament's director decides from."""
+        with self._read() as s:
+            return tournaments.state(s, tournament_id)
+
+    def apply_decision(self, tournament_id: int, decision: Decision) -> list[str]:
+        """Write the director's decision in one transaction, fenced by the tournament's
+        lease (when this store holds leases); the ids of the tables it opened."""
+        with self._write(tournament=tournament_id) as s:
+            return tournaments.apply(s, tournament_id, decision, self._clock())
+
+    def table_check(self, table_id: str, ready: int, next_big_blind: int | None) -> TableOrders:
+        """A tournament table's call between hands (fenced by the table's lease): it
+        waits to deal hand ``ready``; what it is to do."""
+        with self._write(table_id) as s:
+            return tournaments.table_check(s, table_id, ready, next_big_blind)
+
+    def tournament_results(self, tournament_id: int) -> list[TournamentResult]:
+        with self._read() as s:
+            return tournaments.results(s, tournament_id)
+
+    def tournament_results_csv(self, tournament_id: int) -> str:
+        with self._read() as s:
+            return tournaments.results_csv(s, tournament_id)
+
+    def claim_tournament(self, tournament_id: int, ttl: float) -> bool:
+        """Take the tournament's director for ``ttl`` seconds unless another process
+        holds it."""
+        assert self.holder is not None, "hold_leases first"
+        with self._write() as s:
+            fence = leases.claim_tournament(s, tournament_id, self.holder.owner, ttl, self._clock())
+        if fence is not None:
+            self.holder.tournaments[tournament_id] = fence
+        return fence is not None
+
+    def renew_tournament_leases(self, ttl: float) -> set[int]:
+        """Extend every tournament lease held; the tournaments lost (forgotten here)."""
+        assert self.holder is not None, "hold_leases first"
+        held = dict(self.holder.tournaments)
+        with self._write() as s:
+            lost = leases.renew_tournaments(s, self.holder.owner, held, ttl, self._clock())
+        for tournament_id in lost:
+            if self.holder.tournaments.get(tournament_id) == held[tournament_id]:
+                del self.holder.tournaments[tournament_id]
+        return lost
+
+    def release_tournament(self, tournament_id: int) -> None:
+        """Give up the tournament's lease: another process may take it at once."""
+        assert self.holder is not None, "hold_leases first"
+        fence = self.holder.tournaments.pop(tournament_id, None)
+        if fence is not None:
+            with self._write() as s:
+                leases.release_tournament(s, tournament_id, self.holder.owner, fence, self._clock())
+
+    def free_tournaments(self) -> list[int]:
+        """Tournaments registering or running that no process holds."""
+        with self._read() as s:
+            return leases.free_tournaments(s, self._clock())

@@ -150,12 +150,18 @@ class TransferKind(StrEnum):
     CASH_OUT = "cash_out"  # table -> balance
     HAND_RESULT = "hand_result"  # between the stacks of the players dealt in, and the rake
     STACK_EDIT = "stack_edit"  # the host's: balance -> table (added), or back (taken)
+    ENTRY = "entry"  # a tournament's buy-in (balance -> pool) and fee (balance -> house)
+    REFUND = "refund"  # an entry given back: unregistered, or the tournament called off
+    PRIZE = "prize"  # a tournament's prize: pool -> balance
+    CHIPS = "chips"  # tournament chips: bank -> stack, stack -> stack (a move), -> bank
 
 
 class AccountKind(StrEnum):
     BALANCE = "balance"
     TABLE = "table"
     HOUSE = "house"
+    POOL = "pool"  # a tournament's prize pool ("pool:<tournament>")
+    BANK = "bank"  # a tournament's chips issued ("bank:<tournament>"): below zero
 
 
 class LedgerEntryJSON(TypedDict):
@@ -194,12 +200,15 @@ class Hosting:
 
 @dataclass(frozen=True, slots=True)
 class LedgerTotals:
-    """What check_invariant() counted: every chip is in a balance, on a table or with the
-    house, and the three sum to zero."""
+    """What check_invariant() counted: every chip is in a balance, on a table, with the
+    house, in a tournament's prize pool or issued by a tournament's bank (below zero by
+    the tournament chips on its tables), and the five sum to zero."""
 
     balances: int
     on_tables: int
     house: int
+    pools: int = 0
+    banks: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,3 +221,69 @@ class Note:
     text: str
     colour: str | None
     updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """A tournament as the lobby lists it: ``settings`` is ``TournamentSettings.to_json``;
+    ``entries`` the paid entries and ``pool`` the buy-ins paid (RULES.md 8)."""
+
+    id: int
+    name: str
+    settings: dict[str, Any]
+    host_id: int
+    club_id: str | None
+    status: str  # room.director.Status's values
+    created_at: datetime
+    start_at: datetime | None
+    started_at: datetime | None
+    finished_at: datetime | None
+    entries: int
+    pool: int
+    hand_for_hand: bool
+    private: bool  # registration by invite code
+
+
+@dataclass(frozen=True, slots=True)
+class TableOrders:
+    """What a tournament's table learns between hands: its tournament and number, whether
+    it may deal the hand it waits to deal (``cleared``), whether it broke, the
+    tournament's status, start and hand for hand, and its seats now with their chips."""
+
+    tournament_id: int
+    number: int
+    cleared: bool
+    broken: bool
+    status: str
+    started_at: datetime | None
+    hand_for_hand: bool
+    seats: tuple[SeatRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentResult:
+    """A place of a tournament's results: the best of the places ``shared`` players share
+    (1 normally), the player, their prize (0: none) and the hand they went out in (None:
+    the winner)."""
+
+    place: int
+    shared: int
+    player_id: int
+    name: str
+    prize: int
+    out_hand: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentTableRecord:
+    """One of a tournament's tables: its number, where it stands between hands (as the
+    director's ``TournamentTable``), and the tournament's bots (their player ids)."""
+
+    table_id: str
+    tournament_id: int
+    number: int
+    ready: int
+    cleared: int
+    next_big_blind: int | None
+    broken: bool
+    bots: frozenset[int]

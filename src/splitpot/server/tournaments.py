@@ -1,0 +1,187 @@
+"""The room's tournaments (RULES.md 8): each is directed by one process at a time, under a
+lease of its own with fencing (as each table is run under its own), so that a process
+that dies, the director's own included, loses no chip, no place and no seat: another
+takes the lease over and reads the tournament where the store holds it.
+
+A director is a loop: read the tournament's state, ``decide`` (``room/director.py``),
+write the decision in one fenced transaction, run the tables it opened here. Its tables
+wait between hands for its clearance (``TableHost``), asking the store on their own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, TypeVar
+
+from splitpot.room.director import Status, decide
+from splitpot.room.tournament_settings import settings_from_json
+from splitpot.room.tournament_table import TournamentOrders, TournamentPlay, TournamentSeat
+from splitpot.server.options import RoomOptions
+from splitpot.store import Store, TableRecord
+from splitpot.store.errors import FencedOut
+
+T = TypeVar("T")
+
+
+class Nudged(Protocol):
+    def nudge(self) -> None: ...
+
+
+class Directing(Protocol):
+    """What a tournament's director needs of its room: the store and its thread, the
+    room's options and randomness, and to run a table it opened."""
+
+    store: Store
+    options: RoomOptions
+    closing: bool
+
+    @property
+    def tables(self) -> Mapping[str, Nudged]: ...
+
+    async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T: ...
+
+    def rng(self) -> random.Random | None: ...
+
+    async def take(self, record: TableRecord) -> bool: ...
+
+
+log = logging.getLogger("splitpot.tournaments")
+
+DIRECTOR_SECONDS = 0.3  # between a director's looks at its tournament
+ENDED = (Status.FINISHED.value, Status.CANCELLED.value)
+
+
+class Tournaments:
+    """The tournaments this process directs, and what its tables ask of the store."""
+
+    def __init__(self, room: Directing) -> None:
+        self.room = room
+        self.directed: dict[int, asyncio.Task[None]] = {}
+        self._news: dict[int, asyncio.Event] = {}  # a table of it checked in: decide now
+        self._draws = room.rng() or random.SystemRandom()
+
+    def draw(self, n: int) -> int:
+        """The director's randomness: a seat, a table's order (secret, or seeded in tests)."""
+        return self._draws.randrange(n)
+
+    async def take(self, tournament_id: int) -> bool:
+        """Direct the tournament here if its lease can be had."""
+        if tournament_id in self.directed:
+            return True
+        room = self.room
+        claimed = await room.db(
+            room.store.claim_tournament, tournament_id, room.options.lease_seconds
+        )
+        if not claimed:
+            return False
+        task = asyncio.create_task(self._direct(tournament_id), name=f"tournament {tournament_id}")
+        self.directed[tournament_id] = task
+        return True
+
+    async def look_around(self) -> None:
+        """Take the tournaments no process directs (never taken, or their director died)."""
+        free = await self.room.db(self.room.store.free_tournaments)
+        for tournament_id in free:
+            if not self.room.closing:
+                await self.take(tournament_id)
+
+    async def renew(self) -> None:
+        """Extend this process's tournament leases; stop directing those another took."""
+        room = self.room
+        lost = await room.db(room.store.renew_tournament_leases, room.options.lease_seconds)
+        for tournament_id in lost:
+            self._stop(tournament_id)
+
+    async def close(self) -> None:
+        """Stop directing (the room stops): each lease given up for another to take."""
+        for tournament_id in list(self.directed):
+            self._stop(tournament_id)
+            with contextlib.suppress(Exception):
+                await self.room.db(self.room.store.release_tournament, tournament_id)
+
+    def _stop(self, tournament_id: int) -> None:
+        task = self.directed.pop(tournament_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _direct(self, tournament_id: int) -> None:
+        """The director's loop; it ends with the tournament, or when its lease is lost."""
+        room = self.room
+        try:
+            while not room.closing:
+                state = await room.db(room.store.tournament_state, tournament_id)
+                if state.status.value in ENDED:
+                    break
+                decision = decide(state, room.store.now(), self.draw)
+                if decision.changes or decision.hand_for_hand != state.hand_for_hand:
+                    opened = await room.db(room.store.apply_decision, tournament_id, decision)
+                    for table_id in opened:
+                        await room.take(await room.db(room.store.table, table_id))
+                    for table in state.tables:  # those run here look at once
+                        actor = room.tables.get(table.id)
+                        if actor is not None:
+                            actor.nudge()
+                news = self._news.setdefault(tournament_id, asyncio.Event())
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(news.wait(), DIRECTOR_SECONDS)
+                news.clear()
+        except FencedOut:
+            log.warning("tournament %s: another process directs it now", tournament_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the lease lapses and another process (or this one) takes over
+            log.exception("tournament %s: its director stopped", tournament_id)
+        finally:
+            self.directed.pop(tournament_id, None)
+            self._news.pop(tournament_id, None)
+
+    # ------------------------------------------------------------ its tables
+
+    async def orders(
+        self, table_id: str, ready: int, next_big_blind: int | None
+    ) -> TournamentOrders:
+        """A tournament table between hands: its seats now and its clearance (the store's
+        ``table_check``, fenced by the table's lease)."""
+        store = self.room.store
+        checked = await self.room.db(store.table_check, table_id, ready, next_big_blind)
+        news = self._news.get(checked.tournament_id)
+        if news is not None:  # directed here: it decides now, not at its next look
+            news.set()
+        started = checked.started_at
+        elapsed = 0.0 if started is None else (store.now() - started).total_seconds()
+        return TournamentOrders(
+            tuple(
+                TournamentSeat(seat.seat - 1, seat.player_id, seat.name, seat.chips)
+                for seat in checked.seats
+            ),
+            checked.cleared,
+            max(0.0, elapsed),
+            broken=checked.broken,
+            finished=checked.status in ENDED,
+            hand_for_hand=checked.hand_for_hand,
+        )
+
+    async def play(self, record: TableRecord) -> TournamentPlay | None:
+        """What a tournament table's host keeps of its tournament (None: a cash table)."""
+        if not record.settings.get("tournament"):
+            return None
+        store = self.room.store
+        place = await self.room.db(store.tournament_table, record.id)
+        tournament = await self.room.db(store.tournament, place.tournament_id)
+        settings = settings_from_json(tournament.settings)
+        return TournamentPlay(
+            tournament.id,
+            place.number,
+            tournament.name,
+            settings.schedule,
+            buy_in=settings.buy_in,
+            fee=settings.fee,
+            bots=place.bots,
+        )
+
+
+__all__ = ["DIRECTOR_SECONDS", "Tournaments"]

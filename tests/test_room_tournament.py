@@ -1,0 +1,105 @@
+"""Tournaments in a real room (RULES.md 8), over real sockets, on SQLite and PostgreSQL:
+a sit-and-go of bots and one player away played to the last player, with places, prizes
+and the ledger checked; what a tournament table refuses; registration's refusals."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+from room_helpers import FAST, Client, RoomServer, running_room
+
+from splitpot.store import Store
+
+TOURNAMENT_FAST = replace(FAST, clock_scale=0.05)
+QUICK_LEVELS = {
+    "clock": "hands",
+    "levels": [
+        {"small_blind": 10 * 2**n, "big_blind": 20 * 2**n, "ante": 0, "length": 2} for n in range(8)
+    ],
+}
+
+
+def post(room: RoomServer, token: str, path: str, body: Any = None) -> Any:
+    with room.http(token) as http:
+        return http.post(path, json=body)
+
+
+def lobby(room: RoomServer, token: str, tournament: str) -> dict[str, Any]:
+    with room.http(token) as http:
+        answer = http.get(f"/api/tournaments/{tournament}")
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def wait_for(check: Any, deadline: float = 180.0) -> Any:
+    """Poll ``check`` until it gives something true (a generous deadline: a busy machine)."""
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.2)
+    raise AssertionError("the room did not get there in time")
+
+
+def sit_and_go(room: RoomServer, token: str, **settings: Any) -> str:
+    body = {
+        "name": "Practice",
+        "seats": 4,
+        "bots": 3,
+        "buy_in": 100,
+        "fee": 10,
+        "starting_stack": 200,
+        "schedule": QUICK_LEVELS,
+        "action_seconds": 1,
+        "time_bank_seconds": 0,
+    } | settings
+    answer = post(room, token, "/api/tournaments", body)
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["tournament"]["id"])
+
+
+def test_a_sit_and_go_of_bots_is_played_to_the_last_player_and_its_prizes_paid(
+    store: Store,
+) -> None:
+    with running_room(store, TOURNAMENT_FAST) as room:
+        player, token = room.guest("Ann")
+        tournament = sit_and_go(room, token)
+        assert lobby(room, token, tournament)["status"] == "registering"
+        registered = post(room, token, f"/api/tournaments/{tournament}/register")
+        assert registered.status_code == 200, registered.text
+        started = wait_for(lambda: lobby(room, token, tournament)["status"] != "registering")
+        assert started
+        running = lobby(room, token, tournament)
+        assert running["entries"] == 4 and running["prize_pool"] == 400
+        assert [p["prize"] for p in running["payouts"]] == [260, 140]  # RULES.md 8: 65/35
+        table = running["tables"][0]["id"]
+        client = Client(room, token)  # Ann watches: away, she checks or folds
+        try:
+            state = client.state(table)
+            assert state["tournament"]["level"] >= 1
+            refused = client.error({"type": "sit", "table": table, "seat": 1, "buy_in": 200})
+            assert refused["code"] == "forbidden"
+            assert "register in its lobby" in refused["message"]
+        finally:
+            client.close()
+        done = wait_for(
+            lambda: (found := lobby(room, token, tournament))["status"] == "finished" and found
+        )
+        places = sorted(e["place"] for e in done["entrants"])
+        assert places == [1, 2, 3, 4]
+        prizes = {e["player"]: e["prize"] or 0 for e in done["entrants"]}
+        assert sum(prizes.values()) == 400
+        assert sorted(prizes.values()) == [0, 0, 140, 260]
+        for entrant in done["entrants"]:
+            assert store.balance(int(entrant["player"])) == prizes[entrant["player"]] - 110
+        store.check_invariant()
+        with room.http(token) as http:
+            results = http.get(f"/api/tournaments/{tournament}/results").json()["results"]
+            csv = http.get(f"/api/tournaments/{tournament}/results.csv").text
+        assert [r["place"] for r in results] == [1, 2, 3, 4]
+        assert csv.splitlines()[0].startswith("place")
+        assert player in {r["player"] for r in results}
