@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from room_helpers import FAST, Client, RoomServer, running_room
 
 from splitpot.store import Store
+from splitpot.tournament.payouts import PayoutTable
 
 TOURNAMENT_FAST = replace(FAST, clock_scale=0.05)
 QUICK_LEVELS = {
@@ -103,3 +105,61 @@ def test_a_sit_and_go_of_bots_is_played_to_the_last_player_and_its_prizes_paid(
         assert [r["place"] for r in results] == [1, 2, 3, 4]
         assert csv.splitlines()[0].startswith("place")
         assert player in {r["player"] for r in results}
+
+
+def test_a_scheduled_tournament_balances_and_breaks_its_tables_to_a_winner(store: Store) -> None:
+    """Thirteen bots and a player away over three tables of six: the tables balance and
+    break between hands to the final table and a winner; the player's connection follows
+    each move (``moved``) on the same socket; every place and prize lands, no chip lost."""
+    paced = replace(TOURNAMENT_FAST, bot_delay=0.02, hand_pause=0.2)  # time to watch
+    with running_room(store, paced) as room:
+        player, token = room.guest("Ann")
+        start = datetime.now(UTC) + timedelta(seconds=3)
+        answer = post(
+            room,
+            token,
+            "/api/tournaments",
+            {
+                "name": "Sunday",
+                "kind": "scheduled",
+                "start_at": start.isoformat(),
+                "seats": 6,
+                "bots": 13,
+                "buy_in": 50,
+                "starting_stack": 300,
+                "schedule": QUICK_LEVELS,
+                "action_seconds": 1,
+                "time_bank_seconds": 0,
+            },
+        )
+        assert answer.status_code == 201, answer.text
+        tournament = str(answer.json()["tournament"]["id"])
+        assert post(room, token, f"/api/tournaments/{tournament}/register").status_code == 200
+        running = wait_for(
+            lambda: (found := lobby(room, token, tournament))["status"] == "running" and found
+        )
+        assert sorted(t["players"] for t in running["tables"]) == [4, 5, 5]
+        mine = next(e for e in running["entrants"] if e["player"] == player)["table"]
+        client = Client(room, token)
+        tables_seen = [mine]
+        try:
+            client.state(mine)
+            while (found := lobby(room, token, tournament))["status"] != "finished":
+                me = next(e for e in found["entrants"] if e["player"] == player)
+                if me["table"] is not None and me["table"] != tables_seen[-1]:
+                    moved = client.wait(lambda f: f["type"] == "moved", timeout=30)
+                    assert moved["table"] == tables_seen[-1] and moved["to"] == me["table"]
+                    client.send({"type": "watch", "table": me["table"]})
+                    tables_seen.append(me["table"])
+                time.sleep(0.1)
+        finally:
+            client.close()
+        assert len(tables_seen) >= 2, "the player was never moved: no table broke under them"
+        assert [t["broken"] for t in found["tables"]] == [True, True, True]
+        places = sorted(e["place"] for e in found["entrants"])
+        assert places == list(range(1, 15))
+        prizes = sorted((e["prize"] or 0 for e in found["entrants"]), reverse=True)
+        paid = PayoutTable.standard().prizes(700, 14)  # RULES.md 8: about the top 15%
+        assert sum(prizes) == 700 and prizes[: len(paid)] == list(paid) and len(paid) == 3
+        assert prizes[len(paid)] == 0
+        store.check_invariant()

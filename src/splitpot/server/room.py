@@ -71,6 +71,7 @@ class Room:
         self.options = options or RoomOptions()
         self.cluster = cluster
         self.tables: dict[str, TableActor] = {}
+        self._taking: set[str] = set()  # tables whose lease this process is claiming
         self.storage = Storage(store, self.options.db_retry, self._let_go)
         self.guard = Guard(self.options, self.servers)
         self.routing = Routing(self)
@@ -134,19 +135,23 @@ class Room:
     async def take(self, record: TableRecord) -> bool:
         """Run the table here if its lease can be had: rebuilt from the store, its hand in
         play resumed from the log. The other processes hear that it runs here."""
-        if record.id in self.tables:
-            return True
+        if record.id in self.tables or record.id in self._taking:
+            return True  # run here, or being taken (a process never claims a table twice)
         if record.closed:
             return False
-        if not await self.db(self.store.claim_table, record.id, self.options.lease_seconds):
-            return False  # another process runs it
+        self._taking.add(record.id)
         try:
-            actor, first = await restore_table(self, record, self.options.host())
-        except Exception:  # one table that cannot come back must not keep the room shut
-            log.exception("table %s could not be restored; it stays closed", record.id)
-            return False
-        await self._run(actor, first)
-        return True
+            if not await self.db(self.store.claim_table, record.id, self.options.lease_seconds):
+                return False  # another process runs it
+            try:
+                actor, first = await restore_table(self, record, self.options.host())
+            except Exception:  # one table that cannot come back must not keep the room shut
+                log.exception("table %s could not be restored; it stays closed", record.id)
+                return False
+            await self._run(actor, first)
+            return True
+        finally:
+            self._taking.discard(record.id)
 
     async def _run(self, actor: TableActor, first: Steps | None = None) -> None:
         """Start a table's task (``first``: the steps it begins with); its commands from
@@ -517,4 +522,27 @@ class Room:
             return True
         if player is not None and await self.db(self.store.sees_club_table, table.id, player.id):
             return True  # a member of the table's club
+        if await self._sees_tournament_table(table.id, invite, player):
+            return True
         return bool(invite) and await self.db(self.store.check_invite, table.id, invite)
+
+    async def _sees_tournament_table(
+        self, table_id: str, invite: str | None, player: Player | None
+    ) -> bool:
+        """A tournament's table is seen by whoever sees the tournament (its lobby lists
+        each table to watch): anyone, for a public one; its host, its entrants and whoever
+        has its invite, for a private one."""
+        store = self.store
+        try:
+            place = await self.db(store.tournament_table, table_id)
+        except NotFound:
+            return False  # a cash table
+        tournament = await self.db(store.tournament, place.tournament_id)
+        if not tournament.private:
+            return True
+        if player is not None and (
+            player.id == tournament.host_id
+            or await self.db(store.is_entrant, tournament.id, player.id)
+        ):
+            return True
+        return bool(invite) and await self.db(store.check_tournament_invite, tournament.id, invite)

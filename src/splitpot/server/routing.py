@@ -18,7 +18,7 @@ from splitpot.server.actor import TableActor
 from splitpot.server.cluster import Cluster, NoOwner
 from splitpot.server.commands import request, unwatch
 from splitpot.server.connection import POLICY, Connection, RemoteConnection
-from splitpot.server.errors import no_table, refusal
+from splitpot.server.errors import refusal
 from splitpot.server.lobby import TableFacts, summary
 from splitpot.store import Player, Store, TableRecord, token_hash
 from splitpot.store.store import Holder
@@ -107,13 +107,15 @@ class Routing:
             if actor is not None:  # run here (perhaps since the last try)
                 await actor.submit(request(connection, command))
                 return
-            if self.room.cluster is None:
-                raise no_table(command.table)
-            try:
-                await self.room.cluster.forward(command.table, message)
-                return
-            except NoOwner:
-                await self.room.facts(command.table)  # unknown_table, if it is no table at all
+            if self.room.cluster is not None:
+                try:
+                    await self.room.cluster.forward(command.table, message)
+                    return
+                except NoOwner:
+                    pass
+            # unknown_table, if it is no open table at all; else one being taken (a
+            # tournament's new table, a table left free) runs within moments
+            await self.room.facts(command.table)
             await asyncio.sleep(pause)
         moving = f"table {command.table} is moving to another process: send it again"
         raise ProtocolError(ErrorCode.TRY_AGAIN, moving)

@@ -11,6 +11,7 @@ from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
 from splitpot.i18n import said
+from splitpot.store import ledger
 from splitpot.store.clubs import allowed
 from splitpot.store.errors import StoreError
 from splitpot.store.ledger import HOUSE, labels
@@ -92,6 +93,7 @@ def _results(
     where: list[ColumnElement[bool]] = [
         TableRow.club_id == club_id,
         TransferRow.kind == TransferKind.HAND_RESULT.value,
+        TransferRow.table_id.not_in(ledger.tournament_tables()),  # tournament chips
     ]
     if span.table is not None:
         if session.scalar(select(TableRow.club_id).where(TableRow.id == span.table)) != club_id:

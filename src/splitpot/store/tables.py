@@ -126,7 +126,8 @@ def tables_of(session: Session, player_id: int) -> list[str]:
 
 def hosting(session: Session, player_id: int, since: datetime) -> Hosting:
     """The tables the player hosts: open, open with a player seated, made since ``since``."""
-    mine = TableRow.host_id == player_id
+    # a tournament's tables are its director's, held to no host's limits (RULES.md 8)
+    mine = (TableRow.host_id == player_id) & TableRow.id.not_in(ledger.tournament_tables())
     opened = select(func.count()).where(mine, TableRow.closed.is_(False))
     in_use = (
         select(func.count(func.distinct(TableRow.id)))
