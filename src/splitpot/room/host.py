@@ -241,6 +241,7 @@ class TableHost:
         self._watched = False
         self._chat: dict[int, deque[float]] = {}
         self._last_now: float | None = None  # the moment of the last schedule
+        self._between_since: float | None = None  # a tournament table's last hand ended
         self.seating = Seating()  # seat requests, the waiting list, the seat offered
         self.tournament = tournament  # RULES.md 8: the tournament this table plays in
 
@@ -1113,11 +1114,16 @@ class TableHost:
             self.turn = None
             self._last_now = now
             if self.tournament is not None:
+                if self._between_since is None:
+                    self._between_since = now
                 yield from self._between_tournament_hands(now)
                 if self.closed:
                     return
             if self._deal_at is None and self._can_deal():
-                self._deal_at = now + self.options.hand_pause + self._extra_pause
+                # a tournament table's pause runs from the hand's end, while it waited
+                # for its clearance (RULES.md 8: the director decides between hands)
+                since = now if self._between_since is None else self._between_since
+                self._deal_at = max(now, since + self.options.hand_pause + self._extra_pause)
             elif not self._can_deal():
                 self._deal_at = None
             return
@@ -1293,6 +1299,7 @@ class TableHost:
         if not self._can_deal():
             return
         if self.tournament is not None:
+            self._between_since = None
             yield from self._tournament_level(now)
         secrets: DealSecrets = yield DrawDeal()
         upcoming = self.table.next_hand(secrets.draw)

@@ -18,7 +18,7 @@ from splitpot.room.commands import HostCommand, Leave, Sit, TableCommand, TopUp,
 from splitpot.room.seating import WallClock
 from splitpot.tournament.levels import Level, LevelClock, Position, Schedule
 
-POLL_SECONDS = 0.5  # between a table's questions to the store while it waits to deal
+POLL_SECONDS = 0.2  # between a table's questions to the store while it waits to deal
 
 
 @dataclass(frozen=True, slots=True)

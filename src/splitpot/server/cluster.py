@@ -352,6 +352,12 @@ class Cluster:
         self._outbox.setdefault(node, []).append(["a", request, body])
         self._flush_soon()
 
+    def node_of(self, owner: str) -> str | None:
+        """The live process that holds leases as ``owner`` (a node's id is
+        ``<lease name>/<boot>``), if any."""
+        found = [n for n in self.nodes if n.id.rpartition("/")[0] == owner]
+        return min(found, key=lambda n: n.age).id if found else None
+
     async def ask(self, node: str, kind: str, body: Json) -> Json:
         """A question for another process (open a table here, take this table): its
         answer, or ``Unreachable`` / ``TimeoutError``."""

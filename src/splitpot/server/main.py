@@ -66,12 +66,15 @@ class OneLineUndecodable(logging.Filter):
 
 
 def paced_options() -> RoomOptions:
-    """The room's options, with the pause between hands, the bots' thinking time and the
-    tables' lease taken from SPLITPOT_HAND_PAUSE, SPLITPOT_BOT_DELAY and
+    """The room's options, with the pauses between hands, a run-out's streets and the
+    hands shown, the bots' thinking time and the tables' lease taken from
+    SPLITPOT_HAND_PAUSE, SPLITPOT_STREET_PAUSE, SPLITPOT_SHOW_PAUSE, SPLITPOT_BOT_DELAY and
     SPLITPOT_LEASE_SECONDS when set (tests run the room fast)."""
     defaults = RoomOptions()
     return RoomOptions(
         hand_pause=seconds_from("SPLITPOT_HAND_PAUSE", defaults.hand_pause),
+        street_pause=seconds_from("SPLITPOT_STREET_PAUSE", defaults.street_pause),
+        show_pause=seconds_from("SPLITPOT_SHOW_PAUSE", defaults.show_pause),
         bot_delay=seconds_from("SPLITPOT_BOT_DELAY", defaults.bot_delay),
         lease_seconds=seconds_from("SPLITPOT_LEASE_SECONDS", defaults.lease_seconds, 0.5),
     )

@@ -88,6 +88,11 @@ class Room:
         self.documents = HandDocuments()  # finished hands as their readers get them
         self.tournaments = Tournaments(self)  # those this process directs (RULES.md 8)
 
+    @property
+    def others(self) -> Cluster | None:
+        """The room's other processes, when it has them and Redis answers."""
+        return self.cluster if self.cluster is not None and self.cluster.connected else None
+
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """A store call on the store's thread (``Storage.db``)."""
         return await self.storage.db(call, *args, **kwargs)
@@ -497,6 +502,24 @@ class Room:
             with contextlib.suppress(RedisError, OSError):
                 await cluster.disown(actor.id)
                 await cluster.forget([actor.id])
+
+    async def place(self, table_ids: list[str]) -> None:
+        """Tables just opened (a tournament's) run where the room is least loaded: dealt
+        over the live processes as free tables are, each asked to take its own; a table
+        nobody takes is taken by the look for free tables within a beat."""
+        cluster = self.cluster
+        if cluster is None or not cluster.connected or not cluster.nodes:
+            for table_id in table_ids:
+                await self.take(await self.db(self.store.table, table_id))
+            return
+        beats = 1.5 * self.options.lease_seconds / 3
+        loads = {node.id: node.tables for node in cluster.nodes if node.age < beats}
+        loads[cluster.id] = len(self.tables)
+        for table_id, node in deal(table_ids, loads).items():
+            if node == cluster.id:
+                await self.take(await self.db(self.store.table, table_id))
+            else:
+                await self._ask_to_take(node, table_id)
 
     async def _ask_to_take(self, node: str, table_id: str) -> None:
         with contextlib.suppress(Unreachable, TimeoutError, RedisError, OSError):

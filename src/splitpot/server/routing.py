@@ -20,6 +20,7 @@ from splitpot.server.commands import request, unwatch
 from splitpot.server.connection import POLICY, Connection, RemoteConnection
 from splitpot.server.errors import refusal
 from splitpot.server.lobby import TableFacts, summary
+from splitpot.server.tournaments import Tournaments
 from splitpot.store import Player, Store, TableRecord, token_hash
 from splitpot.store.store import Holder
 
@@ -53,6 +54,9 @@ class Tables(Protocol):
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None: ...
 
     async def beat(self) -> None: ...
+
+    @property
+    def tournaments(self) -> Tournaments: ...
 
 
 class Routing:
@@ -283,6 +287,14 @@ class Routing:
                 return {"took": False}
             record = await self.room.db(self.room.store.table, body["table"])
             return {"took": await self.room.take(record)}
+        if kind == "tournament_news":  # one of its tables waits: the director decides now
+            self.room.tournaments.news(int(body["tournament"]))
+            return {}
+        if kind == "nudge":  # the director decided: the table asks the store now
+            nudged = self.room.tables.get(str(body["table"]))
+            if nudged is not None:
+                nudged.nudge()
+            return {}
         raise ValueError(f"no such question: {kind!r}")
 
     async def on_moved(self, table_id: str, fence: int) -> None:

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, Protocol, TypeVar
 
 from splitpot.room.director import Status, decide
@@ -29,6 +29,14 @@ T = TypeVar("T")
 
 class Nudged(Protocol):
     def nudge(self) -> None: ...
+
+
+class Asking(Protocol):
+    """The room's other processes, as far as a director needs them (``Cluster``)."""
+
+    def node_of(self, owner: str) -> str | None: ...
+
+    async def ask(self, node: str, kind: str, body: dict[str, Any]) -> dict[str, Any]: ...
 
 
 class Directing(Protocol):
@@ -46,12 +54,20 @@ class Directing(Protocol):
 
     def rng(self) -> random.Random | None: ...
 
-    async def take(self, record: TableRecord) -> bool: ...
+    async def place(self, table_ids: list[str]) -> None: ...
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None: ...
+
+    @property
+    def node(self) -> str: ...
+
+    @property
+    def others(self) -> Asking | None: ...
 
 
 log = logging.getLogger("splitpot.tournaments")
 
-DIRECTOR_SECONDS = 0.3  # between a director's looks at its tournament
+DIRECTOR_SECONDS = 0.2  # between a director's looks at its tournament
 ENDED = (Status.FINISHED.value, Status.CANCELLED.value)
 
 
@@ -119,12 +135,9 @@ class Tournaments:
                 decision = decide(state, room.store.now(), self.draw)
                 if decision.changes or decision.hand_for_hand != state.hand_for_hand:
                     opened = await room.db(room.store.apply_decision, tournament_id, decision)
-                    for table_id in opened:
-                        await room.take(await room.db(room.store.table, table_id))
-                    for table in state.tables:  # those run here look at once
-                        actor = room.tables.get(table.id)
-                        if actor is not None:
-                            actor.nudge()
+                    if opened:
+                        await room.place(opened)
+                    await self._tell_tables(tournament_id, [t.id for t in state.tables])
                 news = self._news.setdefault(tournament_id, asyncio.Event())
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(news.wait(), DIRECTOR_SECONDS)
@@ -139,6 +152,38 @@ class Tournaments:
             self.directed.pop(tournament_id, None)
             self._news.pop(tournament_id, None)
 
+    def news(self, tournament_id: int) -> None:
+        """One of the tournament's tables waits between hands: its director decides now
+        rather than at its next look."""
+        news = self._news.get(tournament_id)
+        if news is not None:
+            news.set()
+
+    async def _tell_tables(self, tournament_id: int, table_ids: list[str]) -> None:
+        """The director decided: each of the tournament's tables asks the store now, those
+        run here through their queue, the others through their process."""
+        room = self.room
+        elsewhere = []
+        for table_id in table_ids:
+            actor = room.tables.get(table_id)
+            if actor is not None:
+                actor.nudge()
+            else:
+                elsewhere.append(table_id)
+        if elsewhere and room.others is not None:
+            owners = await room.db(room.store.tournament_table_owners, tournament_id)
+            for table_id in elsewhere:
+                if table_id in owners:
+                    self._ask(owners[table_id], "nudge", {"table": table_id})
+
+    def _ask(self, owner: str, kind: str, body: dict[str, Any]) -> None:
+        """Tell the process holding ``owner``'s leases, without waiting: a message lost
+        costs a poll's time, nothing more."""
+        others = self.room.others
+        node = None if others is None or owner == self.room.node else others.node_of(owner)
+        if others is not None and node is not None:
+            self.room.spawn(_quietly(others.ask(node, kind, body)))
+
     # ------------------------------------------------------------ its tables
 
     async def orders(
@@ -148,9 +193,11 @@ class Tournaments:
         ``table_check``, fenced by the table's lease)."""
         store = self.room.store
         checked = await self.room.db(store.table_check, table_id, ready, next_big_blind)
-        news = self._news.get(checked.tournament_id)
-        if news is not None:  # directed here: it decides now, not at its next look
-            news.set()
+        if checked.tournament_id in self.directed:  # directed here: it decides now
+            self.news(checked.tournament_id)
+        elif checked.director is not None:  # directed elsewhere: that process is told
+            body = {"tournament": checked.tournament_id}
+            self._ask(checked.director, "tournament_news", body)
         started = checked.started_at
         elapsed = 0.0 if started is None else (store.now() - started).total_seconds()
         return TournamentOrders(
@@ -182,6 +229,12 @@ class Tournaments:
             fee=settings.fee,
             bots=place.bots,
         )
+
+
+async def _quietly(asked: Coroutine[Any, Any, Any]) -> None:
+    """A message to another process whose answer does not matter."""
+    with contextlib.suppress(Exception):
+        await asked
 
 
 __all__ = ["DIRECTOR_SECONDS", "Tournaments"]

@@ -654,6 +654,11 @@ class Store:
         with self._read() as s:
             return tournaments.is_entrant(s, tournament_id, player_id)
 
+    def tournament_table_owners(self, tournament_id: int) -> dict[str, str]:
+        """The process running each table of the tournament still playing."""
+        with self._read() as s:
+            return tournaments.table_owners(s, tournament_id)
+
     def tournament_table(self, table_id: str) -> TournamentTableRecord:
         """The tournament a table is one of, its number there, and the tournament's bots
         (NoTournament: a cash table)."""

@@ -31,6 +31,7 @@ from splitpot.store.clubs import get_club
 from splitpot.store.errors import NotFound, StoreError
 from splitpot.store.models import (
     AccountRow,
+    LeaseRow,
     PlayerRow,
     SeatRow,
     TournamentEntryRow,
@@ -618,7 +619,23 @@ def table_check(
         row.started_at,
         row.hand_for_hand,
         tuple(seats(session, table_id)),
+        row.owner,
     )
+
+
+def table_owners(session: Session, tournament_id: int) -> dict[str, str]:
+    """The process running each of the tournament's tables that still play (their
+    leases' owners), for the director to tell them it decided."""
+    rows = session.execute(
+        select(LeaseRow.table_id, LeaseRow.owner)
+        .join(TournamentTableRow, TournamentTableRow.table_id == LeaseRow.table_id)
+        .where(
+            TournamentTableRow.tournament_id == tournament_id,
+            TournamentTableRow.broken.is_(False),
+            LeaseRow.owner.is_not(None),
+        )
+    )
+    return {table_id: owner for table_id, owner in rows if owner is not None}
 
 
 def table_tournament(session: Session, table_id: str) -> TournamentRow | None:

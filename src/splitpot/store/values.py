@@ -258,6 +258,7 @@ class TableOrders:
     started_at: datetime | None
     hand_for_hand: bool
     seats: tuple[SeatRecord, ...]
+    director: str | None = None  # the process directing the tournament (its lease)
 
 
 @dataclass(frozen=True, slots=True)
