@@ -371,6 +371,8 @@ def _game(args: argparse.Namespace) -> Game:
             raise ValueError(
                 say("--table and --invite need --server URL (offline there is one table)")
             )
+        if args.tournament is not None:
+            raise ValueError(say("--tournament needs --server URL: tournaments are a room's"))
         if args.new:
             raise ValueError(say("--new needs --server URL (offline there is no guest to keep)"))
         return _session(args)
@@ -381,8 +383,17 @@ def _game(args: argparse.Namespace) -> Game:
     from splitpot.client.remote import RemoteGame  # the network packages load only to connect
 
     name = player_name(args.name, args.words)
-    if args.invite is not None and args.table is None:
-        raise ValueError(say("--invite TOKEN goes with --table ID: the private table it opens"))
+    if args.tournament is not None and args.table is not None:
+        raise ValueError(say("--tournament ID seats you where the tournament does: no --table"))
+    if args.tournament is not None and args.hands is not None:
+        raise ValueError(say("--tournament plays to the end: no --hands"))
+    if args.invite is not None and args.table is None and args.tournament is None:
+        raise ValueError(
+            say(
+                "--invite TOKEN goes with --table ID or --tournament ID: the private table "
+                "or tournament it opens"
+            )
+        )
     return RemoteGame(
         args.server,
         name,
@@ -393,7 +404,33 @@ def _game(args: argparse.Namespace) -> Game:
         identities=Identities(default_file()),
         new=args.new,
         words=args.words,
+        tournament=args.tournament,
     )
+
+
+def _cmd_tournaments(args: argparse.Namespace) -> int:
+    """The room's public tournaments, one a line (or JSON): their ids for ``splitpot play
+    --tournament ID``."""
+    from splitpot.client.remote import Lobby, socket_url
+    from splitpot.client.tournament import tournaments_lines
+
+    say = args.words.say
+    rooms = Lobby(args.server, words=args.words)
+    try:
+        socket_url(args.server)  # a bad address is refused before the room is asked
+        found = rooms.tournaments(finished=args.finished)
+    except ConnectionError as error:  # the room is out of reach, or refused the client
+        print(say("splitpot tournaments: {reason}", reason=error), file=sys.stderr)
+        return 1
+    finally:
+        rooms.close()
+    if args.json:
+        print(json.dumps({"tournaments": found}))
+    elif not found:
+        print(say("The room at {url} has no tournament to enter.", url=args.server))
+    else:
+        print("\n".join(tournaments_lines(found, args.words)))
+    return 0
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -1044,7 +1081,18 @@ def build_parser(words: Words = ENGLISH) -> ArgumentParser:
         ),
     )
     play.add_argument(
-        "--invite", metavar="TOKEN", help=say("with --table: the invite of a private table")
+        "--invite",
+        metavar="TOKEN",
+        help=say("with --table or --tournament: the invite of a private table or tournament"),
+    )
+    play.add_argument(
+        "--tournament",
+        metavar="ID",
+        help=say(
+            "with --server: enter this tournament (registered if not yet: its buy-in from "
+            "your balance) and play it to the end, at the tables it seats you at "
+            "(splitpot tournaments lists them); 'lobby' tells its standings"
+        ),
     )
     play.add_argument(
         "--lines", "--plain", dest="plain", action="store_true", help=say("the line-by-line game")
@@ -1067,6 +1115,27 @@ def build_parser(words: Words = ENGLISH) -> ArgumentParser:
         ),
     )
     play.set_defaults(handler=_cmd_play)
+
+    listed = commands.add_parser(
+        "tournaments",
+        words=words,
+        help=say("the tournaments of a room, to enter with splitpot play --tournament ID"),
+        description=say(
+            "The public tournaments of the room at URL, one a line: id, name, kind and "
+            "status, game, buy-in and fee, entrants. Exit status 1 when the room is out of "
+            "reach."
+        ),
+    )
+    add_lang(listed, words)
+    listed.add_argument(
+        "--server",
+        metavar="URL",
+        required=True,
+        help=say("the room at URL ({example})", example="http://127.0.0.1:8000"),
+    )
+    listed.add_argument("--finished", action="store_true", help=say("the ended ones too"))
+    listed.add_argument("--json", action="store_true", help=say("print one JSON object"))
+    listed.set_defaults(handler=_cmd_tournaments)
 
     sim = commands.add_parser(
         "simulate",

@@ -3,7 +3,9 @@ with their amounts, and the chat (the dealer's lines and the players').
 
 It drives a ``client.game.Game``: offline (``GameSession``) it deals the next hand itself
 after a pause; at the room (``RemoteGame``) a worker thread reads the room's frames and
-hands each to the game on the screen's own thread, and a lobby lists the tables."""
+hands each to the game on the screen's own thread, and a lobby lists the tables. At a
+tournament's table (RULES.md 8) the tournament's clock heads the table, its time counted
+down each second."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
+from rich.console import Group
 from rich.table import Table as Grid
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -166,6 +169,12 @@ class PokerApp(App[list[str]]):
     def on_mount(self) -> None:
         self._answer(self._opening or self.session.start())
         self.run_worker(self._listen, thread=True, exit_on_error=False)
+        self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        """A tournament's clock counts down the time to its next level."""
+        if self.session.client.tournament is not None:
+            self._refresh_table()
 
     def on_unmount(self) -> None:
         """Leaving another way than with q (ctrl+q) gives up a hand in play as q does;
@@ -312,7 +321,11 @@ class PokerApp(App[list[str]]):
             grid.add_row(self._text([seats[row]]), self._text([right]))
         # The board's row is always there, so the buttons below never move under the mouse.
         grid.add_row(self._text([client.board_line()]), "")
-        self.query_one("#table", Static).update(grid)
+        if client.tournament is None:
+            self.query_one("#table", Static).update(grid)
+        else:  # RULES.md 8: the level, and what comes when, over the whole width
+            clock = Text(client.clock_line(), "bold", overflow="ellipsis", no_wrap=True)
+            self.query_one("#table", Static).update(Group(clock, grid))
         # The result of a hand stays until the next hand is dealt.
         lines = client.result_lines() or [client.cards_line(), client.move_line()]
         self.query_one("#cards", Static).update(self._text(line for line in lines if line))
@@ -321,8 +334,12 @@ class PokerApp(App[list[str]]):
         for answer in ("#run_twice", "#run_once"):
             self.query_one(answer, Button).display = client.vote is not None
         # At the room, a watcher may sit down, and a player add chips between their hands.
-        self.query_one("#sit", Button).display = client.viewer is None and bool(client.summary)
-        self.query_one("#top_up", Button).display = self._may_top_up()
+        # Not at a tournament's: the tournament seats its players, with its own chips.
+        cash = client.tournament is None
+        self.query_one("#sit", Button).display = (
+            cash and client.viewer is None and bool(client.summary)
+        )
+        self.query_one("#top_up", Button).display = cash and self._may_top_up()
 
     def _may_top_up(self) -> bool:
         """At the room, a seated player short of the most a buy-in takes, not dealt in the

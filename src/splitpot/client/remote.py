@@ -27,12 +27,24 @@ from splitpot.client.game import Game, Reply, help_text
 from splitpot.client.identity import Identities
 from splitpot.client.state import Frame, RoomMessage, TableClient
 from splitpot.client.stats import stats_lines, stats_scope
+from splitpot.client.tournament import (
+    entrant_of,
+    fact,
+    finish_line,
+    lobby_lines,
+    placed,
+    schedule_of,
+    table_of,
+)
 from splitpot.dealer import game_title
 from splitpot.i18n import ENGLISH, Language, Words
 from splitpot.protocol import betting_from_json
 from splitpot.rules import Variant
 
 RECONNECTED = "reconnected"  # the connection's own frame: it dropped and is open again
+LOBBY = "tournament_lobby"  # the game's own frame: the tournament's lobby, read over HTTP
+POLL_SECONDS = 1.0  # how often the lobby is read while the game waits on it
+OPENING = 30  # watches of a tournament's table tried before its refusal is believed
 # The commands whose answer is awaited before the person is asked again.
 AWAITED = ("act", "run_it", "sit", "sit_out", "sit_in", "leave", "top_up")
 
@@ -48,6 +60,19 @@ def seated_help(words: Words = ENGLISH) -> tuple[str, ...]:
             "  show losing on|off  show your losing hands at the showdown "
             "(off: mucked, the default)"
         ),
+        say(
+            "  verify, verify N    check the last hand's deal (or N back) against its announcement"
+        ),
+        say("  stats [table]       the hi/lo statistics of this session (or the whole table)"),
+    )
+
+
+def tournament_help(words: Words = ENGLISH) -> tuple[str, ...]:
+    """The commands of a tournament's table, for the help."""
+    say = words.say
+    return (
+        say("  lobby, tournament   the tournament: players left, level, prizes, standings"),
+        say("  sit out, sit in     step away (your hands are still dealt), or come back"),
         say(
             "  verify, verify N    check the last hand's deal (or N back) against its announcement"
         ),
@@ -163,6 +188,26 @@ class Lobby:
         """One hand as PokerStars text, as the player may see it."""
         answer = self._call("GET", f"/api/hands/{hand}", params=self._params(format="pokerstars"))
         return answer.text.strip().splitlines()
+
+    def tournaments(self, finished: bool = False) -> list[dict[str, Any]]:
+        """The room's public tournaments (``finished``: the ended ones too)."""
+        params = {"finished": "true"} if finished else {}
+        found: list[dict[str, Any]] = self._call("GET", "/api/tournaments", params=params).json()[
+            "tournaments"
+        ]
+        return found
+
+    def tournament(self, tournament: str, invite: str | None = None) -> dict[str, Any]:
+        """A tournament's lobby (docs/protocol.md "Tournaments")."""
+        params = {"invite": invite} if invite else {}
+        path = f"/api/tournaments/{tournament}"
+        lobby: dict[str, Any] = self._call("GET", path, params=params).json()
+        return lobby
+
+    def register(self, tournament: str, invite: str | None = None) -> None:
+        """Enter the tournament: its buy-in and fee from the player's balance."""
+        body = {"invite": invite} if invite else {}
+        self._call("POST", f"/api/tournaments/{tournament}/register", json=body)
 
     def stats(self, table: str, scope: str) -> dict[str, Any]:
         """The table's statistics over ``scope`` (docs/protocol.md "Statistics")."""
@@ -315,6 +360,9 @@ class Connection:
 class RemoteGame(Game):
     """The person at a table of the room at ``url``, as a guest called ``name``: at
     ``table``, or at the one they pick from the lobby; for ``max_hands`` hands at most.
+    Or an entrant of ``tournament`` (RULES.md 8): registered if not yet, then at the
+    table where the tournament seats them, following them to each table it moves them
+    to, until they are out and placed, or have won.
 
     The line game reads a line when the game waits for one: the table to watch, the seat
     to take, each turn, while the person sits out, and when they have no chips left."""
@@ -332,8 +380,10 @@ class RemoteGame(Game):
         identities: Identities | None = None,
         new: bool = False,
         words: Words = ENGLISH,
+        tournament: str | None = None,
     ) -> None:
-        """``announced``: the folder where the hands' announcements are kept (FAIRNESS.md
+        """``invite``: a private table's invite, or with ``tournament`` the tournament's.
+        ``announced``: the folder where the hands' announcements are kept (FAIRNESS.md
         "What the player's own client checks"); None keeps them in memory only.
         ``identities``: where the guest is kept from one run to the next (None: a new
         guest, kept nowhere); ``new``: a new guest all the same, kept in the old one's place.
@@ -343,7 +393,18 @@ class RemoteGame(Game):
         self.table_id = table
         self.max_hands = max_hands
         self.patience = patience
-        self.rooms = Lobby(url, invite=invite, words=words)
+        self.rooms = Lobby(url, invite=None if tournament else invite, words=words)
+        self.tournament_id = tournament  # the tournament the person plays, or watches
+        self.tournament_invite = invite if tournament else None
+        self.entrant = tournament is not None  # the person plays in it (not just watches)
+        self.player_id: str | None = None  # the room's id of the person (its welcome's)
+        self._seeking = False  # an entrant without a table: the lobby says where they sit
+        self._closed: set[str] = set()  # tables the room sends no more of
+        self._entries: int | None = None  # the entries last told while registering
+        self._lobby_failed = False  # the last read of the lobby failed (told once)
+        self._refused = 0  # watches refused in a row (a tournament's table not open yet)
+        self._asked_schedule = False  # the lobby was read for the levels' schedule
+        self._moved_text: list[str] = []  # a move's words, until the lobby names the table
         self.connection: Connection | None = None
         self._tables: list[dict[str, Any]] | None = None  # the lobby, while choosing
         self._asked: tuple[object, ...] | None = None  # where a command left the game
@@ -360,6 +421,15 @@ class RemoteGame(Game):
     @property
     def help_lines(self) -> tuple[str, ...]:
         common = help_text(self.words)
+        if self.tournament_id is not None or self.client.tournament is not None:
+            # The tournament seats its players, and plays no straddle and no rabbit hunt:
+            # the commands of a cash table go (the commands are English in every language).
+            cash = ("straddle", "rabbit", "wait", "quit")
+            kept = [line for line in common if line.split()[0].rstrip(",") not in cash]
+            quit_line = self.words.say(
+                "  quit                leave the screen; your seat stays in the tournament"
+            )
+            return (*kept[:-2], *tournament_help(self.words), *kept[-2:], quit_line)
         return (*common[:-2], *seated_help(self.words), *common[-2:])
 
     # ------------------------------------------------------------ the game
@@ -368,6 +438,8 @@ class RemoteGame(Game):
         """A guest identity, the WebSocket, then the table or the lobby."""
         socket_url(self.url)  # a bad address is refused before the room is asked
         said = self._sign_in()
+        if self.tournament_id is not None:
+            return self._enter(said)
         if self.table_id is not None:
             return Reply((*said, *self._watch(self.table_id)))
         tables = self.rooms.tables()
@@ -406,7 +478,10 @@ class RemoteGame(Game):
     def _connect(self, token: str) -> None:
         """The WebSocket, hello said with ``token``; the room's processes learnt."""
         self.connection = Connection(socket_url(self.url), token, self.patience, self.words)
-        self.connection.open()
+        welcome = self.connection.open()
+        player = welcome.get("player")
+        if isinstance(player, dict) and player.get("id") is not None:
+            self.player_id = str(player["id"])
         if self.connection.servers:
             self.rooms.servers = self.connection.servers
 
@@ -436,27 +511,177 @@ class RemoteGame(Game):
         person gave is still on its way (the game waits for the room's answer)."""
         if self._tables is not None:
             return True
-        if not self.client.summary or self.leaving:
+        if not self.client.summary or self.leaving or self._seeking:
             return False
         if self._asked is not None and self._asked == self._prompt():
             return False
         me, client = self.client.me(), self.client
+        if client.tournament is not None and self.entrant:
+            # Out (the lobby places them), or moved (the next table comes): nothing to ask.
+            away = me is not None and me.status == "sitting_out"
+            return me is not None and (client.turn is not None or client.vote is not None or away)
         asked = client.turn is not None or client.vote is not None
         return me is None or asked or me.status == "sitting_out" or client.broke()
 
     def listen(self) -> Iterator[Frame]:
         """The room's frames as they come, until the connection is closed; a connection
         that cannot be opened again ends them with ``{"type": "lost", "message"}``."""
+        read = 0.0  # when the tournament's lobby was read last
         while self.connection is not None and not self.connection.closed:
+            timed = self.tournament_id is not None or self.client.tournament is not None
             try:
-                frame = self.connection.receive()
+                frame = self.connection.receive(POLL_SECONDS if timed else None)
             except RemoteError as error:
                 yield {"type": "lost", "message": str(error)}
                 return
             if frame is not None:
                 yield frame
+            if self._lobby_wanted() and time.monotonic() - read >= POLL_SECONDS:
+                read = time.monotonic()
+                yield self._read_lobby()
+
+    def _lobby_wanted(self) -> bool:
+        """Whether the game waits on the tournament's lobby: for the entrant's table, for
+        their place once out, or for the schedule that tells the levels to come."""
+        if self.tournament_id is None:
+            return False
+        out = self.entrant and self.client.out
+        return self._seeking or out or (self.client.schedule is None and not self._asked_schedule)
+
+    def _read_lobby(self) -> Frame:
+        """The tournament's lobby as the game's own frame (read on the frames' thread)."""
+        assert self.tournament_id is not None
+        self._asked_schedule = True  # once for it (a watcher may not see a private lobby)
+        try:
+            lobby = self.rooms.tournament(self.tournament_id, self.tournament_invite)
+        except RemoteError as error:
+            return {"type": LOBBY, "error": str(error)}
+        return {"type": LOBBY, "lobby": lobby}
 
     def take(self, frame: Frame) -> Reply:
+        kind = frame.get("type")
+        if kind == LOBBY:
+            return self._lobby_news(frame)
+        if kind == "moved":
+            return self._moved(frame)
+        if self._seeking and self.client.table is None and kind in ("table", "event", "turn"):
+            return Reply(())  # another table of the player's (a hello's): not the tournament's
+        reply = self._take(frame)
+        if reply.over or self.client.tournament is None:
+            if kind == "unwatched" and frame.get("table") == self.client.table:
+                return Reply((*reply.lines, *self.summary()), over=True)  # nothing more comes
+            return reply
+        if self.tournament_id is None:
+            self.tournament_id = self.client.tournament.id  # a tournament's table, watched
+        if self.client.viewer is not None:
+            self.entrant = True
+        if kind == "unwatched" and frame.get("table") == self.client.table:
+            self._closed.add(str(frame["table"]))
+            if not self.entrant:
+                return Reply((*reply.lines, *self.summary()), over=True)
+            self._seeking = not self.client.out  # the lobby says where, or the place
+        return reply
+
+    def _seat_gone(self, refused: Frame) -> bool:
+        """Whether a refusal is of a seat command the end of the entrant's seat made moot
+        (out, the winner, or moved): their commitment for a hand no more to come, say."""
+        gone = self.entrant and self.client.tournament is not None and self.client.viewer is None
+        return gone and refused.get("code") in ("unknown_table", "not_seated")
+
+    def _opening(self) -> bool:
+        """Whether an entrant's watch refused may be of a table the tournament has made
+        and the room not opened yet: tried again with the lobby, ``OPENING`` times."""
+        if not self.entrant or self.tournament_id is None or self._refused >= OPENING:
+            return False
+        self._refused += 1
+        return True
+
+    def _enter(self, said: list[str]) -> Reply:
+        """An entrant's start: the lobby; registered if not yet; then the table where the
+        tournament seats them, or a wait for its start (the lobby is read meanwhile)."""
+        assert self.tournament_id is not None
+        say, tournament = self.words.say, self.tournament_id
+        lobby = self.rooms.tournament(tournament, self.tournament_invite)
+        name, status = lobby.get("name", ""), lobby.get("status")
+        lines = list(said)
+        if entrant_of(lobby, self.player_id) is not None:
+            lines.append(say("You are in {name}.", name=name))
+        elif status in ("registering", "running"):
+            self.rooms.register(tournament, self.tournament_invite)
+            lobby = self.rooms.tournament(tournament, self.tournament_invite)
+            lines.append(say("You are registered in {name}.", name=name))
+        else:
+            lines.append(say("{name} is over; you were not in it.", name=name))
+            return Reply(tuple(lines), over=True)
+        self._seeking = True
+        news = self._lobby_news({"type": LOBBY, "lobby": lobby})
+        return Reply((*lines, *news.lines), over=news.over)
+
+    def _lobby_news(self, frame: Frame) -> Reply:
+        """The tournament's lobby, read again: the schedule learnt; for an entrant waiting,
+        the entries so far, then the table to watch; once out (or the winner), the place."""
+        if "error" in frame:
+            failed, self._lobby_failed = self._lobby_failed, True
+            waiting = self._seeking or self.client.out
+            return Reply(() if failed or not waiting else (str(frame["error"]),))
+        lobby, say = frame["lobby"], self.words.say
+        self._lobby_failed = False
+        if self.client.schedule is None:
+            self.client.schedule = schedule_of(lobby)
+        if not self.entrant or not (self._seeking or self.client.out):
+            return Reply(())
+        if placed(lobby, self.player_id):
+            self._seeking = False
+            finish = finish_line(lobby, self.player_id, self.words)
+            return Reply((finish, *self.summary()), over=True)
+        status = lobby.get("status")
+        if status == "cancelled":
+            said = say(
+                "{name} is called off: too few entrants. Every entry is paid back.",
+                name=lobby.get("name", ""),
+            )
+            return Reply((said, *self.summary()), over=True)
+        table = table_of(lobby, self.player_id)
+        if self._seeking and table is not None and table not in self._closed:
+            self._seeking, moved, self._moved_text = False, self._moved_text, []
+            return Reply((*moved, *self._watch(table)))
+        entries = int(lobby.get("entries") or 0)
+        if self._seeking and status == "registering" and entries != self._entries:
+            self._entries = entries
+            return Reply((self._entries_words(lobby, entries),))
+        return Reply(())
+
+    def _entries_words(self, lobby: Frame, entries: int) -> str:
+        """The entries so far of a tournament still registering, and when it starts."""
+        said = {
+            "entries": self.words.number(entries),
+            "most": self.words.number(int(fact(lobby, "most_entrants") or 0)),
+        }
+        if fact(lobby, "kind") == "scheduled":
+            return self.words.say(
+                "{entries} of {most} entrants: the tournament starts at its time ('lobby' "
+                "tells when).",
+                **said,
+            )
+        return self.words.say(
+            "{entries} of {most} entrants: the tournament starts when its seats are full.", **said
+        )
+
+    def _moved(self, frame: Frame) -> Reply:
+        """RULES.md 8: the tournament moved the player to another table; the game follows
+        them there on the same connection (or, not told where, the lobby says)."""
+        if frame.get("table") != self.client.table:
+            return Reply(())
+        lines = [str(frame["text"])] if frame.get("text") else []
+        self._closed.add(str(frame["table"]))
+        self._asked = None
+        to = frame.get("to")
+        if not to:  # told once the lobby names the table (at the end, there is none)
+            self._seeking, self._moved_text = True, lines
+            return Reply(())
+        return Reply((*lines, *self._watch(str(to))))
+
+    def _take(self, frame: Frame) -> Reply:
         kind = frame.get("type")
         if kind == "lost":
             return Reply((str(frame["message"]),), over=True)
@@ -469,6 +694,12 @@ class RemoteGame(Game):
         if kind in ("error", "table"):
             self._asked = None  # the answer came: the game stands where the room says
         watching = self.client.viewer is None and not self.client.summary
+        if kind == "error" and watching and frame.get("code") in NO_TABLE and self._opening():
+            self._seeking = True  # its table is not open yet: the lobby is read again
+            return Reply(())
+        if kind == "error" and not watching and self._seat_gone(frame):
+            self.entropy = Entropy()  # a commitment sent for a hand the seat will not play
+            return Reply(())
         reply = super().take(frame)
         if kind == "error" and watching and frame.get("code") in NO_TABLE:
             raise RemoteError(
@@ -478,15 +709,17 @@ class RemoteGame(Game):
             )
         lines = list(reply.lines)
         if kind == "table" and watching and self.client.summary:
+            self._refused = 0
             lines += self._welcome()
         lines += self._fair_deal(frame) + self._broke(frame)
-        if self.buy_in is None and self.client.me() is not None:
+        if self.buy_in is None and self.client.me() is not None and self.client.tournament is None:
             me = self.client.me()
             assert me is not None
             self.buy_in = me.stack
         if (
             not reply.over
             and self.max_hands is not None
+            and self.client.tournament is None
             and self.client.hands_played >= self.max_hands
             and not self.leaving
         ):
@@ -503,6 +736,8 @@ class RemoteGame(Game):
         event = frame.get("event") if frame.get("type") == "event" else None
         if event is None or event.get("kind") != "hand_ended" or not self.client.broke():
             return []
+        if self.client.tournament is not None:
+            return []  # out of the tournament: its event says so
         low, high = self.client.summary["min_buy_in"], self.client.summary["max_buy_in"]
         return [
             self.words.say(
@@ -614,6 +849,10 @@ class RemoteGame(Game):
     def command(self, text: str) -> Reply:
         """In the lobby: a table's number or id (``quit`` and ``help`` as ever)."""
         word = text.strip().lower()
+        if self._tables is None and word in ("lobby", "tournament"):
+            return Reply(tuple(self._lobby_command()))
+        if self._tables is None and word in ("quit", "exit") and self._in_tournament():
+            return self.quit()
         if self._tables is None and word.split()[:1] == ["verify"]:
             return Reply(tuple(self._verify_command(word.split()[1:])))
         if self._tables is None and word.split()[:1] == ["stats"]:
@@ -634,6 +873,46 @@ class RemoteGame(Game):
             return Reply((said,))
         self._tables = None
         return Reply(tuple(self._watch(str(chosen["id"]))))
+
+    def _in_tournament(self) -> bool:
+        """Whether the person plays a tournament and sits at its table."""
+        return self.entrant and self.client.tournament is not None and self.client.me() is not None
+
+    def _lobby_command(self) -> list[str]:
+        """``lobby`` (or ``tournament``): the tournament's lobby in words."""
+        tournament = self.tournament_id
+        if tournament is None:
+            return [self.words.say("This is no tournament's table: 'lobby' is a tournament's.")]
+        try:
+            lobby = self.rooms.tournament(tournament, self.tournament_invite)
+        except RemoteError as error:
+            return [str(error)]
+        if self.client.schedule is None:
+            self.client.schedule = schedule_of(lobby)
+        return lobby_lines(lobby, self.player_id, self.client.clock(), self.words)
+
+    def quit(self) -> Reply:
+        """At a tournament's table the person leaves the screen, not the tournament: no
+        one leaves a tournament with chips (RULES.md 8)."""
+        if not self._in_tournament():
+            return super().quit()
+        said = self.words.say(
+            "You leave the screen, not the tournament: your hands are dealt and your blinds "
+            "posted while you are away (splitpot play --tournament {id} brings you back).",
+            id=self.tournament_id,
+        )
+        return Reply((said, *self.summary()), over=True)
+
+    def summary(self) -> list[str]:
+        """At a tournament, the hands played (its chips are not the room's)."""
+        if self.tournament_id is None or not self.entrant:
+            return super().summary()
+        played = self.client.hands_played
+        return [
+            self.words.say_n(
+                "Session over: {count} hand played.", "Session over: {count} hands played.", played
+            )
+        ]
 
     def send(self, command: RoomMessage) -> list[str]:
         assert self.connection is not None
@@ -679,6 +958,9 @@ class RemoteGame(Game):
     # ------------------------------------------------------------ helpers
 
     def _watch(self, table: str) -> list[str]:
+        if self.client.table is not None and self.client.table != table:
+            self.client.follow(table)  # a tournament's next table: its snapshot comes
+            self.entropy = Entropy()  # a commitment is a table's: a new one there
         self.client.table = table
         watch: RoomMessage = {"type": "watch", "table": table}
         if self.rooms.invite:
@@ -691,6 +973,8 @@ class RemoteGame(Game):
         summary, free, me = self.client.summary, self.client.free_seats(), self.client.me()
         say = self.words.say
         where = f"{summary['name']}: {self.client.title()}"
+        if me is None and self.client.tournament is not None:
+            return [say("You watch {table}.", table=where)]
         if me is not None:
             self._tables = None  # a seat is kept: no table to choose
             return [

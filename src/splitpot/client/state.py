@@ -1,10 +1,11 @@
 """What a screen shows of one table, folded from the room's frames (PROTOCOL.md,
 docs/protocol.md): seats, stacks, bets, the button, the board (or both boards of a double
 board or a board run twice, RULES.md 7), the pot, your cards, your legal actions, the
-question to run it twice, and the lines of the chat; and a person's words as the commands
-the room takes.
+question to run it twice, the lines of the chat, and at a tournament's table its clock
+(RULES.md 8: ``client.tournament``); and a person's words as the commands the room takes.
 
-Pure: frames in, a picture and lines out, no I/O. The offline game feeds it frames made
+Pure: frames in, a picture and lines out, no I/O (the time now, for a tournament's clock,
+from the ``clock`` it is given). The offline game feeds it frames made
 in process (``client.local``), the network game the room's own (``client.remote``); the
 dealer's words are the events' ``text`` (``splitpot.dealer``), never worked out here.
 """
@@ -13,8 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
+from splitpot.client.tournament import TournamentClock, clock_line
 from splitpot.dealer import game_short_name, help_words, structure_words
 from splitpot.engine import Action, LegalActions
 from splitpot.evaluate import hand_help
@@ -22,6 +25,7 @@ from splitpot.i18n import ENGLISH, Words
 from splitpot.protocol import hand_betting_from_json, legal_from_json
 from splitpot.rules import Betting, Structure, Variant
 from splitpot.table.view import action_words
+from splitpot.tournament.levels import Schedule
 
 Frame = Mapping[str, Any]  # one message of the room, decoded
 RoomMessage = dict[str, Any]  # one message to the room
@@ -116,9 +120,17 @@ class TableClient:
     the viewer acts or the hand ends.
     """
 
-    def __init__(self, table: str | None = None, words: Words = ENGLISH) -> None:
+    def __init__(
+        self,
+        table: str | None = None,
+        words: Words = ENGLISH,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        """``clock``: the time now, for the tournament's clock line (by default the
+        computer's, in UTC)."""
         self.table = table  # None: the first snapshot's table
         self.words = words  # the viewer's language
+        self.clock = clock or _utc_now
         self.summary: dict[str, Any] = {}
         self.seats: list[SeatPicture | None] = []
         self.viewer: int | None = None  # the viewer's seat (from 1); None: watching
@@ -132,6 +144,20 @@ class TableClient:
         self.hands_played = 0  # hands the viewer was dealt that ended
         self.left_with: int | None = None  # the stack the viewer cashed out, once left
         self._awards: list[str] = []
+        # RULES.md 8: at a tournament's table, its clock; the schedule (from its lobby) to
+        # work out what follows a new level; whether the viewer is out of the tournament.
+        self.tournament: TournamentClock | None = None
+        self.schedule: Schedule | None = None
+        self.out = False
+        self.unwatched: str | None = None  # why the room sends no more of the table
+
+    def follow(self, table: str) -> None:
+        """The viewer watches ``table`` now (a tournament moved them there): the old
+        table's picture goes; the new one comes with its snapshot. The hands the viewer
+        played and the tournament's schedule stay."""
+        self.table, self.summary, self.seats, self.viewer = table, {}, [], None
+        self.button, self.hand, self.last, self.turn, self.vote = None, None, None, None, None
+        self.result, self.seq, self._awards, self.unwatched = (), 0, [], None
 
     # ------------------------------------------------------------ frames
 
@@ -159,6 +185,10 @@ class TableClient:
             return [f"{frame['from']['name']}: {frame['text']}"]
         if kind == "error":
             return self.refused(str(frame["message"]), str(frame["code"]))
+        if kind == "unwatched" and frame.get("table") == self.table:
+            self.unwatched, self.turn, self.vote = str(frame.get("reason")), None, None
+            text = frame.get("text")
+            return [str(text)] if text else []
         return []
 
     def receive_all(self, frames: Iterable[Frame]) -> list[str]:
@@ -185,6 +215,8 @@ class TableClient:
         self.turn = None  # a turn follows when it is the viewer's
         asked = hand is not None and self.viewer in hand.get("run_it", ())
         self.vote = RunItVote(hand["id"], None) if asked else None
+        block = state.get("tournament")
+        self.tournament = None if block is None else TournamentClock.from_json(block)
 
     def _hand_from(self, hand: Frame) -> HandPicture:
         """The hand of a snapshot. Its starting stacks are those this client saw dealt
@@ -250,10 +282,25 @@ class TableClient:
         )
 
     def _on_player_left(self, event: Frame) -> None:
+        """A player leaves the seat. At a tournament's table no one cashes out: the
+        viewer's seat goes when they are out, or moved to another table."""
         seat = event["seat"]
         self.seats[seat - 1] = None
         if seat == self.viewer:
-            self.viewer, self.left_with, self.turn = None, event["stack"], None
+            self.viewer, self.turn, self.vote = None, None, None
+            if self.tournament is None:
+                self.left_with = event["stack"]
+
+    def _on_level(self, event: Frame) -> None:
+        """RULES.md 8: a new level of the tournament, from the next hand."""
+        if self.tournament is not None:
+            self.tournament = self.tournament.at_level(event, self.schedule)
+
+    def _on_eliminated(self, event: Frame) -> None:
+        """RULES.md 8: a player with no chips is out of the tournament (their place comes
+        in the lobby)."""
+        if event.get("seat") == self.viewer and self.viewer is not None:
+            self.out = True
 
     def _on_sat_out(self, event: Frame) -> None:
         """A player dealt in the hand in play plays it out, and sits out after it."""
@@ -442,6 +489,8 @@ class TableClient:
                 self._change(seat, stack=stack, bet=0, status=status)
         hand = self.hand
         self.hand, self.last, self.turn, self.vote = None, hand, None, None
+        if self.tournament is not None:
+            self.tournament = self.tournament.after_hand()
         if hand is None:
             return
         w = self.words
@@ -605,11 +654,19 @@ class TableClient:
         """How the hand just over ended (nothing while a hand is being played)."""
         return [] if self.hand is not None else list(self.result)
 
+    def clock_line(self) -> str:
+        """At a tournament's table, its clock: the level, what follows and when, hand for
+        hand ("" elsewhere)."""
+        if self.tournament is None:
+            return ""
+        return clock_line(self.tournament, self.clock(), self.words, self.schedule)
+
     def table_lines(self) -> list[str]:
-        """The table as text: seats, stacks, bets, the button, the pot, the board, your
-        cards and your legal actions."""
+        """The table as text: the tournament's clock, seats, stacks, bets, the button, the
+        pot, the board, your cards and your legal actions."""
+        clock = [self.clock_line()] if self.tournament is not None else []
         extra = (self.board_line(), self.cards_line(), self.move_line())
-        return self.seat_lines() + [line for line in extra if line]
+        return clock + self.seat_lines() + [line for line in extra if line]
 
     # ------------------------------------------------------------ words
 
@@ -788,7 +845,13 @@ _FOLDS: dict[str, Callable[[TableClient, Frame], str | list[str] | None]] = {
     "rake": TableClient._on_rake,
     "pot_awarded": TableClient._on_pot_awarded,
     "hand_ended": TableClient._on_hand_ended,
+    "level": TableClient._on_level,
+    "eliminated": TableClient._on_eliminated,
 }  # the kinds that change the picture (docs/protocol.md, "event"); others only speak
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
 
 
 def _seat(seat: Frame) -> SeatPicture | None:

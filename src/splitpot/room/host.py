@@ -1581,7 +1581,8 @@ class TableHost:
         tournament.checked_for, tournament.check_at = ready, now + POLL_SECONDS
         tournament.elapsed, tournament.elapsed_at = orders.elapsed, now
         tournament.hand_for_hand = orders.hand_for_hand
-        yield from self._take_orders(orders)
+        if not orders.finished:  # the winner stays to the end, moved nowhere
+            yield from self._take_orders(orders)
         if orders.broken or orders.finished:
             tournament.over = True
             self.closed = True

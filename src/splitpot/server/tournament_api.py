@@ -176,12 +176,16 @@ async def tournament_lobby(
         now=room.store.now(),
     )
     entered = player is not None and any(e.player == player.id for e in state.entrants)
-    return lobby | {
-        "private": record.private,
-        "club": record.club_id,
-        "host": str(record.host_id),
-        "registered": entered,
-    }
+    return (
+        summary_json(record)
+        | lobby
+        | {
+            "private": record.private,
+            "club": record.club_id,
+            "host": str(record.host_id),
+            "registered": entered,
+        }
+    )
 
 
 @router.post("/tournaments/{tournament_id}/register")
