@@ -163,3 +163,53 @@ def test_a_scheduled_tournament_balances_and_breaks_its_tables_to_a_winner(store
         assert sum(prizes) == 700 and prizes[: len(paid)] == list(paid) and len(paid) == 3
         assert prizes[len(paid)] == 0
         store.check_invariant()
+
+
+def test_registration_refusals_name_what_is_wrong_and_change_nothing(store: Store) -> None:
+    """A bad setting, a second entry, an entry past the field, leaving after the start,
+    another's start, a private tournament without its invite: each refused by name, no
+    chip moved."""
+    with running_room(store, TOURNAMENT_FAST) as room:
+        _, token = room.guest("Ann")
+        bob, bob_token = room.guest("Bob")
+        _, cy_token = room.guest("Cy")
+        bad = post(room, token, "/api/tournaments", {"name": "x", "seats": 11})
+        assert bad.status_code == 400 and "seats must be from 2 to 10" in bad.text
+        tournament = sit_and_go(room, token, bots=0, seats=2)
+        assert post(room, bob_token, f"/api/tournaments/{tournament}/register").status_code == 200
+        again = post(room, bob_token, f"/api/tournaments/{tournament}/register")
+        assert again.status_code == 409 and again.json()["error"]["code"] == "not_now", again.text
+        assert store.balance(int(bob)) == -110  # once
+        assert post(room, bob_token, f"/api/tournaments/{tournament}/unregister").status_code == 200
+        assert store.balance(int(bob)) == 0
+        started = post(room, bob_token, f"/api/tournaments/{tournament}/start")
+        assert started.status_code == 403 and "only the tournament's host" in started.text
+        assert post(room, token, f"/api/tournaments/{tournament}/register").status_code == 200
+        assert post(room, bob_token, f"/api/tournaments/{tournament}/register").status_code == 200
+        full = post(room, cy_token, f"/api/tournaments/{tournament}/register")
+        assert full.status_code == 409, full.text
+        wait_for(lambda: lobby(room, token, tournament)["status"] == "running")
+        late = post(room, bob_token, f"/api/tournaments/{tournament}/unregister")
+        assert late.status_code == 409, late.text
+        assert store.balance(int(bob)) == -110
+        private = post(
+            room, token, "/api/tournaments", {"name": "Invite only", "registration": "invite"}
+        )
+        assert private.status_code == 201
+        hidden, code = private.json()["tournament"]["id"], private.json()["invite"]
+        with room.http(cy_token) as http:
+            assert http.get(f"/api/tournaments/{hidden}").status_code == 404
+            assert (
+                http.get(f"/api/tournaments/{hidden}", params={"invite": code}).status_code == 200
+            )
+            listed = http.get("/api/tournaments").json()["tournaments"]
+        assert hidden not in {t["id"] for t in listed}
+        refused = post(room, cy_token, f"/api/tournaments/{hidden}/register")
+        assert refused.status_code == 403 and "invite code" in refused.text
+        assert (
+            post(
+                room, cy_token, f"/api/tournaments/{hidden}/register", {"invite": code}
+            ).status_code
+            == 200
+        )
+        assert host

@@ -4,7 +4,7 @@ field by field, and the ``TableConfig`` they make."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -216,13 +216,7 @@ def parse_settings(body: Mapping[str, Any]) -> TableSettings:
     """Table settings from a request's JSON; unknown fields are refused by name."""
     if not isinstance(body, Mapping):
         raise SettingsError("table settings are a JSON object")
-    unknown = sorted(set(body) - set(_FIELDS))
-    if unknown:
-        raise SettingsError(
-            "unknown setting {name}; settings are: {names}",
-            name=repr(unknown[0]),
-            names=", ".join(_FIELDS),
-        )
+    refuse_unknown(body, _FIELDS)
     values: dict[str, Any] = {}
     for field, value in body.items():
         kind, least, most = _FIELDS[field]
@@ -283,6 +277,18 @@ def parse_settings(body: Mapping[str, Any]) -> TableSettings:
         )
     settings.config()  # every rule of the game and the table, checked now
     return settings
+
+
+def refuse_unknown(body: Mapping[str, Any], known: Iterable[str]) -> None:
+    """Refuse the first field of ``body`` not among the ``known`` settings, by name."""
+    names = list(known)
+    unknown = sorted(set(body) - set(names))
+    if unknown:
+        raise SettingsError(
+            "unknown setting {name}; settings are: {names}",
+            name=repr(unknown[0]),
+            names=", ".join(names),
+        )
 
 
 def _in_range(field: str, value: float, least: float, most: float) -> None:

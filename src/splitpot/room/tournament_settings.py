@@ -10,10 +10,18 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from splitpot.room.settings import MAX_CHIPS, MAX_NAME, STRUCTURES, SettingsError, TableSettings
+from splitpot.room.settings import (
+    MAX_CHIPS,
+    MAX_NAME,
+    STRUCTURES,
+    SettingsError,
+    TableSettings,
+    refuse_unknown,
+)
 from splitpot.rules import Refusal
 from splitpot.table import MAX_SEATS
-from splitpot.tournament.levels import Level, LevelClock, Schedule
+from splitpot.tournament.errors import TournamentError
+from splitpot.tournament.levels import Level, LevelClock, Schedule, whole
 from splitpot.tournament.payouts import PayoutTable
 
 E = TypeVar("E", bound=StrEnum)
@@ -119,13 +127,7 @@ def parse_tournament(body: Mapping[str, Any], now: datetime) -> TournamentSettin
     (unknown fields too). A scheduled start must be in the future of ``now``."""
     if not isinstance(body, Mapping):
         raise SettingsError("tournament settings are a JSON object")
-    unknown = sorted(set(body) - set(_ALL))
-    if unknown:
-        raise SettingsError(
-            "unknown setting {name}; settings are: {names}",
-            name=repr(unknown[0]),
-            names=", ".join(_ALL),
-        )
+    refuse_unknown(body, _ALL)
     values: dict[str, Any] = {}
     for name, (least, most) in _WHOLE.items():
         if name in body:
@@ -217,18 +219,12 @@ def _check(settings: TournamentSettings) -> None:
 
 
 def _whole(name: str, value: object, least: int, most: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SettingsError(
-            "{field} must be a whole number, not {value}", field=name, value=repr(value)
-        )
-    if not least <= value <= most:
-        raise SettingsError(
-            "{field} must be from {least} to {most}, not {value}",
-            field=name,
-            least=least,
-            most=most,
-            value=value,
-        )
+    """A whole number from ``least`` to ``most``, refused naming ``name``."""
+    try:
+        whole(name, value, least, most)
+    except TournamentError as error:
+        raise SettingsError.passed(error) from error
+    assert isinstance(value, int)
     return value
 
 

@@ -34,6 +34,7 @@ router = APIRouter(prefix="/api", responses=REFUSALS)
 T = TypeVar("T")
 LARGEST_ID = 2**31 - 1
 TournamentId = Annotated[int, Path(ge=1, le=LARGEST_ID)]
+Invite = Annotated[str | None, Query(max_length=64, pattern=NO_NUL)]  # a private one's
 
 
 class Entry(BaseModel):
@@ -163,7 +164,7 @@ async def tournament_lobby(
     tournament_id: TournamentId,
     room: RoomDep,
     player: Caller,
-    invite: Annotated[str | None, Query(max_length=64, pattern=NO_NUL)] = None,
+    invite: Invite = None,
 ) -> dict[str, Any]:
     record = await visible(room, tournament_id, player, invite)
     state = await db(room, room.store.tournament_state, tournament_id)
@@ -251,7 +252,7 @@ async def results(
     tournament_id: TournamentId,
     room: RoomDep,
     player: Caller,
-    invite: Annotated[str | None, Query(max_length=64, pattern=NO_NUL)] = None,
+    invite: Invite = None,
 ) -> dict[str, Any]:
     """The places so far (all of them once it ended), with their prizes."""
     record = await visible(room, tournament_id, player, invite)
@@ -276,7 +277,7 @@ async def results_csv(
     tournament_id: TournamentId,
     room: RoomDep,
     player: Caller,
-    invite: Annotated[str | None, Query(max_length=64, pattern=NO_NUL)] = None,
+    invite: Invite = None,
 ) -> CsvResponse:
     await visible(room, tournament_id, player, invite)
     return CsvResponse(await db(room, room.store.tournament_results_csv, tournament_id))

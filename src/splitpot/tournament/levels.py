@@ -41,8 +41,8 @@ class Level:
     break_minutes: int = 0
 
     def __post_init__(self) -> None:
-        _whole("small_blind", self.small_blind, 1, MAX_CHIPS)
-        _whole("big_blind", self.big_blind, 1, MAX_CHIPS)
+        whole("small_blind", self.small_blind, 1, MAX_CHIPS)
+        whole("big_blind", self.big_blind, 1, MAX_CHIPS)
         if self.small_blind > self.big_blind:
             raise TournamentError(
                 "{field}: the small blind {small} is above the big blind {big}",
@@ -50,9 +50,9 @@ class Level:
                 small=self.small_blind,
                 big=self.big_blind,
             )
-        _whole("ante", self.ante, 0, min(MAX_CHIPS, ANTE_BIG_BLINDS * self.big_blind - 1))
-        _whole("length", self.length, 1, MAX_LENGTH)
-        _whole("break_minutes", self.break_minutes, 0, MAX_BREAK)
+        whole("ante", self.ante, 0, min(MAX_CHIPS, ANTE_BIG_BLINDS * self.big_blind - 1))
+        whole("length", self.length, 1, MAX_LENGTH)
+        whole("break_minutes", self.break_minutes, 0, MAX_BREAK)
 
     def to_json(self) -> dict[str, int]:
         return {
@@ -166,10 +166,10 @@ class Schedule:
         level through round numbers (small blinds 10, 15, 25, 40, 60, 100, ...: each the
         round number nearest 1.5 times the one before), and from level ``ante_from``
         (counted from 1; 0: none) an ante of a tenth of the big blind (1 at least)."""
-        _whole("length", length, 1, MAX_LENGTH)
-        _whole("big_blind", big_blind, 2, MAX_CHIPS)
-        _whole("levels", levels, 1, MAX_LEVELS)
-        _whole("ante_from", ante_from, 0, levels)
+        whole("length", length, 1, MAX_LENGTH)
+        whole("big_blind", big_blind, 2, MAX_CHIPS)
+        whole("levels", levels, 1, MAX_LEVELS)
+        whole("ante_from", ante_from, 0, levels)
         ladder: list[Level] = []
         small = big_blind // 2
         for number in range(1, levels + 1):
@@ -270,7 +270,7 @@ def _object(
     return dict(value)
 
 
-def _whole(field: str, value: object, least: int, most: int) -> None:
+def whole(field: str, value: object, least: int, most: int) -> None:
     """Refuses ``value`` unless it is a whole number from ``least`` to ``most``."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise TournamentError(
@@ -286,4 +286,4 @@ def _whole(field: str, value: object, least: int, most: int) -> None:
         )
 
 
-__all__ = ["Level", "LevelClock", "Position", "Schedule"]
+__all__ = ["Level", "LevelClock", "Position", "Schedule", "whole"]
