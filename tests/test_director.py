@@ -188,3 +188,19 @@ def test_hand_for_hand_the_players_out_at_two_tables_are_out_in_one_hand() -> No
     state = running(settings, entrants, tables, entries=100, pool=1000, hand_for_hand=True)
     placed = {f.player: f.place for f in decide(state, NOW, draw()).finishes}
     assert placed == {90: 15, 91: 16}  # by their stacks, not the order they were heard of
+
+
+def test_a_table_left_with_one_player_counts_as_between_hands_and_is_emptied_and_broken() -> None:
+    """Hand for hand, a table that cannot deal (one player left) does not hold the round
+    up: the players out are placed; balancing moves its last player and it breaks."""
+    settings = TournamentSettings(
+        name="Sunday", kind=Kind.SCHEDULED, seats=9, start_at=NOW, buy_in=10
+    )
+    entrants, tables = nine_tables([8, 1], [True, False])
+    tables[1] = TournamentTable("t2", 2, ready=7, cleared=7, next_big_blind=0)
+    entrants += [Entrant(90, "Out", out_hand="t2-6", out_stack=800, out_order=1)]
+    state = running(settings, entrants, tables, entries=100, pool=1000, hand_for_hand=True)
+    decision = decide(state, NOW, draw())
+    assert [f.player for f in decision.finishes] == [90]
+    assert [(m.player, m.from_table, m.to_table) for m in decision.moves] == [(9, 2, 1)]
+    assert decision.broken == (2,)

@@ -173,26 +173,23 @@ def _shuffled(items: list[int], draw: Draw) -> list[int]:
 
 def _run(state: TournamentState, draw: Draw) -> Decision:
     left = [e for e in state.entrants if e.place is None]
-    round_over = all(t.waiting or t.ready == 0 for t in state.tables if not t.broken)
+    active = [t for t in state.tables if not t.broken]
     # Hand for hand, the players out at every table in one round are out in one hand
-    # (RULES.md 8, TDA): placed once the last table has played it.
-    placed = (
-        _places(state, left, together=state.hand_for_hand)
-        if round_over or not (state.hand_for_hand)
-        else []
-    )
-    if not placed and state.hand_for_hand and not round_over:
+    # (RULES.md 8, TDA): placed once every table has played it (or cannot deal).
+    seated = _seats_after([e for e in left if e.in_play], (), state)
+    if state.hand_for_hand and not all(_idle(t, seated) for t in active):
+        placed: list[Finish] = []
         left = [e for e in left if e.out_hand is None]
+    else:
+        placed = _places(state, left, together=state.hand_for_hand)
     still_in = [e for e in left if e.in_play]
     if len(still_in) <= 1:
         winner = [Finish(e.player, 1, 1, _prizes(state)[0]) for e in still_in]
-        broken = tuple(t.number for t in state.tables if not t.broken)
+        broken = tuple(t.number for t in active)
         return Decision(finishes=(*placed, *winner), broken=broken, finished=True)
-    active = [t for t in state.tables if not t.broken]
     late = _seat_late(state, still_in, active, draw)
     seats = _seats_after(still_in, late, state)
-    # A table of fewer than two players deals no hand: it is between hands, waiting.
-    idle = {t.number for t in active if t.waiting or len(seats.get(t.number, {})) < 2}
+    idle = {t.number for t in active if _idle(t, seats)}
     balanced = plan(
         [
             TableState(
@@ -206,7 +203,9 @@ def _run(state: TournamentState, draw: Draw) -> Decision:
         ],
         draw,
     )
-    playing = [t for t in active if t.number not in balanced.broken]
+    emptied = _emptied(active, seats, balanced.moves, balanced.broken)
+    broken = (*balanced.broken, *emptied)
+    playing = [t for t in active if t.number not in broken]
     paid = state.settings.payouts.places_paid(max(state.entries, 2))
     together = hand_for_hand(len(still_in), paid, len(playing), state.settings.seats)
     waiting = [t.number for t in playing if t.number in idle]
@@ -218,10 +217,29 @@ def _run(state: TournamentState, draw: Draw) -> Decision:
         seated=late,
         finishes=tuple(placed),
         moves=balanced.moves,
-        broken=balanced.broken,
+        broken=broken,
         cleared=cleared,
         hand_for_hand=together,
     )
+
+
+def _idle(table: TournamentTable, seats: dict[int, dict[int, int]]) -> bool:
+    """Between hands: waiting to deal, or with fewer than two players (it deals nothing)."""
+    return table.waiting or len(seats.get(table.number, {})) < 2
+
+
+def _emptied(
+    active: Sequence[TournamentTable],
+    seats: dict[int, dict[int, int]],
+    moves: Sequence[Move],
+    broken: Sequence[int],
+) -> tuple[int, ...]:
+    """Tables left with no player once the moves are made: closed (broken) too."""
+    count = {t.number: len(seats.get(t.number, {})) for t in active}
+    for move in moves:
+        count[move.from_table] -= 1
+        count[move.to_table] += 1
+    return tuple(n for n, players in count.items() if players == 0 and n not in broken)
 
 
 def _prizes(state: TournamentState) -> tuple[int, ...]:
