@@ -157,6 +157,15 @@ def test_a_scheduled_tournament_balances_and_breaks_its_tables_to_a_winner(store
         assert sum(prizes) == 700 and prizes[: len(paid)] == list(paid) and len(paid) == 3
         assert prizes[len(paid)] == 0
         store.check_invariant()
+        for table in found["tables"]:  # every table plays its own hands' levels
+            played = [h for h in store.table_hands(table["id"], 500) if h.record is not None]
+            assert played
+            for hand in played:
+                assert hand.record is not None
+                level = min((hand.number - 1) // 2, 7)  # two hands a level (QUICK_LEVELS)
+                assert hand.record["tournament"]["level"] == level + 1
+                assert hand.record["tournament"]["id"] == int(tournament)
+                assert hand.record["game"]["big_blind"] == 20 * 2**level
 
 
 def follow_moves(room: RoomServer, token: str, tournament: str, clients: dict[str, Client]) -> int:
