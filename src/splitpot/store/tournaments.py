@@ -599,8 +599,7 @@ def table_check(
         raise NoTournament(f"table {table_id} is no tournament's")
     if not ledger.is_whole(ready) or ready < table.ready:
         raise TournamentError(
-            f"table {table_id} waited to deal hand {table.ready}, not {ready!r}: "
-            "its hands only go on"
+            f"table {table_id} waited to deal hand {table.ready}, not {ready!r}: hands only go on"
         )
     row = get_tournament(session, table.tournament_id)
     size = settings_from_json(row.settings).seats
