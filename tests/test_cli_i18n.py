@@ -255,7 +255,9 @@ def test_a_russian_count_on_the_command_line(
 # The help and the usage errors: the parser is built in the language asked for (--lang,
 # read before parsing, else the locale), argparse's own words said through the catalogue.
 
-COMMANDS = ("showdown", "serve", "verify", "replay", "play", "simulate", "equity")
+COMMANDS = (
+    "showdown", "serve", "verify", "replay", "play", "tournaments", "simulate", "equity"
+)  # fmt: skip
 CARDS = re.compile(r"(?:[2-9TJQKA][cdhs])+")
 OPTION = re.compile(r"(?<![\w-])--?[a-z][a-z0-9-]*")
 # the program and its commands, a default (o8), the languages' codes, a file's extension (.md)
@@ -311,9 +313,9 @@ def test_the_help_of_splitpot_in_russian_from_the_locale(
     assert "Покер Омаха Хай-Лоу: оценка комбинаций, вскрытие карт и многое другое." in lines
     assert "позиционные аргументы:" in lines
     assert "параметры:" in lines
-    assert "  -h, --help  показать эту справку и выйти" in lines
-    assert "  --version   показать версию программы и выйти" in lines
-    assert "    simulate  боты играют раздачи за одним столом" in lines
+    assert "  -h, --help   показать эту справку и выйти" in lines
+    assert "  --version    показать версию программы и выйти" in lines
+    assert "    simulate   боты играют раздачи за одним столом" in lines
     assert english_words(out) == []
     assert main([]) == 0  # no command: the same help
     assert capsys.readouterr().out == out
