@@ -43,7 +43,7 @@ def entrant_json(entrant: Entrant, numbers: dict[str, int]) -> JsonObject:
         "table_number": None if entrant.table is None else numbers.get(entrant.table),
         "seat": None if entrant.seat is None else entrant.seat + 1,
         "place": entrant.place,
-        "out": not entrant.in_play,
+        "out": entrant.out_hand is not None,  # the winner is placed, never out
     }
 
 

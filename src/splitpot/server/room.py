@@ -344,11 +344,15 @@ class Room:
                 self.store.create_club_table, club, settings.name, document, host.id
             )
             invite = None
-        await self.db(self.store.claim_table, record.id, self.options.lease_seconds)
-        table = TableHost(record.id, settings, host.id, self.options.host(), house=house)
-        actor = TableActor(self, table, GENESIS)
-        await self._sit_bots(actor, bots)
-        await self._run(actor)
+        self._taking.add(record.id)  # free until claimed: the look for free tables waits
+        try:
+            await self.db(self.store.claim_table, record.id, self.options.lease_seconds)
+            table = TableHost(record.id, settings, host.id, self.options.host(), house=house)
+            actor = TableActor(self, table, GENESIS)
+            await self._sit_bots(actor, bots)
+            await self._run(actor)
+        finally:
+            self._taking.discard(record.id)
         return actor, invite
 
     async def _sit_bots(self, actor: TableActor, bots: list[Player]) -> None:

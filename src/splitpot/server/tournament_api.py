@@ -19,7 +19,6 @@ from splitpot.room.refusals import worded
 from splitpot.room.settings import SettingsError
 from splitpot.room.tournament_lobby import lobby_json
 from splitpot.room.tournament_settings import (
-    Kind,
     Registration,
     TournamentSettings,
     parse_tournament,
@@ -236,13 +235,12 @@ async def unregister(tournament_id: TournamentId, room: RoomDep, player: Caller)
 
 @router.post("/tournaments/{tournament_id}/start")
 async def start(tournament_id: TournamentId, room: RoomDep, player: Caller) -> dict[str, Any]:
-    """The host starts a sit-and-go before its seats are full (two entrants at least)."""
+    """The host starts it now: a sit-and-go before its seats are full, a scheduled one
+    before its time (two entrants at least)."""
     host = needs(player)
     record = await db(room, room.store.tournament, tournament_id)
     if record.host_id != host.id:
         raise ProtocolError(ErrorCode.FORBIDDEN, said("only the tournament's host starts it"))
-    if record.settings["kind"] != Kind.SIT_AND_GO.value:
-        raise ProtocolError(ErrorCode.NOT_NOW, said("a scheduled tournament starts at its time"))
     await db(room, room.store.start_now, tournament_id)
     return {"tournament": summary_json(await db(room, room.store.tournament, tournament_id))}
 

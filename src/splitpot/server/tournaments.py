@@ -23,6 +23,7 @@ from splitpot.room.tournament_table import TournamentOrders, TournamentPlay, Tou
 from splitpot.server.options import RoomOptions
 from splitpot.store import Store, TableRecord
 from splitpot.store.errors import FencedOut
+from splitpot.store.tournaments import TournamentError as TournamentConflict
 
 T = TypeVar("T")
 
@@ -125,32 +126,49 @@ class Tournaments:
             task.cancel()
 
     async def _direct(self, tournament_id: int) -> None:
-        """The director's loop; it ends with the tournament, or when its lease is lost."""
+        """The director's loop; it ends with the tournament, or when its lease is lost. A
+        decision the store refuses (an entrant came meanwhile) is made again; a director
+        that fails gives its lease up for another look (here or elsewhere) to take."""
         room = self.room
+        fenced = False
         try:
             while not room.closing:
-                state = await room.db(room.store.tournament_state, tournament_id)
-                if state.status.value in ENDED:
-                    break
-                decision = decide(state, room.store.now(), self.draw)
-                if decision.changes or decision.hand_for_hand != state.hand_for_hand:
-                    opened = await room.db(room.store.apply_decision, tournament_id, decision)
-                    if opened:
-                        await room.place(opened)
-                    await self._tell_tables(tournament_id, [t.id for t in state.tables])
+                try:
+                    if not await self._decide(tournament_id):
+                        break
+                except TournamentConflict as conflict:  # the state moved on: decide again
+                    log.warning("tournament %s: %s", tournament_id, conflict)
                 news = self._news.setdefault(tournament_id, asyncio.Event())
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(news.wait(), DIRECTOR_SECONDS)
                 news.clear()
         except FencedOut:
+            fenced = True
             log.warning("tournament %s: another process directs it now", tournament_id)
         except asyncio.CancelledError:
             raise
-        except Exception:  # the lease lapses and another process (or this one) takes over
+        except Exception:
             log.exception("tournament %s: its director stopped", tournament_id)
         finally:
             self.directed.pop(tournament_id, None)
             self._news.pop(tournament_id, None)
+            if not fenced and not room.closing:
+                with contextlib.suppress(Exception):
+                    await room.db(room.store.release_tournament, tournament_id)
+
+    async def _decide(self, tournament_id: int) -> bool:
+        """One look: the state read, the decision written; False once it has ended."""
+        room = self.room
+        state = await room.db(room.store.tournament_state, tournament_id)
+        if state.status.value in ENDED:
+            return False
+        decision = decide(state, room.store.now(), self.draw)
+        if decision.changes or decision.hand_for_hand != state.hand_for_hand:
+            opened = await room.db(room.store.apply_decision, tournament_id, decision)
+            if opened:
+                await room.place(opened)
+            await self._tell_tables(tournament_id, [t.id for t in state.tables])
+        return True
 
     def news(self, tournament_id: int) -> None:
         """One of the tournament's tables waits between hands: its director decides now

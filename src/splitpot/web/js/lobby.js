@@ -1,6 +1,6 @@
 // The lobby page (/): who is signed in, the public tables with their filters, the host's
-// private tables, the form that creates a table with every setting, and the clubs
-// (js/club/lobby-section.js).
+// private tables, the form that creates a table with every setting, the tournaments
+// (js/tournament/lobby-section.js) and the clubs (js/club/lobby-section.js).
 
 import { ApiError, forget, identity, onIdentityChange, request, sentence } from "./api.js";
 import { askForName } from "./signin.js";
@@ -11,6 +11,7 @@ import { optionsOn, readOptions } from "./option-fields.js";
 import { optionWords } from "./option-words.js";
 import { copyText } from "./copy.js";
 import { startClubs } from "./club/lobby-section.js";
+import { startTournaments } from "./tournament/lobby-section.js";
 import "./language-menu.js";
 
 const REFRESH_MS = 5000;
@@ -568,6 +569,7 @@ function start() {
   renderTables();
   loadTables();
   renderPrivateTables();
+  startTournaments();
   startClubs();
 }
 

@@ -241,7 +241,8 @@ export function createControls({ send, signIn, invite: firstInvite }) {
     const rows = [
       [t("Game"), variantTitle(summary.variant, summary.variant_name)],
       [t("Stakes"), `${stakesText(summary)} (${structureName(summary.structure).toLowerCase()})`],
-      [t("Buy-in"), t("{least} to {most}", { least: summary.min_buy_in, most: summary.max_buy_in })],
+      // a tournament's chips come with the entry, not bought at the table (RULES.md 8)
+      ...(model.tournament ? [] : [[t("Buy-in"), t("{least} to {most}", { least: summary.min_buy_in, most: summary.max_buy_in })]]),
       [t("Seats"), t("{taken} of {seats}", { taken: model.seats.filter(Boolean).length, seats: summary.seats })],
       [t("Clock"), t("{seconds} s a decision, {bank} s time bank", { seconds: summary.action_seconds, bank: summary.time_bank_seconds })],
     ];
@@ -280,7 +281,11 @@ export function createControls({ send, signIn, invite: firstInvite }) {
       if (buyIn.open) buyIn.close();
     }
     let words = "";
-    if (!me) {
+    if (model.tournament) {
+      // RULES.md 8: the tournament seats its players, and deals in the absent
+      if (!me) words = t("You are watching a table of the tournament.");
+      else if (me.away) words = t("You are away: you are still dealt in, and the room checks or folds for you.");
+    } else if (!me) {
       words = model.player
         ? t("You are watching. Pick an empty seat to play.")
         : t("You are watching. Pick a seat to sign in and play.");

@@ -18,8 +18,9 @@ const REF = "fair"; // the ref of our commands: the room's refusals of them are 
  * `warn(text)`: what the page's checks caught; `note(text)`: what the player should know of
  * a deal that is no cheat on them (another seat dealt in without its entropy).
  */
-export function createEntropy({ send, tableId, invite = () => null, warn = () => {}, note = () => {} }) {
-  const announced = createAnnouncements(tableId);
+export function createEntropy({ send, tableId: firstTable, invite = () => null, warn = () => {}, note = () => {} }) {
+  let tableId = firstTable;
+  let announced = createAnnouncements(tableId);
   let player = null; // {id, name} from `welcome`
   let seat = null; // our seat at the table, or null
   let pending = null; // the entropy behind our last commitment, as hex
@@ -75,16 +76,17 @@ export function createEntropy({ send, tableId, invite = () => null, warn = () =>
   // A hand we were dealt in: its record held against its announcement, loudly when it
   // fails; the other seats it dealt in without their entropy, told.
   async function checkHand(hand) {
+    const kept = announced; // this table's, should the tournament move us meanwhile
     let record;
     try {
       record = await request("GET", `/api/hands/${encodeURIComponent(hand)}`, undefined, { invite: invite() });
     } catch {
       return; // "Verify the deal" says why, when the player asks
     }
-    const told = announced.of(hand);
+    const told = kept.of(hand);
     for (const notice of unrevealedNotices(record, told?.seat ?? null, told?.event ?? null)) note(notice);
     if (!globalThis.crypto?.subtle) return;
-    const why = failures(await verifyHand(record, ...announced.checking(hand)));
+    const why = failures(await verifyHand(record, ...kept.checking(hand)));
     if (why) warn(t("Hand {hand} is not the deal the room announced: {why}.", { hand, why }));
   }
 
@@ -123,5 +125,21 @@ export function createEntropy({ send, tableId, invite = () => null, warn = () =>
     return message.type === "error" && message.ref === REF;
   }
 
-  return { receive, announced };
+  // Moved by the tournament to another table (RULES.md 8): its own deals from now on.
+  function moveTo(id) {
+    tableId = id;
+    announced = createAnnouncements(id);
+    seat = null;
+    pending = null;
+    commitment = null;
+    seq = 0;
+  }
+
+  return {
+    receive,
+    moveTo,
+    get announced() {
+      return announced;
+    },
+  };
 }

@@ -216,7 +216,7 @@ export function createFelt(root, { onSit, notes }) {
       node.classList.add("empty");
       const held = heldFor(model, number);
       const mine = held && model.player && held.player === String(model.player.id);
-      emptyParts(node, number, model.viewer == null, mine ? null : held);
+      emptyParts(node, number, model.viewer == null && !model.tournament, mine ? null : held); // a tournament seats its players
       node.setAttribute(
         "aria-label",
         held && !mine

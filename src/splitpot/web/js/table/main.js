@@ -23,6 +23,7 @@ import { createSeating } from "./seating.js";
 import { createSettings } from "./settings.js";
 import { createShares } from "./shares.js";
 import { emptyModel, isHost, mySeat, receive, shownHand } from "./state.js";
+import { createTournamentClock } from "./tournament-clock.js";
 import { OPTIONS_OFF } from "../option-fields.js";
 
 // How long the page lingers after some events, so that what came in one burst (an all-in
@@ -38,7 +39,7 @@ const STAKES_FIELDS = [
   "limit", "pot_limit", "period", "min_buy_in", "max_buy_in", ...Object.keys(OPTIONS_OFF),
 ];
 
-const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+let tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || ""); // a tournament may move us
 let invite = new URLSearchParams(location.search).get("invite"); // the host may make a new one
 const model = emptyModel(tableId);
 let me = identity();
@@ -51,6 +52,9 @@ let pumping = false;
 let gone = false; // removed, banned, or the table closed: the page watches it no more
 let stakesLater = false; // the host's new stakes wait for the hand in play to end
 let justSat = false; // this page asked for a seat: the room learns our showdown choice
+let watchRetries = 0; // refusals of our watch as an unknown table, asked again
+const WATCH_RETRIES = 3;
+let movedHere = false; // the tournament moved us to this table: its number is told with its snapshot
 
 const connectionBox = document.querySelector("#connection");
 const tableMessage = document.querySelector("#table-message");
@@ -109,6 +113,12 @@ chat.setTable(tableId);
 const dealAlerts = createDealAlerts(document.querySelector("#fair-warnings"), document.querySelector("#fair-notices"));
 const entropy = createEntropy({ send, tableId, invite: () => invite, warn: dealAlerts.warn, note: dealAlerts.note }); // reads each message as it arrives
 showCalledOff(document.querySelector("#called-off"), entropy.announced);
+const tournamentClock = createTournamentClock({
+  node: document.querySelector("#tournament-clock"),
+  notice: document.querySelector("#tournament-notice"),
+  lobbyLink: document.querySelector("#tournament-lobby"),
+  onRead: () => draw(),
+});
 
 // Draws everything once per frame, however many messages came in it.
 function draw() {
@@ -122,6 +132,7 @@ function draw() {
 
 function drawNow() {
   if (!model.summary) return;
+  tournamentClock.render(model);
   felt.render(model);
   actions.render(model);
   controls.render(model);
@@ -211,6 +222,12 @@ function refused(message) {
     return;
   }
   if (ref === "watch") {
+    // a tournament's new table may be a moment from open here: asked again before giving up
+    if (message.code === "unknown_table" && watchRetries < WATCH_RETRIES) {
+      watchRetries += 1;
+      setTimeout(watchTable, 700);
+      return;
+    }
     tableMessage.hidden = false;
     // A private table answers a stranger as a table that does not exist (unknown_table).
     tableMessage.textContent = message.code === "unknown_table"
@@ -241,7 +258,13 @@ function handle(message) {
           controls.openBuyIn(pendingSeat);
         }
         pendingSeat = null;
+        watchRetries = 0;
         showdownChoice();
+        tournamentClock.snapshot(model);
+        if (movedHere && model.tournament) {
+          tournamentClock.tell(t("Moved to table {number}", { number: model.tournament.table_number }));
+        }
+        movedHere = false;
         drawNow();
         document.body.dataset.ready = "1";
         break;
@@ -262,12 +285,24 @@ function handle(message) {
         if (handsDialog.open) hands?.refresh(); // else when it is opened again
         if (stakesLater) refreshStakes();
         stakesLater = false;
+        tournamentClock.read(model); // hand for hand, the minutes clock
         break;
-      case "stakes":
-        refreshStakes();
+      case "level": // a tournament's next level: the lobby tells when it ends (minutes)
+        tournamentClock.read(model, { now: true });
+        break;
+      case "eliminated":
+        if (model.player && String(note.player) === String(model.player.id)) {
+          tournamentClock.tell(t("You are out of the tournament."), model.tournament?.id, t("See your place in the tournament's lobby"));
+        }
+        break;
+      case "moved":
+        moveTo(note.to, note.text);
+        break;
+      case "stakes": // a tournament's come with its level (tournament.js)
+        if (!model.tournament) refreshStakes();
         break;
       case "host": // new stakes or options: at once between hands, else when the hand ends
-        if (!["stakes", "options"].includes(note.action)) break;
+        if (!["stakes", "options"].includes(note.action) || model.tournament) break;
         if (model.hand) stakesLater = true;
         else refreshStakes();
         break;
@@ -295,12 +330,42 @@ function handle(message) {
 // Removed, banned, or the table closed: the room sends nothing more of it. The page says
 // why and stops watching (a reload tries again); its host may reopen a closed table.
 function leaveTable(text, closed) {
-  offerReopen(closed && isHost(model));
+  offerReopen(closed && isHost(model) && !model.tournament);
   gone = true;
   model.summary = null; // nothing more is drawn
   document.body.dataset.gone = "1";
   tableMessage.hidden = false;
   tableMessage.textContent = text;
+  // a tournament's table broken or its last one closed: where the places and prizes are
+  if (model.tournament) tournamentClock.showLobby(model.tournament.id);
+}
+
+// The tournament moved our seat to table `to` (RULES.md 8): the page watches it over the
+// same connection (no reconnect), its address says it, and a notice tells the move.
+function moveTo(to, text) {
+  if (!to) { // seated nowhere now (out, or the tournament over): its lobby tells the place
+    leaveTable(model.tournament ? t("You no longer play at this table: the tournament's lobby has your place.") : text, false);
+    return;
+  }
+  const player = model.player;
+  Object.assign(model, emptyModel(to), { player });
+  tableId = to;
+  chat.setTable(to);
+  entropy.moveTo(to);
+  showCalledOff(document.querySelector("#called-off"), entropy.announced);
+  actions.reset();
+  hands = null; // the last hands panel is the old table's: mounted anew when opened
+  document.querySelector("#hands-panel").replaceChildren();
+  if (handsDialog.open) handsDialog.close();
+  const url = new URL(location.href);
+  url.pathname = `/tables/${encodeURIComponent(to)}`;
+  url.searchParams.delete("invite");
+  invite = null;
+  history.replaceState(history.state, "", url);
+  chat.addDealer(text, "moved");
+  tournamentClock.tell(text);
+  movedHere = true;
+  watchTable();
 }
 
 // The host's new invite: the link to share, and this page's own address, from now on.

@@ -1,6 +1,8 @@
 // The table as the page shows it, folded from the room's messages (docs/protocol.md):
 // a `table` snapshot replaces everything, each `event` is folded in. No DOM, no I/O.
 
+import { handPlayed, levelChanged, tournamentFromState } from "./tournament.js";
+
 const IN_HAND = ["playing", "all_in"];
 // Posts that go to the pot at once (not in front of the seat), and those a seat's label names.
 const DEAD_POSTS = ["dead", "ante", "bomb"];
@@ -28,6 +30,7 @@ export function emptyModel(tableId) {
     requests: [],      // seats asked for: {player, name, seat, buy_in, deadline (ms)}
     waitingList: [],   // the full table's waiting list, in order: {player, name}
     offer: null,       // the seat offered to the first in line: {player, name, seat, deadline}
+    tournament: null,  // a tournament's table: its clock (tournament.js), else null
   };
 }
 
@@ -55,6 +58,7 @@ function seatAt(model, seat) {
 // tell or do: [{kind: "snapshot"} | {kind: "log", text, event} | {kind: "chat", from, text} |
 //   {kind: "turn"} | {kind: "hand_ended"} | {kind: "host", action} | {kind: "stakes"} |
 //   {kind: "unwatched", reason, text} | {kind: "invite", invite} | {kind: "run_it"} (we are asked) |
+//   {kind: "level"} | {kind: "eliminated", seat, player} | {kind: "moved", to, text} |
 //   {kind: "error", code, message, ref}].
 export function receive(model, message, now) {
   switch (message.type) {
@@ -96,6 +100,9 @@ export function receive(model, message, now) {
     case "invite": // to the host: the table's new invite
       if (message.table !== model.tableId) return [];
       return [{ kind: "invite", invite: message.invite }];
+    case "moved": // the tournament moved our seat to another table (RULES.md 8)
+      if (message.table !== model.tableId) return [];
+      return [{ kind: "moved", to: message.to ?? null, text: message.text }];
     case "error":
       return [{ kind: "error", code: message.code, message: message.message, ref: message.ref }];
     default:
@@ -117,6 +124,8 @@ function snapshot(model, message) {
   model.requests = (state.requests || []).map((asked) => ({ ...asked, deadline: wireTime(asked.deadline) }));
   model.waitingList = (state.waiting_list || []).map((person) => ({ ...person }));
   model.offer = state.offer ? { ...state.offer, deadline: wireTime(state.offer.deadline) } : null;
+  const known = model.tournament && model.tournament.id === state.tournament?.id ? model.tournament.schedule : null;
+  model.tournament = tournamentFromState(state.tournament, known);
   const hand = state.hand;
   if (hand) {
     const asked = hand.run_it || [];
@@ -449,7 +458,17 @@ const FOLDS = {
     model.hand = null;
     model.turn = null;
     model.clock = null;
+    handPlayed(model.tournament);
     return [{ kind: "hand_ended" }];
+  },
+  // A tournament's next level (RULES.md 8): its blinds and ante from the next hand.
+  level(model, event) {
+    levelChanged(model.tournament, event);
+    return [{ kind: "level" }];
+  },
+  // A player of the tournament with no chips is out; their seat empties (player_left).
+  eliminated(model, event) {
+    return [{ kind: "eliminated", seat: event.seat, player: event.player }];
   },
   // What would have come, after a hand that ended before the river: shown on that hand's
   // board, never dealt.
