@@ -189,10 +189,15 @@ def follow_moves(room: RoomServer, token: str, tournament: str, clients: dict[st
                 watched[player] = moved["to"]
                 client.send({"type": "watch", "table": moved["to"]})
                 state = client.wait(
-                    lambda f, to=moved["to"]: f["type"] == "table" and f["table"] == to
+                    lambda f, to=moved["to"]: (
+                        (f["type"] == "table" and f["table"] == to)
+                        or (f["type"] == "error" and f["code"] == "unknown_table")
+                    )
                 )
-                seat = next((s for s in state["state"]["seats"] if s.get("player") == player), None)
-                if seat is None:  # out already, or moved on, at this pace: the lobby says so
+                seats = state["state"]["seats"] if state["type"] == "table" else []
+                seat = next((s for s in seats if s.get("player") == player), None)
+                if seat is None:  # out, moved on, or the table broke, at this pace: the lobby
+                    # says so (a table broken is closed: unknown to a watch)
                     now = lobby(room, token, tournament)
                     me = next(e for e in now["entrants"] if e["player"] == player)
                     assert me["out"] or me["table"] != moved["to"], me

@@ -87,7 +87,9 @@ class TournamentPlay:
         """When the host must look again: the next question to the store, or a break's end."""
         if self.over:
             return None
-        moments = [m for m in (self.check_at,) if m is not None]
+        # a question already asked and answered is no moment to wake for (a table cleared
+        # to deal would wake at once, again and again, for its whole pause)
+        moments = [m for m in (self.check_at,) if m is not None and m > now]
         position = self.position(now, hands_played)
         if position.on_break and position.remaining is not None:
             moments.append(now + float(position.remaining))
