@@ -201,9 +201,7 @@ def follow_moves(room: RoomServer, token: str, tournament: str, clients: dict[st
                     now = lobby(room, token, tournament)
                     me = next(e for e in now["entrants"] if e["player"] == player)
                     assert me["out"] or me["table"] != moved["to"], me
-                else:
-                    assert seat["stack"] > 0
-                moves += 1
+                moves += 1  # seated there (all in already, perhaps: a stack of 0)
         time.sleep(0.05)
     return moves
 
