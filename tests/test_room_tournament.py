@@ -18,7 +18,8 @@ TOURNAMENT_FAST = replace(FAST, clock_scale=0.05)
 QUICK_LEVELS = {
     "clock": "hands",
     "levels": [
-        {"small_blind": 10 * 2**n, "big_blind": 20 * 2**n, "ante": 0, "length": 2} for n in range(8)
+        {"small_blind": 10 * 2**n, "big_blind": 20 * 2**n, "ante": 0, "length": 2}
+        for n in range(10)
     ],
 }
 
@@ -163,7 +164,7 @@ def test_a_scheduled_tournament_balances_and_breaks_its_tables_to_a_winner(store
             assert played
             for hand in played:
                 assert hand.record is not None
-                level = min((hand.number - 1) // 2, 7)  # two hands a level (QUICK_LEVELS)
+                level = min((hand.number - 1) // 2, 9)  # two hands a level (QUICK_LEVELS)
                 assert hand.record["tournament"]["level"] == level + 1
                 assert hand.record["tournament"]["id"] == int(tournament)
                 assert hand.record["game"]["big_blind"] == 20 * 2**level
