@@ -5,11 +5,12 @@ and the ledger checked; what a tournament table refuses; registration's refusals
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from room_helpers import FAST, Client, RoomServer, running_room
+from room_helpers import FAST, Client, Frame, RoomServer, running_room
 
 from splitpot.store import Store
 from splitpot.tournament.payouts import PayoutTable
@@ -189,22 +190,33 @@ def follow_moves(room: RoomServer, token: str, tournament: str, clients: dict[st
                 assert moved["table"] == watched.get(player), moved
                 watched[player] = moved["to"]
                 client.send({"type": "watch", "table": moved["to"]})
-                state = client.wait(
-                    lambda f, to=moved["to"]: (
-                        (f["type"] == "table" and f["table"] == to)
-                        or (f["type"] == "error" and f["code"] == "unknown_table")
-                    )
-                )
-                seats = state["state"]["seats"] if state["type"] == "table" else []
-                seat = next((s for s in seats if s.get("player") == player), None)
-                if seat is None:  # out, moved on, or the table broke, at this pace: the lobby
-                    # says so (a table broken is closed: unknown to a watch)
-                    now = lobby(room, token, tournament)
-                    me = next(e for e in now["entrants"] if e["player"] == player)
-                    assert me["out"] or me["table"] != moved["to"], me
-                moves += 1  # seated there (all in already, perhaps: a stack of 0)
+                arrives(client, player, moved["to"], lambda: lobby(room, token, tournament))
+                moves += 1
         time.sleep(0.05)
     return moves
+
+
+def arrives(client: Client, player: str, to: str, lobby_now: Callable[[], Frame]) -> None:
+    """The moved player's watch of ``to`` shows them seated there (all in already,
+    perhaps: a stack of 0) at once, or when that table's hand ends and it seats them; or,
+    at this pace, the lobby says they went out or moved on first (a table broken is
+    closed: unknown to a watch)."""
+
+    def seated(frame: Frame) -> bool:
+        if frame["type"] == "table" and frame["table"] == to:
+            return any(s.get("player") == player for s in frame["state"]["seats"])
+        return frame["type"] == "error" and frame["code"] == "unknown_table"
+
+    deadline = time.monotonic() + 90  # a generous bound: one hand at that table
+    while True:
+        try:
+            client.wait(seated, timeout=1)
+            return
+        except AssertionError:
+            me = next(e for e in lobby_now()["entrants"] if e["player"] == player)
+            if me["out"] or me["table"] != to:
+                return
+            assert time.monotonic() < deadline, (me, client.frames[-3:])
 
 
 def test_registration_refusals_name_what_is_wrong_and_change_nothing(store: Store) -> None:
