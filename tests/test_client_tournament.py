@@ -188,8 +188,7 @@ def test_the_hands_clock_counts_the_tables_hands_down() -> None:
     assert client.clock_line().endswith("next level 25/50, ante 5 in 1 hand")
     client.receive(event("k3x9pq2a", 6, "hand_ended", number=2, stacks=[], awards=[]))
     assert client.clock_line().endswith("next level 25/50, ante 5 from the next hand")
-    # The new level, with the schedule: its ten hands, and the level after it.
-    client.schedule = schedule("hands")
+    # The new level: its ten hands, and the level after it, as the event tells them.
     said = client.receive(
         event(
             "k3x9pq2a",
@@ -200,6 +199,9 @@ def test_the_hands_clock_counts_the_tables_hands_down() -> None:
             small_blind=25,
             big_blind=50,
             ante=5,
+            next_level={"small_blind": 40, "big_blind": 80, "ante": 8},
+            hands_left=10,
+            seconds_left=None,
         )
     )
     assert said == ["Level 3: blinds 25/50, ante 5"]
@@ -209,32 +211,19 @@ def test_the_hands_clock_counts_the_tables_hands_down() -> None:
     assert client.tournament is not None and client.tournament.blinds == Blinds(25, 50, 5)
 
 
-def test_a_new_level_by_minutes_ends_by_the_schedule_breaks_and_all() -> None:
-    """Level 3 ends at 12:04:12 (the table said so); a 5-minute break follows; level 4
-    then plays 10 minutes: it ends 15 minutes after level 3's end."""
+def test_a_new_level_by_minutes_ends_when_the_event_says() -> None:
+    """Level 4, its next level 60/120 in 15 minutes (a break and the level's 10): the
+    clock counts from the moment the event came; at the very last level nothing follows."""
     clock = TournamentClock.from_json(block())
     level = {"level": 4, "small_blind": 40, "big_blind": 80, "ante": 8}
-    five = schedule_five(breaks=5)
-    four = clock.at_level(level, five)
-    assert four.changes_at == NOW + timedelta(seconds=252 + 15 * 60)
+    following = {"small_blind": 60, "big_blind": 120, "ante": 12}
+    four = clock.at_level(level | {"next_level": following, "seconds_left": 900.5}, NOW)
+    assert four.changes_at == NOW + timedelta(seconds=900.5)
     assert four.next_level == Blinds(60, 120, 12) and not four.last_level
-    # Told during the break (the level after it, to the break's end): 10 minutes on.
-    paused = TournamentClock.from_json(block(on_break=True, level=4))
-    assert paused.at_level(level, five).changes_at == NOW + timedelta(seconds=252 + 10 * 60)
-    # At the schedule's last level: nothing follows.
-    last = clock.at_level(level, schedule(breaks=5))
+    assert four.blinds == Blinds(40, 80, 8) and four.level == 4 and four.hands_left is None
+    last = clock.at_level(level | {"next_level": None, "seconds_left": None}, NOW)
     assert (last.changes_at, last.next_level, last.last_level) == (None, None, True)
-    # Without the schedule what follows is not known, and not said.
-    blind = clock.at_level(level, None)
-    assert (blind.changes_at, blind.next_level, blind.last_level) == (None, None, False)
-    assert clock_line(blind, NOW) == "Sunday, table 2; Level 4: blinds 40/80, ante 8"
-
-
-def schedule_five(breaks: int) -> Schedule:
-    """The four levels and a fifth, so that level 4 is not the last."""
-    four = schedule(breaks=breaks).to_json()
-    more = {"small_blind": 60, "big_blind": 120, "ante": 12, "length": 10, "break_minutes": 0}
-    return Schedule.from_json(four | {"levels": [*four["levels"], more]})
+    assert clock_line(last, NOW) == "Sunday, table 2; Level 4: blinds 40/80, ante 8; the last level"
 
 
 # ------------------------------------------------------------------ out, and moved

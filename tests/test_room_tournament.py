@@ -10,6 +10,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from room_helpers import FAST, Client, Frame, RoomServer, running_room
 
 from splitpot.store import Store
@@ -109,6 +110,39 @@ def test_a_sit_and_go_of_bots_is_played_to_the_last_player_and_its_prizes_paid(
         assert player in {r["player"] for r in results}
 
 
+@pytest.mark.parametrize(
+    "database_url", ["sqlite"], indirect=True
+)  # the clock's rule, not the store's
+def test_two_absent_players_heads_up_are_blinded_on_past_the_schedule_to_a_winner(
+    store: Store,
+) -> None:
+    """docs/rules.md (Tournaments, overtime): both away, each folds their small blind for
+    ever at the schedule's one level; past it the blinds double every level until posting
+    puts them all in, and the tournament ends."""
+    with running_room(store, TOURNAMENT_FAST) as room:
+        (ann, token), (bob, bob_token) = room.guest("Ann"), room.guest("Bob")
+        one_level = {"clock": "hands", "levels": [{"small_blind": 10, "big_blind": 20}]}
+        tournament = sit_and_go(
+            room, token, seats=2, bots=0, starting_stack=300, schedule=one_level
+        )
+        for entrant in (token, bob_token):
+            assert post(room, entrant, f"/api/tournaments/{tournament}/register").status_code == 200
+        done = wait_for(
+            lambda: (found := lobby(room, token, tournament))["status"] == "finished" and found
+        )
+        assert sorted(e["place"] for e in done["entrants"]) == [1, 2]
+        assert sorted(e["prize"] or 0 for e in done["entrants"]) == [0, 200]
+        table = done["tables"][0]["id"]
+        played = [h.record for h in store.table_hands(table, 500) if h.record is not None]
+        last = max(played, key=lambda record: record["tournament"]["level"])
+        assert last["tournament"]["level"] > 1 and last["game"]["big_blind"] >= 300
+        store.check_invariant()
+        assert {ann, bob} == {e["player"] for e in done["entrants"]}
+
+
+# PostgreSQL only (the many processes' database; test_store_tournaments.py runs the same
+# store work on both): it is the room's longest tournament test
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 def test_a_scheduled_tournament_balances_and_breaks_its_tables_to_a_winner(store: Store) -> None:
     """Fourteen players, away, over three tables of six: the tables balance and break
     between hands to the final table and a winner; each player moved gets ``moved`` on
@@ -165,7 +199,7 @@ def test_a_scheduled_tournament_balances_and_breaks_its_tables_to_a_winner(store
             assert played
             for hand in played:
                 assert hand.record is not None
-                level = min((hand.number - 1) // 2, 9)  # two hands a level (QUICK_LEVELS)
+                level = (hand.number - 1) // 2  # two hands a level, and overtime's
                 assert hand.record["tournament"]["level"] == level + 1
                 assert hand.record["tournament"]["id"] == int(tournament)
                 assert hand.record["game"]["big_blind"] == 20 * 2**level

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from itertools import pairwise
 from typing import Any
 
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from splitpot.tournament.errors import TournamentError
-from splitpot.tournament.levels import Level, LevelClock, Position, Schedule
+from splitpot.tournament.levels import MAX_CHIPS, Level, LevelClock, Position, Schedule
 
 MINUTES = LevelClock.MINUTES
 HANDS = LevelClock.HANDS
@@ -89,7 +90,7 @@ BAD_JSON: list[tuple[object, str, str]] = [
     # (the JSON, the field named, the English said)
     ([], "schedule", "schedule must be a JSON object, not []"),
     ({"levels": [level(1, 2)]}, "clock", "clock is missing"),
-    ({"clock": "minutes"}, "levels", "levels is missing"),
+    ({"clock": "minutes"}, "schedule", "schedule: give levels or standard"),
     (
         {"clock": "seconds", "levels": [level(1, 2)]},
         "clock",
@@ -196,7 +197,7 @@ BAD_JSON: list[tuple[object, str, str]] = [
     (
         schedule(level(1, 2, break_minutes=5), level(2, 4, break_minutes=5)),
         "levels[1].break_minutes",
-        "levels[1].break_minutes: the last level lasts to the end, with no break after it",
+        "levels[1].break_minutes: the last level has no break after it",
     ),
 ]
 
@@ -254,10 +255,12 @@ WITH_BREAKS = Schedule(
         (2159, Position(2, False, 1)),
         (2160, Position(3, True, 120)),
         (2279.5, Position(3, True, 0.5)),
-        (2280, Position(3, False, None)),  # the last level: no more change
-        (2280 + 30 * 60, Position(3, False, None)),  # past its length it goes on
-        (10**9, Position(3, False, None)),
-        (math.inf, Position(3, False, None)),
+        (2280, Position(3, False, 1800)),  # the last stated level, 30 minutes
+        (2280 + 30 * 60, Position(4, False, 1800)),  # overtime: 80/160, 30 minutes
+        (2280 + 33 * 30 * 60 - 1, Position(35, False, 1)),
+        (2280 + 33 * 30 * 60, Position(36, False, None)),  # 80 * 2**33 > 10**12 / 2: the end
+        (10**9, Position(36, False, None)),
+        (math.inf, Position(36, False, None)),
     ],
 )
 def test_position_on_the_minutes_clock_counts_breaks_in_the_seconds(
@@ -283,9 +286,10 @@ HANDS_LADDER = Schedule(HANDS, (Level(1, 2, length=5), Level(2, 4, length=3), Le
         (4, Position(0, False, 1), 5),  # one more hand at these blinds
         (5, Position(1, False, 3), 8),  # the sixth hand plays the second level
         (7, Position(1, False, 1), 8),
-        (8, Position(2, False, None), None),
-        (9, Position(2, False, None), None),
-        (10**6, Position(2, False, None), None),
+        (8, Position(2, False, 10), 18),  # the last stated level: 10 hands (the default)
+        (9, Position(2, False, 9), 18),
+        (18, Position(3, False, 10), 28),  # overtime: 6/12
+        (10**6, Position(39, False, None), None),  # 6 * 2**37 > 10**12 / 2: no more
     ],
 )
 def test_position_on_the_hands_clock_counts_hands_dealt(
@@ -295,11 +299,21 @@ def test_position_on_the_hands_clock_counts_hands_dealt(
     assert HANDS_LADDER.next_change_at(dealt) == change
 
 
-def test_a_single_level_never_changes() -> None:
+def test_past_the_last_level_the_blinds_and_ante_double_each_level_up_to_the_largest() -> None:
+    """docs/rules.md (Tournaments, overtime): a tournament ends even when every player
+    left is absent: past the stated levels the blinds keep rising."""
     for clock in LevelClock:
-        only = Schedule(clock, (Level(50, 100, length=1),))
-        assert only.position(0) == only.position(10**7) == Position(0, False, None)
-        assert only.next_change_at(0) is None
+        only = Schedule(clock, (Level(50, 100, 10, length=1),))
+        assert only.position(0) == Position(0, False, 60 if clock is MINUTES else 1)
+        assert only.level(0) == Level(50, 100, 10, length=1)
+        assert only.level(1) == Level(100, 200, 20, length=1)
+        assert only.level(3) == Level(400, 800, 80, length=1)
+        assert only.level(33).big_blind == 100 * 2**33 <= MAX_CHIPS < 100 * 2**34
+        assert only.level(34) == only.level(99) == only.level(33)  # never past MAX_CHIPS
+        assert only.position(10**9) == Position(33, False, None)
+        assert only.next_change_at(10**9) is None
+    ante_above = Schedule(HANDS, (Level(1, 2, 15),))  # an ante of 15: it reaches the cap first
+    assert ante_above.level(10**3).ante <= MAX_CHIPS < 2 * ante_above.level(10**3).ante
 
 
 @pytest.mark.parametrize("elapsed", [-1, -0.5, math.nan, -math.inf, "10", True, None])
@@ -328,9 +342,9 @@ def test_position_holds_until_the_change_it_announces_then_moves_on(
     )
     ladder = Schedule(MINUTES, levels)
     here = ladder.position(elapsed)
-    assert 0 <= here.level < len(levels)
+    assert here.level >= 0
     if here.remaining is None:
-        assert here.level == len(levels) - 1 and not here.on_break
+        assert ladder.level(here.level + 1) == ladder.level(here.level) and not here.on_break
         assert ladder.position(elapsed + 10**6) == here
         return
     assert here.remaining > 0
@@ -343,13 +357,13 @@ def test_position_holds_until_the_change_it_announces_then_moves_on(
         assert (after.level, after.on_break) == (here.level, False)
     else:  # a level ends into a break before the next level, or into the next level
         assert after.level == here.level + 1
-        assert after.on_break == (levels[here.level].break_minutes > 0)
+        assert after.on_break == (ladder.level(here.level).break_minutes > 0)
 
 
 def test_the_sum_of_lengths_and_breaks_is_when_the_last_level_starts() -> None:
     total = sum(lv.length * 60 + lv.break_minutes * 60 for lv in WITH_BREAKS.levels[:-1])
     assert WITH_BREAKS.position(total - 1).remaining == 1
-    assert WITH_BREAKS.position(total).remaining is None
+    assert WITH_BREAKS.position(total) == Position(3, False, 30 * 60)
 
 
 # --- the standard ladder -----------------------------------------------------------------
@@ -427,7 +441,7 @@ def test_the_standard_ladder_goes_through_json_and_positions_by_its_length() -> 
     assert Schedule.from_json(ladder.to_json()) == ladder
     assert ladder.position(15 * 60 * 4 + 30) == Position(4, False, 15 * 60 - 30)
     by_hands = Schedule.standard(HANDS, 7)
-    assert by_hands.position(7 * 14) == Position(14, False, None)
+    assert by_hands.position(7 * 14) == Position(14, False, 7)
     assert by_hands.position(7 * 14 - 1) == Position(13, False, 1)
 
 
@@ -449,3 +463,37 @@ def test_a_standard_ladder_out_of_bounds_is_refused(arguments: dict[str, Any], s
     with pytest.raises(TournamentError) as refused:
         Schedule.standard(MINUTES, **values)
     assert str(refused.value) == said
+
+
+def test_the_standard_ladder_is_named_in_json_by_its_arguments() -> None:
+    """docs/protocol.md: ``"standard"`` instead of ``levels`` makes the room's ladder (the
+    page's form sends it: one ladder, made in one place)."""
+    named = {"length": 3, "big_blind": 50, "levels": 6, "ante_from": 4}
+    made = Schedule.from_json({"clock": "hands", "standard": named})
+    assert made == Schedule.standard(HANDS, 3, big_blind=50, levels=6, ante_from=4)
+    assert Schedule.from_json({"clock": "minutes", "standard": {"length": 5}}) == (
+        Schedule.standard(MINUTES, 5)
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({"clock": "hands"}, "schedule: give levels or standard"),
+        (
+            {"clock": "hands", "standard": {"length": 2}, "levels": []},
+            "schedule: give levels or standard, not both",
+        ),
+        ({"clock": "hands", "standard": {}}, "standard.length is missing"),
+        ({"clock": "hands", "standard": {"length": 0}}, "standard.length must be from 1"),
+        (
+            {"clock": "hands", "standard": {"length": 2, "levels": 3, "ante_from": 4}},
+            "standard.ante_from must be from 0 to 3, not 4",
+        ),
+        ({"clock": "hands", "standard": {"length": 2, "blinds": 3}}, "unknown field 'blinds'"),
+        ({"clock": "hands", "standard": [2]}, "standard must be a JSON object"),
+    ],
+)
+def test_a_bad_standard_ladder_is_refused_naming_its_field(body: Any, said: str) -> None:
+    with pytest.raises(TournamentError, match=re.escape(said)):
+        Schedule.from_json(body)

@@ -64,7 +64,7 @@ def test_the_host_ends_an_audited_session_and_the_page_links_its_audit(
     log = holly.page.locator("#dealer-log")
     expect(log).to_contain_text("wins", timeout=30_000)  # the bots have played a hand
     # paused first: the bots deal hands back to back, and the log keeps its last 300 lines
-    holly.page.locator("#host-pause").click()
+    pause_the_game(holly)
     expect(log).to_contain_text("The host pauses the game", timeout=30_000)
     holly.page.once("dialog", lambda dialog: dialog.accept())
     holly.page.locator("#host-controls").get_by_role("button", name="End the session").click()
@@ -73,3 +73,18 @@ def test_the_host_ends_an_audited_session_and_the_page_links_its_audit(
     assert answer.ok, answer.text()
     audit = answer.json()
     assert audit["session"] == 1 and audit["hands"] and len(audit["hands"][0]["salts"]) == 52
+
+
+def pause_the_game(host: Any) -> None:
+    """Click Pause until the room says the game is paused, as a host would: a busy machine
+    may drop a page that reads the bots' hands too slowly (it reconnects by itself), and a
+    click while it reconnects says "Not connected: try again in a moment"."""
+    pause, paused = host.page.locator("#host-pause"), host.page.locator("#host-paused")
+    for _ in range(6):
+        pause.click()
+        try:
+            expect(paused).to_be_visible(timeout=5_000)
+            return
+        except AssertionError:
+            expect(host.page.locator("#host-error")).to_contain_text("Not connected")
+    expect(paused).to_be_visible()

@@ -84,6 +84,10 @@ def test_a_practice_sit_and_go_from_the_lobby_form_to_the_place_in_its_lobby(
     ann = players("Ann")
     page = ann.page
     tournament = make_practice_sit_and_go(ann)
+    made = page.request.get(f"{room.url}/api/tournaments/{tournament}")
+    assert made.ok, made.text()  # the form's levels: the room's standard ladder, a hand each
+    ladder = Schedule.standard(LevelClock.HANDS, 1, big_blind=50)
+    assert made.json()["settings"]["schedule"] == ladder.to_json()
 
     # its lobby: the bot registered at once, Ann not yet
     expect(page.locator("#t-name")).to_have_text("Practice")
@@ -226,22 +230,3 @@ def test_a_moved_frame_switches_the_page_to_the_new_table_on_the_same_socket(
     expect(ann.page.locator("#chat-log")).to_contain_text("hello there")
     said = [frame for frame in sent if frame.get("type") == "chat"]
     assert said and said[-1]["table"] == second, said
-
-
-def test_the_forms_levels_are_the_rooms_standard_ladder(room: RoomServer, players: Any) -> None:
-    ann = players("Ann")
-    ann.open_lobby()
-    for clock, length, big_blind, ante_from in (
-        (LevelClock.MINUTES, 5, 20, 0),
-        (LevelClock.HANDS, 3, 50, 4),
-        (LevelClock.MINUTES, 12, 2, 1),
-    ):
-        made = ann.page.evaluate(
-            """async ([clock, length, bigBlind, anteFrom]) => {
-                const ladder = await import("/static/js/tournament/ladder.js");
-                return ladder.standardSchedule({ clock, length, bigBlind, anteFrom });
-            }""",
-            [clock.value, length, big_blind, ante_from],
-        )
-        standard = Schedule.standard(clock, length, big_blind, 15, ante_from)
-        assert made == standard.to_json(), (clock, length, big_blind, ante_from)

@@ -294,7 +294,7 @@ class TableClient:
     def _on_level(self, event: Frame) -> None:
         """RULES.md 8: a new level of the tournament, from the next hand."""
         if self.tournament is not None:
-            self.tournament = self.tournament.at_level(event, self.schedule)
+            self.tournament = self.tournament.at_level(event, self.clock())
 
     def _on_eliminated(self, event: Frame) -> None:
         """RULES.md 8: a player with no chips is out of the tournament (their place comes

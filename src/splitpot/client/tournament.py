@@ -17,7 +17,7 @@ from splitpot.dealer import game_short_name
 from splitpot.i18n import ENGLISH, Words, marked
 from splitpot.rules import Variant
 from splitpot.tournament.errors import TournamentError
-from splitpot.tournament.levels import Level, LevelClock, Schedule
+from splitpot.tournament.levels import Schedule
 
 Json = Mapping[str, Any]  # an object of the room's JSON, decoded
 
@@ -49,10 +49,6 @@ class Blinds:
     def from_json(cls, value: Json) -> Blinds:
         return cls(int(value["small_blind"]), int(value["big_blind"]), int(value.get("ante") or 0))
 
-    @classmethod
-    def of(cls, level: Level) -> Blinds:
-        return cls(level.small_blind, level.big_blind, level.ante)
-
 
 @dataclass(frozen=True, slots=True)
 class TournamentClock:
@@ -69,7 +65,7 @@ class TournamentClock:
     changes_at: datetime | None = None  # minutes clock: when the next change comes
     hands_left: int | None = None  # hands clock: the hands this table plays to the next level
     next_level: Blinds | None = None  # None: the last level, or not known
-    last_level: bool = False  # the last level, which lasts to the end
+    last_level: bool = False  # the very last level (blinds at the largest): nothing follows
     hand_for_hand: bool = False
 
     @classmethod
@@ -96,36 +92,25 @@ class TournamentClock:
             return self
         return replace(self, hands_left=max(0, self.hands_left - 1))
 
-    def at_level(self, event: Json, schedule: Schedule | None) -> TournamentClock:
-        """The room's ``level`` event: the level of the hands from the next on. What comes
-        after it is worked out from the schedule (the lobby's settings) when it is known:
-        the hands clock counts the new level's hands; the minutes clock adds the schedule's
-        minutes from the change the table told last to the new level's end. Without the
-        schedule the next level is not known, and not shown."""
-        index = int(event["level"]) - 1
-        known = replace(
+    def at_level(self, event: Json, now: datetime) -> TournamentClock:
+        """The room's ``level`` event, received at ``now``: the level of the hands from the
+        next on, and what follows it (the next level, and the hands or seconds to it: none
+        at the very last level)."""
+        upcoming = event.get("next_level")
+        hands_left = event.get("hands_left")
+        seconds_left = event.get("seconds_left")
+        return replace(
             self,
-            level=index + 1,
+            level=int(event["level"]),
             blinds=Blinds.from_json(event),
             on_break=False,
-            changes_at=None,
-            hands_left=None,
-            next_level=None,
-            last_level=False,
+            changes_at=None
+            if seconds_left is None
+            else now + timedelta(seconds=float(seconds_left)),
+            hands_left=None if hands_left is None else int(hands_left),
+            next_level=None if upcoming is None else Blinds.from_json(upcoming),
+            last_level=upcoming is None,
         )
-        if schedule is None or not 0 <= index < len(schedule.levels):
-            return known
-        levels = schedule.levels
-        if index == len(levels) - 1:
-            return replace(known, last_level=True)
-        known = replace(known, next_level=Blinds.of(levels[index + 1]))
-        if schedule.clock is LevelClock.HANDS:
-            return replace(known, hands_left=levels[index].length)
-        if self.changes_at is None or not 0 <= self.level - 1 < len(levels):
-            return known
-        told = change_seconds(schedule, self.level - 1, self.on_break)
-        start = self.changes_at - timedelta(seconds=told)
-        return replace(known, changes_at=start + timedelta(seconds=play_ends(schedule, index)))
 
 
 def moment(text: object) -> datetime | None:
@@ -136,24 +121,6 @@ def moment(text: object) -> datetime | None:
         return datetime.fromisoformat(text)
     except ValueError:
         return None
-
-
-def play_ends(schedule: Schedule, index: int) -> int:
-    """Seconds from the start to the end of the play of level ``index`` (from 0): every
-    level's minutes up to it and the breaks before it."""
-    levels = schedule.levels[: index + 1]
-    return 60 * (
-        sum(level.length for level in levels) + sum(lv.break_minutes for lv in levels[:-1])
-    )
-
-
-def change_seconds(schedule: Schedule, index: int, on_break: bool) -> int:
-    """Seconds from the start to the change a table's clock names: the end of level
-    ``index``'s play, or (``on_break``: ``index`` is the level after the break) the end of
-    the break before it."""
-    if not on_break or index == 0:
-        return play_ends(schedule, index)
-    return play_ends(schedule, index - 1) + 60 * schedule.levels[index - 1].break_minutes
 
 
 def schedule_of(lobby: Json) -> Schedule | None:

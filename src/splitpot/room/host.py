@@ -1660,6 +1660,7 @@ class TableHost:
             "small_blind": level.small_blind,
             "big_blind": level.big_blind,
             "ante": level.ante,
+            **tournament.change_json(position),
         }
         yield self._announce(event, text)
 

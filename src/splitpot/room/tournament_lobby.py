@@ -21,7 +21,7 @@ def clock_json(state: TournamentState, started_at: datetime | None, now: datetim
         position = schedule.position(max(0.0, (now - started_at).total_seconds()))
         if position.remaining is not None:
             changes_at = utc_text(now + timedelta(seconds=float(position.remaining)))
-    level = schedule.levels[position.level]
+    level = schedule.level(position.level)
     return {
         "level": position.level + 1,
         "clock": schedule.clock.value,

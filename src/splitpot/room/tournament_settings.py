@@ -70,7 +70,7 @@ class TournamentSettings:
         """The settings of table ``number`` at ``level`` (0-based): the level's blinds and
         ante, the tournament's game, size and clock; its ``tournament`` makes the table
         deal the absent in and owe no blinds (RULES.md 8)."""
-        stakes = self.schedule.levels[min(level, len(self.schedule.levels) - 1)]
+        stakes = self.schedule.level(level)
         return TableSettings(
             name=f"{self.name[: MAX_NAME - 12]} · table {number}",
             variant=self.variant,

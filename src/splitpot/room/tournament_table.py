@@ -73,7 +73,26 @@ class TournamentPlay:
         return self.schedule.position(self.elapsed + max(0.0, now - self.elapsed_at))
 
     def level_of(self, position: Position) -> Level:
-        return self.schedule.levels[position.level]
+        return self.schedule.level(position.level)
+
+    def change_json(self, position: Position) -> JsonObject:
+        """What comes after ``position``'s level (docs/protocol.md ``level``): the next
+        level's blinds and ante, and the hands (hands clock) or seconds (minutes clock) to
+        it; all null when none comes."""
+        remaining = position.remaining
+        if remaining is None:
+            return {"next_level": None, "hands_left": None, "seconds_left": None}
+        following = self.schedule.level(position.level + 1)
+        by_hands = self.schedule.clock is LevelClock.HANDS
+        return {
+            "next_level": {
+                "small_blind": following.small_blind,
+                "big_blind": following.big_blind,
+                "ante": following.ante,
+            },
+            "hands_left": int(remaining) if by_hands else None,
+            "seconds_left": None if by_hands else round(float(remaining), 3),
+        }
 
     def may_deal(self, hand: int, now: float, hands_played: int) -> bool:
         """Cleared for ``hand``, not on a break, the table still playing."""
@@ -99,14 +118,8 @@ class TournamentPlay:
         """The tournament's clock as a table's state tells it (docs/protocol.md)."""
         position = self.position(now, hands_played)
         level = self.level_of(position)
-        remaining = position.remaining
-        ends: str | None = None
-        hands_left: int | None = None
-        if remaining is not None and self.schedule.clock is LevelClock.MINUTES:
-            ends = wall(now + float(remaining))
-        elif remaining is not None:
-            hands_left = int(remaining)
-        following = self.schedule.levels[min(position.level + 1, len(self.schedule.levels) - 1)]
+        change = self.change_json(position)
+        remaining = None if change["seconds_left"] is None else position.remaining
         return {
             "id": str(self.id),
             "name": self.name,
@@ -116,15 +129,9 @@ class TournamentPlay:
             "big_blind": level.big_blind,
             "ante": level.ante,
             "on_break": position.on_break,
-            "changes_at": ends,
-            "hands_left": hands_left,
-            "next_level": None
-            if remaining is None
-            else {
-                "small_blind": following.small_blind,
-                "big_blind": following.big_blind,
-                "ante": following.ante,
-            },
+            "changes_at": None if remaining is None else wall(now + float(remaining)),
+            "hands_left": change["hands_left"],
+            "next_level": change["next_level"],
             "hand_for_hand": self.hand_for_hand,
         }
 

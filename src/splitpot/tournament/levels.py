@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from enum import Enum
 from itertools import pairwise
 from typing import Any
@@ -67,9 +67,9 @@ class Level:
 @dataclass(frozen=True, slots=True)
 class Position:
     """Where play is on the schedule: the level (0-based) a hand dealt now plays (on a
-    break: the level after it), whether play is on a break, and the seconds (minutes
-    clock) or hands (hands clock) to the next change; None at the last level, which lasts
-    for ever."""
+    break: the level after it; past the stated levels: an overtime level), whether play
+    is on a break, and the seconds (minutes clock) or hands (hands clock) to the next
+    change; None at the very last level (blinds at ``MAX_CHIPS``), which lasts for ever."""
 
     level: int
     on_break: bool
@@ -79,7 +79,9 @@ class Position:
 @dataclass(frozen=True, slots=True)
 class Schedule:
     """The levels in the order they are played, 1 to ``MAX_LEVELS`` of them, blinds never
-    going down; after the last level's time its blinds stay for the rest of the event."""
+    going down; after the last level's time come overtime levels of the same length, each
+    doubling the blinds and ante of the one before (docs/rules.md: a tournament ends even
+    when every player left is absent), up to ``MAX_CHIPS``."""
 
     clock: LevelClock
     levels: tuple[Level, ...]
@@ -112,15 +114,17 @@ class Schedule:
                 )
             if index == len(self.levels) - 1:
                 raise TournamentError(
-                    "{field}: the last level lasts to the end, with no break after it",
+                    "{field}: the last level has no break after it",
                     field=f"levels[{index}].break_minutes",
                 )
 
     @classmethod
     def from_json(cls, value: object) -> Schedule:
-        """A schedule from its JSON (``to_json``'s); a ``TournamentError`` names the bad
-        field as a path (``levels[2].big_blind``, counting levels from 0)."""
-        body = _object("schedule", value, required=("clock", "levels"), optional=())
+        """A schedule from its JSON: ``to_json``'s, or the standard ladder's arguments
+        (``{"clock", "standard": {"length", "big_blind", "levels", "ante_from"}}``); a
+        ``TournamentError`` names the bad field as a path (``levels[2].big_blind``,
+        counting levels from 0)."""
+        body = _object("schedule", value, required=("clock",), optional=("levels", "standard"))
         clocks = [clock.value for clock in LevelClock]
         if body["clock"] not in clocks:
             raise TournamentError(
@@ -129,6 +133,21 @@ class Schedule:
                 names=", ".join(clocks),
                 value=repr(body["clock"]),
             )
+        if "levels" in body and "standard" in body:
+            raise TournamentError("{field}: give levels or standard, not both", field="schedule")
+        if "standard" in body:
+            ladder = _object(
+                "standard",
+                body["standard"],
+                required=("length",),
+                optional=("big_blind", "levels", "ante_from"),
+            )
+            try:
+                return cls.standard(LevelClock(body["clock"]), **ladder)
+            except TournamentError as error:
+                raise _under("standard", error) from error
+        if "levels" not in body:
+            raise TournamentError("{field}: give levels or standard", field="schedule")
         raw = body["levels"]
         if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_LEVELS:
             raise TournamentError(
@@ -144,9 +163,8 @@ class Schedule:
             level = _object(where, item, required=names[:2], optional=names[2:])
             try:
                 levels.append(Level(**level))
-            except TournamentError as error:  # Level's own words, its field given a path
-                named = {**error.fields, "field": f"{where}.{error.fields['field']}"}
-                raise TournamentError(error.template, **named) from error
+            except TournamentError as error:
+                raise _under(where, error) from error
         return cls(LevelClock(body["clock"]), tuple(levels))
 
     def to_json(self) -> dict[str, Any]:
@@ -197,11 +215,37 @@ class Schedule:
         if self.clock is LevelClock.HANDS and not isinstance(elapsed, int):
             raise TournamentError.untranslated(f"hands dealt are whole, not {elapsed!r}")
         last = len(self.levels) - 1
+        start = 0
         for index, end, on_break in self._changes():
             if elapsed < end:
                 level = index + 1 if on_break else index
                 return Position(level, on_break, end - elapsed)
-        return Position(last, False, None)
+            start = end
+        length = self.levels[last].length * (60 if self.clock is LevelClock.MINUTES else 1)
+        most = self._overtime_levels()
+        overtime = most if math.isinf(elapsed) else min(int((elapsed - start) // length), most)
+        if overtime == most:
+            return Position(last + overtime, False, None)
+        return Position(last + overtime, False, start + (overtime + 1) * length - elapsed)
+
+    def level(self, index: int) -> Level:
+        """Level ``index`` (0-based): a stated one, or past them an overtime level, the
+        last stated one's blinds and ante doubled once for each level beyond it."""
+        if index < len(self.levels):
+            return self.levels[index]
+        last = self.levels[-1]
+        times = 2 ** min(index - len(self.levels) + 1, self._overtime_levels())
+        return replace(
+            last,
+            small_blind=last.small_blind * times,
+            big_blind=last.big_blind * times,
+            ante=last.ante * times,
+        )
+
+    def _overtime_levels(self) -> int:
+        """How many overtime levels come before the blinds (or ante) would pass ``MAX_CHIPS``."""
+        last = self.levels[-1]
+        return max(0, (MAX_CHIPS // max(last.big_blind, last.ante)).bit_length() - 1)
 
     def next_change_at(self, elapsed: float | int) -> float | int | None:
         """The seconds since the start (or the hands dealt) at which the next change after
@@ -243,6 +287,12 @@ def _round_numbers(most: int) -> Iterator[int]:
                     return
                 yield tenths * power // 10
         power *= 10
+
+
+def _under(where: str, error: TournamentError) -> TournamentError:
+    """``error`` in its own words, its field given the path ``where`` it lies under."""
+    named = {**error.fields, "field": f"{where}.{error.fields['field']}"}
+    return TournamentError(error.template, **named)
 
 
 def _object(

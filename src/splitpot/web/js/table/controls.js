@@ -148,7 +148,8 @@ export function createControls({ send, signIn, invite: firstInvite }) {
   // ------------------------------------------------------------ host
 
   pauseButton.addEventListener("click", () => {
-    command("host", { action: model.summary.paused ? "resume" : "pause" });
+    hostError.textContent = "";
+    if (!command("host", { action: model.summary.paused ? "resume" : "pause" })) notConnected(hostError);
   });
   stakesForm.addEventListener("submit", (event) => {
     event.preventDefault();

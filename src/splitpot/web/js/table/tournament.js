@@ -1,7 +1,7 @@
 // A tournament table's clock as the page keeps it (docs/protocol.md "Tournaments", RULES.md
 // 8): the state's `tournament` block, a `level` event (its blinds from the next hand), each
-// hand played off a level by hands, and the schedule (read once from the tournament's
-// lobby) for what follows a level. No DOM, no I/O.
+// hand played off a level by hands, and the tournament's lobby (read now and then) for the
+// schedule's clock and hand for hand. No DOM, no I/O.
 
 /** The state's `tournament` block as the model keeps it, or null at a cash table. */
 export function tournamentFromState(block, schedule = null) {
@@ -29,30 +29,20 @@ export function learnSchedule(tournament, schedule) {
 }
 
 /**
- * A `level` event: the next hand plays `event.level`'s blinds. The level after it and, by
- * hands, its length come from the schedule; by minutes, the time of the next change comes
- * from the tournament's lobby (null until then).
+ * A `level` event: the next hand plays `event.level`'s blinds; the event says what follows
+ * (the next level, and the hands or seconds to it: null at the very last level).
  */
-export function levelChanged(tournament, event) {
+export function levelChanged(tournament, event, now = Date.now()) {
   if (!tournament) return;
   tournament.level = event.level;
   tournament.small_blind = event.small_blind;
   tournament.big_blind = event.big_blind;
   tournament.ante = event.ante ?? 0;
   tournament.on_break = false;
-  tournament.changes_at = null;
-  const levels = tournament.schedule?.levels;
-  if (!levels) {
-    tournament.next_level = null;
-    tournament.hands_left = null;
-    return;
-  }
-  const following = levels[event.level] || null; // levels count from 1: the next one's index
-  tournament.next_level = following
-    ? { small_blind: following.small_blind, big_blind: following.big_blind, ante: following.ante }
-    : null;
-  const now = levels[event.level - 1];
-  tournament.hands_left = tournament.clock === "hands" && following && now ? now.length : null;
+  tournament.next_level = event.next_level ? { ...event.next_level } : null;
+  tournament.hands_left = event.hands_left ?? null;
+  const seconds = event.seconds_left;
+  tournament.changes_at = seconds == null ? null : new Date(now + seconds * 1000).toISOString();
 }
 
 /** A hand over: by hands, one fewer left at the level (the hand in play was counted). */

@@ -3,7 +3,6 @@
 // the JSON the room takes, the levels the room's standard ladder from the first big blind.
 
 import { t } from "../i18n.js";
-import { standardSchedule } from "./ladder.js";
 
 const WHOLE = ["seats", "starting_stack", "buy_in", "fee", "action_seconds", "time_bank_seconds"];
 
@@ -50,7 +49,9 @@ export function readTournamentForm(form) {
     if (Number.isNaN(value)) return { problem: t("Enter a whole number for “{field}”.", { field: labelOf(form, key) }) };
   }
   if (bigBlind < 2) return { problem: t("The first big blind is 2 at least.") };
-  body.schedule = standardSchedule({ clock: field.clock.value, length: Math.max(1, length), bigBlind, anteFrom: Math.min(anteFrom, 15) });
+  // the room's standard ladder from that big blind (docs/protocol.md "Tournaments")
+  const ladder = { length: Math.max(1, length), big_blind: bigBlind, ante_from: Math.min(anteFrom, 15) };
+  body.schedule = { clock: field.clock.value, standard: ladder };
   if (scheduled) {
     const start = field.start_at.value ? new Date(field.start_at.value) : null;
     if (!start || Number.isNaN(start.getTime())) return { problem: t("Choose when the tournament starts.") };
