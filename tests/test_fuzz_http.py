@@ -25,10 +25,10 @@ CHECKS = [
     checks.content_type_conformance,
     checks.response_schema_conformance,
 ]
-PER_OPERATION = settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+PER_OPERATION = settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 # per operation: the API has some 45 of them (clubs, notes, statistics), each fuzzed on
 # both databases, with and without a session; more examples each cost minutes in CI
-EXAMPLES = {GenerationMode.POSITIVE: 12, GenerationMode.NEGATIVE: 4}
+EXAMPLES = {GenerationMode.POSITIVE: 8, GenerationMode.NEGATIVE: 3}
 
 
 def load(room: RoomServer) -> Any:

@@ -269,9 +269,9 @@ def test_a_hand_over_in_its_log_but_not_in_the_ledger_is_finished_on_restart(
 
 # ---------------------------------------------------------------- a real process
 
-# kill -9s a run: 10 on PostgreSQL (the room's database in production), 3 on SQLite, at
+# kill -9s a run: 6 on PostgreSQL (the room's database in production), 3 on SQLite, at
 # moments drawn anew each run; SPLITPOT_TEST_KILLS=N for a longer soak of both
-KILLS = {"postgresql": 10, "sqlite": 3}
+KILLS = {"postgresql": 6, "sqlite": 3}
 
 
 @dataclass
