@@ -1,4 +1,6 @@
-"""Engine speed: 6-handed pot-limit Omaha Hi/Lo, random legal actions, played to the end.
+"""Engine speed: 6-handed pot-limit Omaha Hi/Lo, random legal actions, played to the end;
+and ``splitpot simulate``'s loop (a table of random bots, each deciding from its seat's
+view of the hand: what the room's bots do at every action).
 
 Run: ``.venv/bin/python benchmarks/engine.py [--hands N] [--peer-hands N]``. PokerKit,
 where installed, plays the same kind of hands (its pot-limit Omaha with a hi/lo
@@ -14,9 +16,12 @@ from collections.abc import Callable
 
 from common import best_rate, print_table
 
+from splitpot.bots import make_bot
 from splitpot.cards import Deck
 from splitpot.engine import Action, Hand, LegalActions, Post, PostKind
 from splitpot.rules import FixedLimit, GameConfig, PotLimit, Variant
+from splitpot.simulation import simulate
+from splitpot.table import TableConfig
 
 PLAYERS = 6
 
@@ -40,6 +45,12 @@ def splitpot_hands(count: int, config: GameConfig, seed: int) -> None:
         hand = Hand(config, [200] * PLAYERS, PLAYERS - 1, posts, Deck(seed + n).cards)
         while not hand.is_over:
             hand.apply(choose(hand.legal_actions(), rng))
+
+
+def simulated_hands(count: int, seed: int) -> None:
+    """``splitpot simulate --bots random``: six random bots at a pot-limit O8 table."""
+    bots = [make_bot("random", f"Bot {seat}", seed + seat) for seat in range(PLAYERS)]
+    simulate(TableConfig(Variant.O8, PotLimit(1, 2), seats=PLAYERS), bots, count, seed=seed)
 
 
 def pokerkit_hands(count: int, limit: bool, seed: int) -> None:
@@ -98,6 +109,10 @@ def main() -> None:
                 lambda n: splitpot_hands(n, GameConfig(Variant.OMAHA, PotLimit(1, 2)), 3),
                 args.hands,
             ),
+        ),
+        (
+            "splitpot simulate, random bots (a view each action)",
+            rate(lambda n: simulated_hands(n, 6), args.hands),
         ),
     ]
     peer: float | None = None

@@ -14,6 +14,8 @@ import re
 import socket
 import sqlite3
 import struct
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -440,3 +442,40 @@ def test_the_password_length_is_one_figure_in_the_code_and_the_docs(room: RoomSe
         said[doc] = set(figures)
         assert not re.search(r"[Pp]asswords?\b[^.]*?\bup\s+to\s+\d", text), doc
     assert all(figures == {(str(low), str(high))} for figures in said.values()), said
+
+
+def test_the_limits_players_meet_are_settings_of_serve(tmp_path: Path) -> None:
+    """docs/deploy.md "Limits": ``--guests-per-minute 2`` lets an address make two
+    guests a minute, the third refused naming the limit (429); ``--hand-lists-per-minute
+    1`` one list of a table's hands."""
+    flags = ("--guests-per-minute", "2", "--hand-lists-per-minute", "1")
+    for room in served(tmp_path, *flags):
+        with httpx.Client(base_url=room.url, timeout=10) as http:
+            made = [http.post("/api/guests", json={"name": f"G{n}"}) for n in range(3)]
+            assert [answer.status_code for answer in made] == [201, 201, 429], made
+            refused = made[2].json()["error"]
+            assert refused["message"] == "too many new guests from one address: wait a minute"
+            table = room.bots_table()["id"]
+            lists = [http.get(f"/api/tables/{table}/hands") for _ in range(2)]
+            assert [answer.status_code for answer in lists] == [200, 429], lists
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "said"),
+    [
+        ("--guests-per-minute", "x", "a limit is a whole number from 0 to 1000000, not 'x'"),
+        ("--bot-seats", "100001", "a limit is a whole number from 0 to 100000, not '100001'"),
+        ("--hands-per-minute", "-1", "a limit is a whole number from 0 to 1000000, not '-1'"),
+    ],
+)
+def test_a_bad_limit_stops_serve_before_it_starts_naming_it(
+    flag: str, value: str, said: str
+) -> None:
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "splitpot"), "serve", f"{flag}={value}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done
+    assert f"argument {flag}: {said}" in done.stderr, done.stderr

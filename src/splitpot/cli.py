@@ -7,7 +7,7 @@ import ipaddress
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -49,6 +49,7 @@ from splitpot.i18n import (
     words,
 )
 from splitpot.reading import why_unread
+from splitpot.server.limits import LIMITS
 from splitpot.session import STRUCTURES, GameSession, player_name, table_config
 from splitpot.simulation import simulate
 from splitpot.table import TableConfig, TableHand
@@ -788,15 +789,17 @@ def _history_path(path: str, words: Words = ENGLISH) -> str:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     # the server's packages load only to serve
-    from splitpot.server.main import Transport, serve
+    from splitpot.server.main import Transport, paced_options, serve
 
     origins = tuple(args.origin or ())
     transport = Transport(args.http_timeout, args.ws_ping, args.forwarded_allow_ips)
+    limits = {name: getattr(args, name) for name in LIMITS}
     return serve(
         args.host,
         args.port,
         args.db,
         args.bots,
+        options=replace(paced_options(), **limits),
         origins=origins,
         redis=args.redis,
         url=args.url,
@@ -898,7 +901,31 @@ def _add_serve(commands: Any, words: Words) -> None:
             "is the connection's own)"
         ),
     )
+    for name, limit in LIMITS.items():  # docs/deploy.md "Limits"
+        serve.add_argument(
+            "--" + name.replace("_", "-"),
+            type=typed(_limit_up_to(limit.most), words),
+            default=limit.default,
+            metavar="N",
+            help=say(limit.help, default=limit.default),
+        )
     serve.set_defaults(handler=_cmd_serve)
+
+
+def _limit_up_to(most: int) -> Callable[[str, Words], int]:
+    """A limit's value: a whole number from 0 (none allowed) to ``most``."""
+
+    def limit(text: str, words: Words = ENGLISH) -> int:
+        if not text.isdigit() or not 0 <= int(text) <= most:
+            said = words.say(
+                "a limit is a whole number from 0 to {most}, not {given}",
+                most=most,
+                given=repr(text),
+            )
+            raise argparse.ArgumentTypeError(said)
+        return int(text)
+
+    return limit
 
 
 def _seconds(text: str, words: Words = ENGLISH) -> int:

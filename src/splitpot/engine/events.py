@@ -6,7 +6,7 @@ everyone but their owner. Cards shown at showdown are public.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum, IntEnum
 
 from splitpot.cards import Card
@@ -193,5 +193,5 @@ def view(event: Event, viewer: int | None) -> Event:
     """The event as ``viewer`` may see it (None: a spectator). Only a deal of hole cards
     hides anything: its cards are visible to their owner alone."""
     if isinstance(event, HoleCardsDealt) and event.player != viewer:
-        return replace(event, cards=(None,) * len(event.cards))
+        return HoleCardsDealt(event.player, (None,) * len(event.cards))
     return event

@@ -196,6 +196,11 @@ class Hand:
         self.actions: list[Action] = []  # the log: replaying it rebuilds the hand
         self.actors: list[int] = []  # who took each action
         self.events: list[Event] = []
+        # each viewer's events as they may see them, and the hands shown: extended from
+        # where they stopped (the log only grows), so a view costs the new events alone
+        self._seen: dict[int | None, list[Event]] = {}
+        self._shown: dict[int, tuple[Card, ...]] = {}
+        self._shown_upto = 0
         self.holes: list[tuple[Card | None, ...]] = [() for _ in range(players)]
         self.boards: list[list[Card | None]] = [[] for _ in range(config.boards)]
         self.board = self.boards[0]  # the first board (or run)
@@ -270,8 +275,12 @@ class Hand:
 
     def view(self, viewer: int | None) -> HandView:
         """The hand as ``viewer`` may see it: never another player's unshown cards."""
-        events = tuple(view(event, viewer) for event in self.events)
-        shown = {e.player: e.cards for e in self.events if isinstance(e, Shown | TurnedFaceUp)}
+        events = tuple(self._visible(viewer))
+        for event in self.events[self._shown_upto :]:
+            if isinstance(event, Shown | TurnedFaceUp):
+                self._shown[event.player] = event.cards
+        self._shown_upto = len(self.events)
+        shown = dict(self._shown)
         return HandView(
             viewer,
             self.street,
@@ -291,8 +300,14 @@ class Hand:
         )
 
     def visible_events(self, viewer: int | None) -> list[Event]:
-        """The hand so far as ``viewer`` may see it (None: a spectator)."""
-        return [view(event, viewer) for event in self.events]
+        """The hand so far as ``viewer`` may see it (None: a spectator); the caller's copy."""
+        return list(self._visible(viewer))
+
+    def _visible(self, viewer: int | None) -> list[Event]:
+        """The viewer's kept list of the events as they may see them, brought up to date."""
+        seen = self._seen.setdefault(viewer, [])
+        seen.extend(view(event, viewer) for event in self.events[len(seen) :])
+        return seen
 
     # ------------------------------------------------------------- the action
 

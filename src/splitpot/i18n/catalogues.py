@@ -40,7 +40,15 @@ KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
 }
 # Which source files say each Python domain's messages (Babel's method maps); the page's
 # (WEB) are read from its scripts and pages by ``web_messages``.
-TERMINAL_FILES = ["cli.py", "arguments.py", "session.py", "tui.py", "verify.py", "client/**.py"]
+TERMINAL_FILES = [
+    "cli.py",
+    "arguments.py",
+    "session.py",
+    "tui.py",
+    "verify.py",
+    "client/**.py",
+    "server/limits.py",  # serve's --help
+]
 METHODS = {
     TERMINAL: [(pattern, "python") for pattern in TERMINAL_FILES],
     DOMAIN: [

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from splitpot.room.host import HostOptions
+from splitpot.server.limits import LIMITS
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,14 +20,16 @@ class RoomOptions:
     origins: tuple[str, ...] = ()  # pages on other origins allowed to open the WebSocket
     node: str | None = None  # this process's name among the room's (default: host:pid)
     lease_seconds: float = 5.0  # a table's lease, renewed three times as often
-    guests_per_minute: int = 30  # new guests one address may make (load tests raise it)
-    hand_lists_per_minute: int = 60  # GET .../hands one address may ask (up to 50 hands each)
-    hands_per_minute: int = 600  # GET /api/hands/{id} one address may ask
+    # the limits players meet (server/limits.py; load tests raise them): new guests, GET
+    # .../hands (up to 50 hands each) and GET /api/hands/{id} one address may ask a minute
+    guests_per_minute: int = LIMITS["guests_per_minute"].default
+    hand_lists_per_minute: int = LIMITS["hand_lists_per_minute"].default
+    hands_per_minute: int = LIMITS["hands_per_minute"].default
     closing_wait: float = 10.0  # seconds a stopping room lets hands in play finish
     idle_pause: float = 120.0  # seconds a table of bots deals with no human there, then pauses
     idle_close: float = 1800.0  # seconds with no human before such a table closes
     empty_close: float = 7 * 24 * 3600.0  # seconds an empty table waits, then closes
-    bot_seats: int = 100  # bots seated at once in the whole room (the house's table aside)
+    bot_seats: int = LIMITS["bot_seats"].default  # bots seated at once (the house's aside)
     schedule_seconds: float = 20.0  # seconds between looks for the clubs' weekly games due
     seed: int | None = None  # tests only: the decks' shuffles from this seed (None: secret)
     clock_scale: float = 1.0  # tests only: every table's clock runs this much faster

@@ -204,7 +204,9 @@ def by_seat(number: int, events: list[Event], seats: tuple[int, ...]) -> list[Ta
             | Mucked
             | PotAwarded,
         ):
-            keyed.append(InHand(number, replace(event, player=seats[event.player])))
+            seat = seats[event.player]  # the same number at a full table: kept as it is
+            seated = event if seat == event.player else replace(event, player=seat)
+            keyed.append(InHand(number, seated))
         elif isinstance(event, RunItOffered):
             keyed.append(InHand(number, RunItOffered(tuple(seats[p] for p in event.players))))
         elif isinstance(event, RoundEnded):
