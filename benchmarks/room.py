@@ -3,7 +3,7 @@ against one room process on loopback, on SQLite and on PostgreSQL; with idle wat
 a human pace, the issue's goal, a soak with connection churn, and a profile.
 
 Run: ``.venv/bin/python benchmarks/room.py [--tables N] [--watchers W] [--think S]
-[--seconds S] [--db sqlite|postgresql|both] [--sweep] [--goal] [--soak [SECONDS]]
+[--seconds S] [--db sqlite|postgresql|both|floor] [--sweep] [--goal] [--soak [SECONDS]]
 [--profile FILE]`` (docs/load.md). Each run starts its own room process (``splitpot
 serve`` with no pause between hands and no bot delay) on a fresh database (a temporary
 SQLite file, or a PostgreSQL database made on --postgres and dropped after); this
@@ -13,7 +13,9 @@ clients connected, the room's memory per table and per watcher connection (RSS s
 before and after the watchers connect, and at the end), its CPU and the clients', and
 what other processes took. ``--think S``: each player waits S seconds before acting.
 ``--goal``: 100 tables and 400 watchers (1,000 clients), at full speed and paced, judged
-against p99 < 100 ms. ``--sweep``: the most tables that keep p99 under 100 ms. ``--soak``:
+against p99 < 100 ms, after the same two runs on benchmarks/floor.py (the room's stack
+doing nothing but the frames an action sends: the room's CPU an action × that floor;
+``--db floor`` alone). ``--sweep``: the most tables that keep p99 under 100 ms. ``--soak``:
 20 tables and 100 watchers with churn, the room's RSS and open files sampled every 10 s,
 and a verdict (flat or grows). ``--profile FILE``: py-spy samples the room during the
 first run's measured seconds (folded stacks), summarised at the end.
@@ -69,6 +71,8 @@ SOAK_WINDOW = 50  # hands a table keeps (the last-hands window): memory grows un
 PROFILE_TOP = 15
 BISECT = 3  # then at most this many runs between the last that kept it and the first not
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
+LOOP_VARIABLE = "SPLITPOT_BENCH_LOOP"  # --loop, for the room processes this starts
+FLOOR = "floor"  # benchmarks/floor.py in place of the room: the floor under its CPU an action
 HOST = "127.0.0.1"
 # every benchmark client comes from 127.0.0.1: 600 guests for the goal's tables, and
 # benchmarks/hands.py's clients asking for hands as fast as they are answered
@@ -85,12 +89,13 @@ def serve(port: int, url: str, redis: str | None = None) -> None:
     """The room process: ``splitpot serve`` itself, with hands dealt back to back; with
     ``redis``, one of a room's processes (benchmarks/cluster.py), its lease from
     SPLITPOT_LEASE_SECONDS when set."""
-    from splitpot.server.main import seconds_from
+    from splitpot.server.main import Transport, seconds_from
     from splitpot.server.main import serve as serve_room
 
     lease = seconds_from("SPLITPOT_LEASE_SECONDS", FAST.lease_seconds, 0.5)
     options = replace(FAST, lease_seconds=lease)
-    sys.exit(serve_room(HOST, port, url, options=options, redis=redis))
+    transport = Transport(loop=os.environ.get(LOOP_VARIABLE, "uvloop"))
+    sys.exit(serve_room(HOST, port, url, options=options, redis=redis, transport=transport))
 
 
 class Room:
@@ -105,9 +110,12 @@ class Room:
         self.url = f"http://{HOST}:{port}"
         self.ws_url = f"ws://{HOST}:{port}/ws"
         self.log = log
+        command = [sys.executable, __file__, "--serve", str(port), url, *([redis] if redis else [])]
+        if url == FLOOR:  # benchmarks/floor.py: the same stack doing nothing but the frames
+            command = [sys.executable, str(Path(__file__).with_name("floor.py")), str(port)]
         with log.open("w") as out:
             self.process = subprocess.Popen(
-                [sys.executable, __file__, "--serve", str(port), url, *([redis] if redis else [])],
+                command,
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
@@ -163,7 +171,10 @@ class Room:
 
 @contextmanager
 def database(kind: str, postgres: str) -> Iterator[str]:
-    """A fresh, empty database of ``kind``; removed afterwards."""
+    """A fresh, empty database of ``kind``; removed afterwards (the floor has none)."""
+    if kind == "floor":
+        yield FLOOR
+        return
     if kind == "sqlite":
         with tempfile.TemporaryDirectory(prefix="splitpot-bench-") as folder:
             yield f"sqlite:///{folder}/room.sqlite3"
@@ -218,6 +229,11 @@ class Result:
     def per_watcher(self) -> float:
         """Room memory an idle watcher's connection adds (measured before play starts)."""
         return (self.watched_rss - self.opened_rss) / max(1, self.watchers)
+
+    @property
+    def cpu_per_action(self) -> float:
+        """The room's CPU seconds an action (an act answered in the window)."""
+        return self.room_cpu / max(1, len(self.latencies))
 
     @property
     def keeps_p99(self) -> bool:
@@ -549,10 +565,13 @@ def print_results(results: list[Result]) -> None:
     print(
         "| database | tables | watchers | think s | clients | hands/s | actions/s | p50 ms "
         "| p99 ms | room CPU | CPU ms/action | client CPU | room RSS idle MB | MB per table "
-        "| KB per watcher | room fds | others' CPU | steal | refusals | target |"
+        "| KB per watcher | room fds | others' CPU | steal | refusals | target | × floor |"
     )
-    print("|---|" + "---:|" * 17 + "---|---|")
+    print("|---|" + "---:|" * 17 + "---|---|---:|")
+    floors = {(r.tables, r.watchers, r.think): r for r in results if r.database == FLOOR}
     for r in results:
+        floor = floors.get((r.tables, r.watchers, r.think))
+        times = f"{r.cpu_per_action / floor.cpu_per_action:.1f}" if floor else "-"
         refusals = ", ".join(f"{code} {n}" for code, n in r.errors.most_common()) or "none"
         per_watcher = f"{r.per_watcher / 1024:,.0f}" if r.watchers else "-"
         print(
@@ -560,11 +579,11 @@ def print_results(results: list[Result]) -> None:
             f"| {r.hands / r.seconds:,.1f} "
             f"| {len(r.latencies) / r.seconds:,.0f} | {1000 * r.percentile(0.5):.1f} "
             f"| {1000 * r.percentile(0.99):.1f} | {r.room_cpu / r.seconds:.0%} "
-            f"| {1000 * r.room_cpu / max(1, len(r.latencies)):.2f} "
+            f"| {1000 * r.cpu_per_action:.2f} "
             f"| {r.client_cpu / r.seconds:.0%} | {megabytes(r.idle_rss)} "
             f"| {megabytes(r.per_table)} | {per_watcher} | {r.room_fds:,} "
             f"| {r.other_cpu / r.seconds:.0%} | {r.steal / r.seconds:.0%} "
-            f"| {refusals} | {r.target()} |"
+            f"| {refusals} | {r.target()} | {times} |"
         )
 
 
@@ -702,7 +721,10 @@ def main() -> None:
         "--warmup", type=float, default=3.0, help="seconds played before measuring (default 3)"
     )
     parser.add_argument(
-        "--db", choices=("sqlite", "postgresql", "both"), default="both", help="(default both)"
+        "--db",
+        choices=("sqlite", "postgresql", "both", "floor"),
+        default="both",
+        help="(default both; floor: benchmarks/floor.py alone)",
     )
     parser.add_argument(
         "--sweep",
@@ -733,6 +755,12 @@ def main() -> None:
         type=Path,
         help="write py-spy's folded stacks of the room in the first run, and summarise them",
     )
+    parser.add_argument(
+        "--loop",
+        choices=("uvloop", "asyncio"),
+        default="uvloop",
+        help="the room's event loop, as splitpot serve --loop (default uvloop)",
+    )
     parser.add_argument("--summarise", type=Path, help="summarise a --profile file and exit")
     parser.add_argument("--serve", nargs="+", metavar="PORT URL [REDIS]", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -756,6 +784,7 @@ def main() -> None:
     if not 0 <= args.warmup <= 60:
         parser.error(f"--warmup must be from 0 to 60, not {args.warmup:g}")
     kinds = ("sqlite", "postgresql") if args.db == "both" else (args.db,)
+    os.environ[LOOP_VARIABLE] = args.loop  # the room processes' (and the floor's) loop
     ready_for_many_clients()
     load = os.getloadavg()
     where = f"one room process on loopback; {os.cpu_count()} cores shared by the room and "
@@ -776,6 +805,8 @@ def main() -> None:
     results: list[Result] = []
     found: list[str] = []
     profile: Path | None = args.profile
+    if args.goal:  # the floor first, under the same plans: the room's CPU an action × it
+        kinds = (FLOOR, *kinds)
     for kind in kinds:
         if args.goal:
             paced = args.think if args.think > 0 else GOAL_THINK

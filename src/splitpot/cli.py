@@ -792,7 +792,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from splitpot.server.main import Transport, paced_options, serve
 
     origins = tuple(args.origin or ())
-    transport = Transport(args.http_timeout, args.ws_ping, args.forwarded_allow_ips)
+    transport = Transport(args.http_timeout, args.ws_ping, args.forwarded_allow_ips, args.loop)
     limits = {name: getattr(args, name) for name in LIMITS}
     return serve(
         args.host,
@@ -900,6 +900,12 @@ def _add_serve(commands: Any, words: Words) -> None:
             "whose X-Forwarded-For gives the client's address (default: none, every address "
             "is the connection's own)"
         ),
+    )
+    serve.add_argument(
+        "--loop",
+        choices=("uvloop", "asyncio"),
+        default="uvloop",
+        help=say("the event loop (default {loop}; docs/load.md measures both)", loop="uvloop"),
     )
     for name, limit in LIMITS.items():  # docs/deploy.md "Limits"
         serve.add_argument(

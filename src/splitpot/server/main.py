@@ -25,12 +25,14 @@ from splitpot.store import default_database_path, open_store
 
 @dataclass(frozen=True, slots=True)
 class Transport:
-    """How long the room waits on a quiet connection, and whose X-Forwarded-For it
-    believes: ``splitpot serve --http-timeout``, ``--ws-ping``, ``--forwarded-allow-ips``."""
+    """How long the room waits on a quiet connection, whose X-Forwarded-For it believes
+    and its event loop: ``splitpot serve --http-timeout``, ``--ws-ping``,
+    ``--forwarded-allow-ips``, ``--loop``."""
 
     http_timeout: int = 10  # seconds to send a request's head, from connecting or an answer
     ws_ping: int = 20  # seconds between a WebSocket's pings, and to answer one
     forwarded_allow_ips: tuple[str, ...] = ()  # proxies (addresses, networks) believed
+    loop: str = "uvloop"  # or "asyncio" (docs/load.md measures the two)
 
 
 class TimedH11Protocol(H11Protocol):
@@ -172,6 +174,7 @@ def serve(
         host=host,
         port=port,
         http=TimedH11Protocol,
+        loop=transport.loop,
         timeout_keep_alive=transport.http_timeout,
         ws_ping_interval=transport.ws_ping,
         ws_ping_timeout=transport.ws_ping,
