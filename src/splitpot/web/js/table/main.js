@@ -438,7 +438,8 @@ function enqueue(message) {
 const connection = connect({
   onOpen() {
     actions.reset();
-    const hello = { type: "hello", ref: "hello", lang }; // the dealer's and the room's words in the page's language
+    // the dealer's and the room's words in the page's language; frames batched (connection.js)
+    const hello = { type: "hello", ref: "hello", lang, batch: true };
     if (me) hello.token = me.token;
     connection.send(hello);
   },
