@@ -51,12 +51,10 @@ def encode(frame: Frame) -> str:
 
 
 class Connection:
-    """One client: frames queued and written by a task of its own, as the room's are (and,
-    to a client that said ``batch``, those queued together as one array)."""
+    """One client: frames queued and written by a task of its own, as the room's are."""
 
     def __init__(self, socket: WebSocket) -> None:
         self.socket = socket
-        self.batch = False
         self.queue: asyncio.Queue[str] = asyncio.Queue(SEND_QUEUE)
         self.writer = asyncio.create_task(self._write())
 
@@ -66,10 +64,8 @@ class Connection:
 
     async def _write(self) -> None:
         while True:
-            texts = [await self.queue.get()]
-            while self.batch and not self.queue.empty():
-                texts.append(self.queue.get_nowait())
-            await self.socket.send_text(texts[0] if len(texts) == 1 else f"[{','.join(texts)}]")
+            text = await self.queue.get()
+            await self.socket.send_text(text)
 
 
 @dataclass
@@ -178,7 +174,6 @@ async def ws(socket: WebSocket) -> None:
             command: Frame = json.loads(await socket.receive_text())
             kind, table = command["type"], tables.get(command.get("table", ""))
             if kind == "hello":
-                connection.batch = bool(command.get("batch"))
                 connection.send(encode({"type": "welcome", "player": None}))
             elif table is None:
                 continue

@@ -457,7 +457,7 @@ async def soak(room: Room, kind: str, args: argparse.Namespace) -> tuple[list[Sa
     SOAK_EVERY seconds."""
     await warm_up(room)
     window, tally = Window(), Tally()
-    pace = Pace(think=args.think, churn=SOAK_CHURN, batch=args.batch)
+    pace = Pace(think=args.think, churn=SOAK_CHURN)
     clients, _, _ = await fill(room, SOAK_TABLES, SOAK_WATCHERS, pace, window, tally)
     began = time.perf_counter()
     window.start = began
@@ -592,7 +592,7 @@ def sweep(kind: str, args: argparse.Namespace, profile: Path | None) -> tuple[li
     between the most tables that kept it and the fewest that did not; and what it found."""
     results: list[Result] = []
     kept, missed = 0, None
-    pace = Pace(think=args.think, batch=args.batch)
+    pace = Pace(think=args.think)
 
     def plan(tables: int) -> Plan:
         return Plan(tables, args.watchers * tables // args.tables, pace)
@@ -761,11 +761,6 @@ def main() -> None:
         default="uvloop",
         help="the room's event loop, as splitpot serve --loop (default uvloop)",
     )
-    parser.add_argument(
-        "--batch",
-        action="store_true",
-        help="the clients say batch in their hello: frames queued together come as one array",
-    )
     parser.add_argument("--summarise", type=Path, help="summarise a --profile file and exit")
     parser.add_argument("--serve", nargs="+", metavar="PORT URL [REDIS]", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -815,7 +810,7 @@ def main() -> None:
     for kind in kinds:
         if args.goal:
             paced = args.think if args.think > 0 else GOAL_THINK
-            for pace in (Pace(batch=args.batch), Pace(think=paced, batch=args.batch)):
+            for pace in (Pace(), Pace(think=paced)):
                 plan = Plan(GOAL_TABLES, GOAL_WATCHERS, pace, goal=True)
                 results.append(run(kind, plan, args, profile))
                 profile = None
@@ -824,12 +819,11 @@ def main() -> None:
             results += sorted(runs, key=lambda r: r.tables)
             found.append(finding)
         else:
-            plan = Plan(args.tables, args.watchers, Pace(think=args.think, batch=args.batch))
+            plan = Plan(args.tables, args.watchers, Pace(think=args.think))
             results.append(run(kind, plan, args, profile))
         profile = None
     print(
-        f"{', '.join(kinds)}; six bot clients a table{' (batch)' if args.batch else ''}, "
-        f"{args.seconds:g} s a run after "
+        f"{', '.join(kinds)}; six bot clients a table, {args.seconds:g} s a run after "
         f"{args.warmup:g} s; {where}; load average {load[0]:.1f} {load[1]:.1f} before, "
         f"{os.getloadavg()[0]:.1f} after"
     )

@@ -67,7 +67,6 @@ class Pace:
 
     think: float = 0.0
     churn: float = 0.0
-    batch: bool = False  # the hello says ``batch``: frames queued together come as an array
 
     def stay(self, rng: random.Random) -> float | None:
         return None if self.churn <= 0 else rng.uniform(0.5, 1.5) * self.churn
@@ -139,8 +138,7 @@ async def play(ws_url: str, place: Seat, window: Window, tally: Tally, pace: Pac
         async with connect(ws_url, max_size=2**22) as socket:
             tally.connected += 1
             try:
-                hello = {"type": "hello", "token": place.token, "batch": pace.batch}
-                await _ask(socket, hello, "welcome", tally)
+                await _ask(socket, {"type": "hello", "token": place.token}, "welcome", tally)
                 sit = {"type": "sit", "table": place.table, "seat": place.seat}
                 sit |= {"buy_in": place.buy_in, "post_now": True}
                 first = True
@@ -174,7 +172,7 @@ async def watch(ws_url: str, table: str, window: Window, tally: Tally, pace: Pac
             async with connect(ws_url, max_size=2**22) as socket:
                 tally.connected += 1
                 try:
-                    await _ask(socket, {"type": "hello", "batch": pace.batch}, "welcome", tally)
+                    await _ask(socket, {"type": "hello"}, "welcome", tally)
                     await _ask(socket, {"type": "watch", "table": table}, "table", tally)
                     tally.watching += 1
                     try:
@@ -222,23 +220,17 @@ async def _ask(socket: ClientConnection, command: Frame, kind: str, tally: Tally
     text = json.dumps(command | {"ref": command["type"]})
     await socket.send(text)
     while True:
-        for frame in frames_of(await socket.recv()):
-            if frame["type"] == kind:
-                return frame
-            if frame["type"] != "error":
-                continue
-            tally.errors[frame["code"]] += 1
-            if frame.get("ref") == command["type"]:
-                raise RuntimeError(f"waiting for {kind!r}: {frame}")
-            if frame["code"] == "rate_limited" and frame.get("ref") is None:
-                await asyncio.sleep(RETRY)
-                await socket.send(text)
-
-
-def frames_of(text: str | bytes) -> list[Frame]:
-    """A message's frames: one, or the array of those the room queued together."""
-    message = json.loads(text)
-    return message if isinstance(message, list) else [message]
+        frame: Frame = json.loads(await socket.recv())
+        if frame["type"] == kind:
+            return frame
+        if frame["type"] != "error":
+            continue
+        tally.errors[frame["code"]] += 1
+        if frame.get("ref") == command["type"]:
+            raise RuntimeError(f"waiting for {kind!r}: {frame}")
+        if frame["code"] == "rate_limited" and frame.get("ref") is None:
+            await asyncio.sleep(RETRY)
+            await socket.send(text)
 
 
 class Player:
@@ -262,26 +254,21 @@ class Player:
 
     async def run(self) -> None:
         async for text in self.socket:
-            for frame in frames_of(text):
-                if await self._take(frame):
+            frame: Frame = json.loads(text)
+            kind = frame["type"]
+            if kind == "turn":
+                action = {"hand": frame["hand"]} | choose(frame["legal"], self.rng)
+                if self.think > 0:  # keep reading while thinking: events are timed honestly
+                    task = asyncio.create_task(self._act_later(action))
+                    self.thinking.add(task)
+                    task.add_done_callback(self.thinking.discard)
+                else:
+                    await self._send("act", action)
+            elif kind == "event":
+                if await self._on_event(frame["event"]):
                     return
-
-    async def _take(self, frame: Frame) -> bool:
-        """One frame; True once this player has left the table."""
-        kind = frame["type"]
-        if kind == "turn":
-            action = {"hand": frame["hand"]} | choose(frame["legal"], self.rng)
-            if self.think > 0:  # keep reading while thinking: events are timed honestly
-                task = asyncio.create_task(self._act_later(action))
-                self.thinking.add(task)
-                task.add_done_callback(self.thinking.discard)
-            else:
-                await self._send("act", action)
-        elif kind == "event":
-            return await self._on_event(frame["event"])
-        elif kind == "error":
-            await self._on_error(frame)
-        return False
+            elif kind == "error":
+                await self._on_error(frame)
 
     async def _act_later(self, action: Frame) -> None:
         await asyncio.sleep(self.think)

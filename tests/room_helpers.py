@@ -186,8 +186,7 @@ class Client:
                 assert isinstance(text, str), "the room sends text frames"
                 with self._arrived:
                     self.raw.append(text)
-                    message = json.loads(text)  # an array: frames queued together (batch)
-                    self.frames.extend(message if isinstance(message, list) else [message])
+                    self.frames.append(json.loads(text))
                     self._arrived.notify_all()
         except ConnectionClosed:
             pass

@@ -59,8 +59,7 @@ class Player:
     def _received(self, payload: str | bytes) -> None:
         assert isinstance(payload, str), "the room sends text frames"
         self.raw.append(payload)
-        message = json.loads(payload)  # frames queued together come as one array (batch)
-        self.received.extend(message if isinstance(message, list) else [message])
+        self.received.append(json.loads(payload))
 
     def _console(self, message: ConsoleMessage) -> None:
         if message.type == "error":

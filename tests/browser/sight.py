@@ -16,7 +16,8 @@ def hidden_cards_received(raws: list[str], seat: int | None, truths: dict[str, T
     found: list[str] = []
     hand: str | None = None
     shown: set[int] = set()
-    for raw, frame in frames_of(raws):
+    for raw in raws:
+        frame = json.loads(raw)
         event = frame.get("event") or {}
         of = hand_of(frame)
         if of is not None and of != hand:
@@ -35,15 +36,4 @@ def hidden_cards_received(raws: list[str], seat: int | None, truths: dict[str, T
         drawn = {draw["card"] for draw in event.get("draw", [])}  # the draw for the button
         if seen := cards_named(raw) & hidden - drawn:
             found.append(f"{sorted(seen)} in {raw}")
-    return found
-
-
-def frames_of(raws: list[str]) -> list[tuple[str, dict[str, object]]]:
-    """Each frame received, with its text: a message of frames queued together (an array:
-    the page says ``batch``) gives each of its frames, re-encoded, in order."""
-    found = []
-    for raw in raws:
-        message = json.loads(raw)
-        for frame in message if isinstance(message, list) else [message]:
-            found.append((raw if frame is message else json.dumps(frame), frame))
     return found

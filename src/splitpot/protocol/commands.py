@@ -57,7 +57,6 @@ class Hello:
     token: str | None  # None: a watcher
     ref: Ref = None
     lang: Language | None = None  # the dealer's and the room's words; None: Accept-Language
-    batch: bool = False  # the client reads several frames sent as one JSON array
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,7 +375,7 @@ def _hello(fields: _Fields) -> Hello:
         raise fields.refuse(
             "lang", said("a language the room speaks ({languages})", languages=spoken)
         ) from None
-    return Hello(fields.optional_text("token", MAX_TOKEN), fields.ref, lang, fields.flag("batch"))
+    return Hello(fields.optional_text("token", MAX_TOKEN), fields.ref, lang)
 
 
 def _watch(fields: _Fields) -> Watch:

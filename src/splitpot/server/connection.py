@@ -38,7 +38,6 @@ class Connection:
     on_drop: Callable[[str, int], None] | None = None  # cuts the socket of a client dropped
     watching: dict[str, str | None] = field(default_factory=dict)  # table -> its invite
     words: Words = ENGLISH  # the language of the dealer's words and the room's messages
-    batch: bool = False  # frames queued together go as one JSON array (docs/protocol.md)
 
     @property
     def player_id(self) -> int | None:

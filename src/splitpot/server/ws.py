@@ -133,9 +133,7 @@ class Client:
             return
         session = None if command.token is None else token_hash(command.token)
         lang = command.lang or negotiate(self.socket.headers.get("accept-language"))
-        self.connection = Connection(
-            player, session=session, words=words(lang), batch=command.batch
-        )
+        self.connection = Connection(player, session=session, words=words(lang))
         self.room.routing.connections[self.connection.id] = self.connection
         who = None if player is None else str(player.id)
         greeting = welcome(who, None if player is None else player.name, lang.value)
@@ -187,23 +185,10 @@ class Client:
         self.connection.send(frame(error_message(failure.code, told, ref)))  # type: ignore[arg-type]
 
     async def _write(self, connection: Connection) -> None:
-        """Send the connection's frames in order, then close the socket. To a client that
-        said ``batch`` in its hello, the frames queued meanwhile go as one JSON array: one
-        message and one send for an action's ``acted`` and ``to_act`` (docs/protocol.md)."""
+        """Send the connection's frames in order, then close the socket."""
         try:
             while (text := await connection.queue.get()) is not None:
-                queued = connection.queue.qsize() if connection.batch else 0
-                if not queued:
-                    await self.socket.send_text(text)
-                    continue
-                texts = [text]
-                for _ in range(queued):
-                    more = connection.queue.get_nowait()
-                    if more is None:  # closing: what came before it still goes
-                        connection.queue.put_nowait(None)
-                        break
-                    texts.append(more)
-                await self.socket.send_text("[" + ",".join(texts) + "]")
+                await self.socket.send_text(text)
         except Exception:  # the socket went away: the reader sees it too
             connection.closed = True
         with contextlib.suppress(Exception):

@@ -44,11 +44,8 @@ export function connect({ onOpen, onMessage, onStatus }) {
       } catch {
         return; // not a message of the room
       }
-      // frames queued together come as one array (the hello says `batch`): each in order
-      for (const each of Array.isArray(message) ? message : [message]) {
-        if (each?.type === "welcome" && Array.isArray(each.servers)) learn(each.servers);
-        onMessage(each);
-      }
+      if (message?.type === "welcome" && Array.isArray(message.servers)) learn(message.servers);
+      onMessage(message);
     });
     mine.addEventListener("close", () => {
       if (mine !== socket || closed) return;

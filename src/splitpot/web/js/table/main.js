@@ -438,8 +438,7 @@ function enqueue(message) {
 const connection = connect({
   onOpen() {
     actions.reset();
-    // the dealer's and the room's words in the page's language; frames batched (connection.js)
-    const hello = { type: "hello", ref: "hello", lang, batch: true };
+    const hello = { type: "hello", ref: "hello", lang }; // the dealer's and the room's words in the page's language
     if (me) hello.token = me.token;
     connection.send(hello);
   },
