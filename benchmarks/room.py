@@ -216,6 +216,7 @@ class Result:
     playing: int  # tables with an act timed in the window (in play)
     room_fds: int  # the room's open file descriptors at the end of the window
     goal: bool = False  # a run of --goal: judged against the issue's goal
+    think_most: float = 0.0  # --think-most: each decision drawn from think to this
 
     def percentile(self, share: float) -> float:
         return percentile(self.latencies, share)
@@ -229,6 +230,10 @@ class Result:
     def per_watcher(self) -> float:
         """Room memory an idle watcher's connection adds (measured before play starts)."""
         return (self.watched_rss - self.opened_rss) / max(1, self.watchers)
+
+    @property
+    def pace_text(self) -> str:
+        return f"{self.think:g}" + (f" to {self.think_most:g}" if self.think_most else "")
 
     @property
     def cpu_per_action(self) -> float:
@@ -381,7 +386,8 @@ async def measure(
     room_used, client_used = room_after - room_before, client_after - client_before
     end_rss, fds, connected = room.rss(), room.fds(), tally.connected
     window.stop.set()
-    await bounded(clients, 60 + 2 * plan.pace.think, "leaving the tables")
+    longest = max(plan.pace.think, plan.pace.think_most)
+    await bounded(clients, 60 + 2 * longest, "leaving the tables")
     if spy is not None:
         spy.wait(timeout=60)
     return Result(
@@ -405,6 +411,7 @@ async def measure(
         len(tally.playing),
         fds,
         plan.goal,
+        plan.pace.think_most,
     )
 
 
@@ -568,14 +575,14 @@ def print_results(results: list[Result]) -> None:
         "| KB per watcher | room fds | others' CPU | steal | refusals | target | × floor |"
     )
     print("|---|" + "---:|" * 17 + "---|---|---:|")
-    floors = {(r.tables, r.watchers, r.think): r for r in results if r.database == FLOOR}
+    floors = {(r.tables, r.watchers, r.pace_text): r for r in results if r.database == FLOOR}
     for r in results:
-        floor = floors.get((r.tables, r.watchers, r.think))
+        floor = floors.get((r.tables, r.watchers, r.pace_text))
         times = f"{r.cpu_per_action / floor.cpu_per_action:.1f}" if floor else "-"
         refusals = ", ".join(f"{code} {n}" for code, n in r.errors.most_common()) or "none"
         per_watcher = f"{r.per_watcher / 1024:,.0f}" if r.watchers else "-"
         print(
-            f"| {r.database} | {r.tables} | {r.watchers} | {r.think:g} | {r.connected:,} "
+            f"| {r.database} | {r.tables} | {r.watchers} | {r.pace_text} | {r.connected:,} "
             f"| {r.hands / r.seconds:,.1f} "
             f"| {len(r.latencies) / r.seconds:,.0f} | {1000 * r.percentile(0.5):.1f} "
             f"| {1000 * r.percentile(0.99):.1f} | {r.room_cpu / r.seconds:.0%} "
@@ -715,6 +722,13 @@ def main() -> None:
         help="seconds each player waits before answering its turn (default 0: at once)",
     )
     parser.add_argument(
+        "--think-most",
+        type=float,
+        default=0.0,
+        help="with it, each decision waits a time drawn from --think to this (a human pace: "
+        "--think 2 --think-most 8)",
+    )
+    parser.add_argument(
         "--seconds", type=float, help="measured seconds a run (default 20; 10 with --sweep)"
     )
     parser.add_argument(
@@ -775,6 +789,8 @@ def main() -> None:
         parser.error(f"--watchers must be from 0 to {10 * MAX_TABLES}, not {args.watchers}")
     if not 0 <= args.think <= 10:
         parser.error(f"--think must be from 0 to 10 seconds, not {args.think:g}")
+    if args.think_most and not args.think <= args.think_most <= 30:
+        parser.error(f"--think-most must be from --think to 30 seconds, not {args.think_most:g}")
     if args.soak is not None and not 30 <= args.soak <= 3600:
         parser.error(f"--soak must be from 30 to 3600 seconds, not {args.soak:g}")
     if args.seconds is None:
@@ -819,7 +835,9 @@ def main() -> None:
             results += sorted(runs, key=lambda r: r.tables)
             found.append(finding)
         else:
-            plan = Plan(args.tables, args.watchers, Pace(think=args.think))
+            plan = Plan(
+                args.tables, args.watchers, Pace(think=args.think, think_most=args.think_most)
+            )
             results.append(run(kind, plan, args, profile))
         profile = None
     print(

@@ -61,12 +61,15 @@ class Tally:
 
 @dataclass(frozen=True)
 class Pace:
-    """How the clients behave: ``think`` seconds before each act (0: at once); with
-    ``churn`` seconds, each player leaves after about that long at the table and sits
+    """How the clients behave: ``think`` seconds before each act (0: at once), or with
+    ``think_most`` a time drawn from ``think`` to it for each act (a human pace: each
+    table's hands drift apart, as tables started at different times do); with ``churn``
+    seconds, each player leaves after about that long at the table and sits
     again, and each watcher hangs up after about that long and watches again."""
 
     think: float = 0.0
     churn: float = 0.0
+    think_most: float = 0.0  # above ``think``: each decision waits a time drawn between them
 
     def stay(self, rng: random.Random) -> float | None:
         return None if self.churn <= 0 else rng.uniform(0.5, 1.5) * self.churn
@@ -149,7 +152,7 @@ async def play(ws_url: str, place: Seat, window: Window, tally: Tally, pace: Pac
                         first = False
                     else:
                         tally.resits += 1
-                    player = Player(socket, place, window, tally, pace.think)
+                    player = Player(socket, place, window, tally, pace)
                     leaving = asyncio.create_task(player.leave_after(pace.stay(rng)))
                     try:
                         await player.run()
@@ -240,10 +243,10 @@ class Player:
     is: a repeat is refused, harmlessly)."""
 
     def __init__(
-        self, socket: ClientConnection, place: Seat, window: Window, tally: Tally, think: float
+        self, socket: ClientConnection, place: Seat, window: Window, tally: Tally, pace: Pace
     ):
         self.socket = socket
-        self.think = think  # seconds before each act
+        self.think = (pace.think, max(pace.think, pace.think_most))  # seconds before each act
         self.thinking: set[asyncio.Task[None]] = set()
         self.place = place
         self.window = window
@@ -258,7 +261,7 @@ class Player:
             kind = frame["type"]
             if kind == "turn":
                 action = {"hand": frame["hand"]} | choose(frame["legal"], self.rng)
-                if self.think > 0:  # keep reading while thinking: events are timed honestly
+                if self.think[1] > 0:  # keep reading while thinking: events are timed honestly
                     task = asyncio.create_task(self._act_later(action))
                     self.thinking.add(task)
                     task.add_done_callback(self.thinking.discard)
@@ -271,7 +274,7 @@ class Player:
                 await self._on_error(frame)
 
     async def _act_later(self, action: Frame) -> None:
-        await asyncio.sleep(self.think)
+        await asyncio.sleep(self.rng.uniform(*self.think))
         await self._send("act", action)
 
     def stop_thinking(self) -> None:
