@@ -84,7 +84,7 @@ def test_a_thirty_player_tournament_over_three_processes_survives_a_kill_of_each
             "seats": 6,
             "bots": 30,
             "buy_in": 10,
-            "starting_stack": 300,
+            "starting_stack": 200,
             "schedule": LEVELS,
         }
         answer = httpx.post(

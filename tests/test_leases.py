@@ -118,3 +118,27 @@ def test_a_process_writes_only_for_the_tables_it_holds(make_store: StoreFactory)
     a.start_hand(table, SETUP)
     with pytest.raises(FencedOut, match=f"this process does not run table {table}"):
         b.cancel_hand(f"{table}-1")
+
+
+def test_many_leases_renew_in_batches_and_only_the_lost_are_named(
+    make_store: StoreFactory,
+) -> None:
+    """One process's 450 tables (two of renew's statements): after they lapse, another
+    process takes three (one in each batch, and the last); renewing names exactly those
+    three, and every other lease is renewed (no one else may take it)."""
+    clock = Clock()
+    a, b = make_store(clock=clock), make_store(clock=clock)
+    host = a.create_guest("Host").player.id
+    tables = [
+        a.create_table(f"T{n}", {"seats": 6, "variant": "o8"}, host)[0].id for n in range(450)
+    ]
+    a.hold_leases("a")
+    b.hold_leases("b")
+    assert all(a.claim_table(table, TTL) for table in tables)
+    clock.wait(TTL + 1)  # a's leases lapse before it renews them
+    taken = {tables[0], tables[400], tables[-1]}
+    assert all(b.claim_table(table, TTL) for table in taken)
+    assert a.renew_leases(TTL) == taken
+    assert a.holder is not None and set(a.holder.fences) == set(tables) - taken
+    assert not any(b.claim_table(table, TTL) for table in tables[1:400:37])  # renewed
+    assert a.renew_leases(TTL) == set()

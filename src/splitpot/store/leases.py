@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import Table, and_, or_, select, tuple_, update
 from sqlalchemy.orm import Session
 
 from splitpot.store.errors import FencedOut
@@ -38,21 +38,27 @@ def claim(session: Session, table_id: str, owner: str, ttl: float, now: datetime
     return lease.fence
 
 
+LEASES: Table = LeaseRow.__table__  # type: ignore[assignment]  # a mapped class's Table
+RENEW_BATCH = 400  # leases renewed by one statement (a statement's parameters are bounded)
+
+
 def renew(
     session: Session, owner: str, fences: Mapping[str, int], ttl: float, now: datetime
 ) -> set[str]:
     """Extend the owner's leases; the tables among ``fences`` it no longer holds (another
-    owner took them: their fencing number moved on)."""
+    owner took them: their fencing number moved on). One statement for many tables, in
+    SQL's core (a room of 500 tables renewed them one ORM statement each: 15% of its CPU,
+    docs/load.md); which ones were lost is looked up only when some were."""
     until = now + timedelta(seconds=ttl)
-    lost = set()
-    for table_id, fence in fences.items():
-        renewed = session.execute(
-            update(LeaseRow)
-            .where(LeaseRow.table_id == table_id, LeaseRow.owner == owner, LeaseRow.fence == fence)
-            .values(expires_at=until)
-        )
-        if renewed.rowcount != 1:  # type: ignore[attr-defined]
-            lost.add(table_id)
+    ids = list(fences)
+    lost: set[str] = set()
+    for start in range(0, len(ids), RENEW_BATCH):
+        chunk = ids[start : start + RENEW_BATCH]
+        pairs = [(table_id, fences[table_id]) for table_id in chunk]
+        mine = and_(LEASES.c.owner == owner, tuple_(LEASES.c.table_id, LEASES.c.fence).in_(pairs))
+        renewed = session.execute(update(LEASES).where(mine).values(expires_at=until))
+        if renewed.rowcount != len(chunk):  # type: ignore[attr-defined]
+            lost |= set(chunk) - set(session.scalars(select(LEASES.c.table_id).where(mine)))
     return lost
 
 
