@@ -6,8 +6,10 @@ import argparse
 import ipaddress
 import json
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -465,15 +467,33 @@ class _HandsOut:
             raise ValueError(said) from error
 
     def write(self, played: TableHand) -> None:
+        """The hand written and counted together: a Ctrl-C waits until both are done (a
+        hand in the file and not in the count was a race a test found)."""
         try:
-            self._file.write(write_pokerstars(record_of(played), played.hand, hero=0))
+            text = write_pokerstars(record_of(played), played.hand, hero=0)
+            with _interrupt_held():
+                self._file.write(text)
+                self.written += 1
         except (OSError, HistoryError) as error:
             said = self.words.say("--history-out {path}: {reason}", path=self.path, reason=error)
             raise ValueError(said) from error
-        self.written += 1
 
     def close(self) -> None:
         self._file.close()
+
+
+@contextmanager
+def _interrupt_held() -> Iterator[None]:
+    """SIGINT held back (where the system can) until the block is done: its Ctrl-C then
+    comes as ever."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:

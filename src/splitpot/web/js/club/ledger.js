@@ -70,14 +70,18 @@ function paymentItem(payment) {
   return item;
 }
 
+let drawing = 0; // the latest drawLedger: an answer to an earlier one comes too late to draw
+
 /** Loads and draws the ledger and the settle-up of the club over the span chosen. */
 export async function drawLedger({ results, payments, span }, clubId) {
+  const mine = ++drawing;
   const fields = query(span.value || "all");
   const path = `/api/clubs/${encodeURIComponent(clubId)}`;
   const [ledger, settle] = await Promise.all([
     request("GET", withQuery(`${path}/ledger`, fields)),
     request("GET", withQuery(`${path}/settle`, fields)),
   ]);
+  if (mine !== drawing) return; // the span changed meanwhile: its own answer draws
   results.replaceChildren(...(ledger.players.length
     ? ledger.players.map(resultItem)
     : [element("li", "empty-line", t("No hand played yet."))]));
