@@ -47,6 +47,7 @@ from typing import Any
 
 import httpx
 from room import HOST, client_cpu, database, machine_cpu, megabytes, percentile
+from room import Room as RoomProcess
 from room_clients import Tally, Window, open_tables
 from room_clients import play as play_seat
 from sqlalchemy import Engine, create_engine, select
@@ -76,13 +77,15 @@ STACK = 3000
 PACE = RoomOptions()  # the room's own pace: a bot's delay, the pause between hands
 
 
-class Room:
-    """``splitpot serve`` in a process of its own on a free loopback port, at a pace."""
+class Room(RoomProcess):
+    """``splitpot serve`` in a process of its own on a free loopback port, at a pace (its
+    memory, CPU and readiness read as benchmarks/room.py's room's)."""
 
     def __init__(self, url: str, log: Path, bot_delay: float, hand_pause: float) -> None:
         with socket.socket() as probe:
             probe.bind((HOST, 0))
             self.port = int(probe.getsockname()[1])
+        self.database = url
         self.url = f"http://{HOST}:{self.port}"
         self.ws_url = f"ws://{HOST}:{self.port}/ws"
         self.log = log
@@ -96,32 +99,9 @@ class Room:
             )
         self.pid = self.process.pid
 
-    def wait_ready(self) -> None:
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline and self.process.poll() is None:
-            try:
-                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"the room did not start; {self.tail()}")
-
     def tail(self) -> str:
         """The end of the room's output (its log goes with the run)."""
         return f"the room's log ends:\n{self.log.read_text()[-3000:]}"
-
-    def cpu(self) -> float:
-        """User and system CPU seconds so far (/proc/PID/stat)."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def rss(self) -> int:
-        """Resident memory in bytes (/proc/PID/status)."""
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-        raise RuntimeError(f"no VmRSS for process {self.pid}")
 
     def stop(self) -> None:
         """Killed (SIGKILL): its database is dropped after, so a graceful stop, which lets
@@ -142,7 +122,7 @@ def room_on(db: str, args: argparse.Namespace) -> Iterator[tuple[Room, str]]:
     ):
         room = Room(url, Path(log.name), args.bot_delay, args.hand_pause)
         try:
-            room.wait_ready()
+            room.wait_ready(WAIT)
             yield room, url
         finally:
             room.stop()
