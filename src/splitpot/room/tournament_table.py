@@ -119,7 +119,8 @@ class TournamentPlay:
         position = self.position(now, hands_played)
         level = self.level_of(position)
         change = self.change_json(position)
-        remaining = None if change["seconds_left"] is None else position.remaining
+        by_minutes = self.schedule.clock is LevelClock.MINUTES
+        remaining = position.remaining if by_minutes else None
         return {
             "id": str(self.id),
             "name": self.name,
