@@ -24,6 +24,7 @@ from splitpot.room.recovery import replay_hand
 from splitpot.server.app import create_app
 from splitpot.server.main import listening_socket
 from splitpot.server.options import RoomOptions
+from splitpot.server.ws import BURST, RATE
 from splitpot.store import HandLog, Store
 from splitpot.table import Table, TableEvent
 
@@ -171,6 +172,7 @@ class Client:
         self.answered: set[tuple[str, int]] = set()  # the turns it answered: (table, seq)
         self.refused: set[str] = set()  # refs of commands sent to be refused (``error``)
         self.seat: int | None = None  # the wire seat, once seated by ``sit``
+        self._allowance, self._checked = BURST / 2, time.monotonic()  # see ``_paced``
         self.closed = threading.Event()
         self._arrived = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -195,8 +197,25 @@ class Client:
                 self.closed.set()
                 self._arrived.notify_all()
 
-    def send(self, message: Frame) -> None:
+    def send(self, message: Frame, *, paced: bool = True) -> None:
+        """Send a command, within the room's limiter as a well-behaved client keeps
+        (``paced``; a test of the limiter floods it)."""
+        if paced:
+            self._paced()
         self.send_text(json.dumps(message))
+
+    def _paced(self) -> None:
+        """Wait, if need be, so the commands stay within the room's limiter (RATE a
+        second, BURST at once), with a margin: a test that plays many quick hands sends
+        faster than that, and the frames may reach the room closer together than sent."""
+        now = time.monotonic()
+        rate = RATE * 0.8
+        self._allowance = min(BURST / 2, self._allowance + (now - self._checked) * rate)
+        self._checked = now
+        if self._allowance < 1:
+            time.sleep((1 - self._allowance) / rate)
+            self._allowance, self._checked = 1.0, time.monotonic()
+        self._allowance -= 1
 
     def send_text(self, text: str) -> None:
         self.socket.send(text)
@@ -297,7 +316,9 @@ def play(
     timeout: float = 30,
 ) -> None:
     """Answer every turn these clients get at ``table`` with ``choose`` until ``until()``;
-    no client may get an error but those the test has waited for."""
+    no client may get an error but those the test has waited for. A turn that comes once
+    ``until()`` holds is left unread, for the next call (``until`` may hold before the
+    frames that made it so are read: a turn of the next hand behind them is not lost)."""
     deadline = time.monotonic() + timeout
     while not until():
         assert time.monotonic() < deadline, (
@@ -311,8 +332,11 @@ def play(
                 idle = False
                 read = client.handled <= client.cursor  # a frame the test has waited past
                 assert frame["type"] != "error" or read or frame.get("ref") in client.refused, frame
-                if frame["type"] != "turn" or frame["table"] != table or until():
+                if frame["type"] != "turn" or frame["table"] != table:
                     continue
+                if until():  # done: this turn is left for the next play to answer
+                    client.handled -= 1
+                    break
                 if (table, frame["seq"]) in client.answered:
                     continue  # the same turn again, after a watch
                 client.answered.add((table, frame["seq"]))

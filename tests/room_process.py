@@ -204,12 +204,13 @@ class Players:
     def play_to_a_turn(self) -> None:
         """Play until a player gets a turn, and leave it unanswered: a hand is in play."""
         clients = self.clients()
-        marks = [client.handled for client in clients]
+        marks = [len(client.frames) for client in clients]
 
-        def to_act() -> bool:
+        def to_act() -> bool:  # a turn came: ``play`` leaves it unread
             return any(
-                client.handled > mark and client.frames[client.handled - 1]["type"] == "turn"
+                frame["type"] == "turn" and frame["table"] == self.table
                 for client, mark in zip(clients, marks, strict=True)
+                for frame in client.frames[mark:]
             )
 
         play(clients, self.table, to_act, self.choose, WAIT)

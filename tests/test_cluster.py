@@ -220,6 +220,11 @@ def test_a_paused_owner_that_lost_its_table_never_writes_for_it_again(
         ann.sit(table, 1, bots["max_buy_in"])
         play_hands([ann], table, 1)
         assert first.process is not None
+        # the table's answer to a watch comes after its answers to every command sent
+        # before it: nothing ann sent is left unanswered when the first process pauses
+        # (an act it applied but had not answered would come back as try_again)
+        ann.send({"type": "watch", "table": table})
+        table_again(ann, table)
         ann.skip()
         first.process.send_signal(signal.SIGSTOP)
         try:

@@ -626,7 +626,7 @@ def test_the_limiter_refuses_and_the_connection_lives_on(room: RoomServer) -> No
     table = room.create_table(room.guest("Hal")[1], name="Busy")["table"]["id"]
     client.skip()
     for _ in range(60):
-        client.send({"type": "watch", "table": table})
+        client.send({"type": "watch", "table": table}, paced=False)
     limited = client.wait(lambda f: f["type"] == "error")
     assert (limited["code"], limited["message"]) == ("rate_limited", "at most 20 messages a second")
     time.sleep(1.0)
@@ -674,6 +674,6 @@ def test_hellos_are_rate_limited_too(room: RoomServer) -> None:
     is limited like any other commands (docs/protocol.md, Limits)."""
     client = Client(room, None, hello=False)
     for n in range(60):
-        client.send({"type": "hello", "token": f"guess-{n}"})
+        client.send({"type": "hello", "token": f"guess-{n}"}, paced=False)
     answers = [client.wait(lambda f: f["type"] == "error") for _ in range(60)]
     assert "rate_limited" in {answer["code"] for answer in answers}
