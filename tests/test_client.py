@@ -21,7 +21,7 @@ from splitpot.bots import make_bot
 from splitpot.cards import Deck
 from splitpot.cli import main, play_lines
 from splitpot.client.local import LocalTable
-from splitpot.client.remote import RemoteError, RemoteGame, socket_url
+from splitpot.client.remote import FAIR_DEAL, RemoteError, RemoteGame, socket_url
 from splitpot.client.state import TableClient
 from splitpot.dealer import Scene, scenes
 from splitpot.protocol import (
@@ -277,9 +277,11 @@ def bots_table(room: RoomServer, bots: int = 2) -> str:
 
 
 def passive() -> Iterator[str]:
-    """Check when free, else call; show at the showdown (a refused word costs a line)."""
+    """Check when free, else fold; show at the showdown (a refused word costs a line).
+    Never a call: at most a blind is lost a hand, so the player cannot bust before the
+    hands a test asks for (calling the bots down could, and end the session early)."""
     while True:
-        yield from ("check", "call", "show")
+        yield from ("check", "fold", "show")
 
 
 def ledger_balance(room: RoomServer, game: RemoteGame) -> int:
@@ -292,7 +294,7 @@ def test_the_line_game_plays_hands_at_the_room_from_the_lobby(
     paced_room: RoomServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     bots_table(paced_room)
-    script = "\n".join(["1", "sit 1 150", "say hello, bots", *(["check", "call", "show"] * 40)])
+    script = "\n".join(["1", "sit 1 150", "say hello, bots", *itertools.islice(passive(), 120)])
     monkeypatch.setattr("sys.stdin", io.StringIO(script + "\n"))
     words = ["play", "--server", paced_room.url, "--lines", "--name", "Tess", "--hands", "2"]
     assert main(words) == 0
@@ -306,6 +308,7 @@ def test_the_line_game_plays_hands_at_the_room_from_the_lobby(
     assert final[-2] == "Session over: 2 hands played."
     left = next(line for line in final if line.startswith("Tess leaves the table with "))
     stack = int(left.rsplit(" ", 1)[1])
+    assert stack >= 150 - 2 * 2  # no more than a big blind a hand
     assert final[-1] == f"Tess: {stack} chips, {stack - 150:+d} on the buy-in of 150."
 
 
@@ -453,6 +456,24 @@ def test_the_offline_game_chats_and_helps_through_the_same_commands() -> None:
         remote.help_lines
     )
     remote.close()
+
+
+def test_a_fair_deal_command_outrun_by_its_tables_end_is_not_a_refusal() -> None:
+    """A reveal or commitment sent as a hand starts can reach the room after that hand
+    ended and its table closed (a tournament's last hand, run out all-in before the client
+    read its start): its refusal is moot and says nothing; other refusals still show."""
+    remote = RemoteGame("http://127.0.0.1:1", "Ann")
+    try:
+        remote.entropy.commit("t1")
+        gone = "table t1 is not open in this process"
+        moot = {"type": "error", "code": "unknown_table", "message": gone, "ref": FAIR_DEAL}
+        assert remote.take(moot).lines == ()
+        assert not remote.entropy.committed, "no commitment is left pending"
+        bad = "entropy must be 64 hex digits"
+        refused = {"type": "error", "code": "bad_message", "message": bad, "ref": FAIR_DEAL}
+        assert remote.take(refused).lines == (f"Refused: {bad}.",)
+    finally:
+        remote.close()
 
 
 def test_the_terminal_client_deals_its_entropy_into_every_hand(room: RoomServer) -> None:

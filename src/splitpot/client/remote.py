@@ -103,6 +103,8 @@ def socket_url(url: str) -> str:
 
 NO_TABLE = ("forbidden", "unknown_table")  # why a watch can be refused
 EARLY = "commit-with-sit"  # the ref of the commitment sent right behind a sit
+FAIR_DEAL = "fair-deal"  # the ref of a reveal or commitment sent as a hand starts
+MOOT = ("unknown_table", "not_seated")  # a seat command refused as its seat or table ended
 
 # The WebSocket's own reports (a keepalive ping unanswered, with its traceback) are kept
 # off the screen: the client says in one line that the connection dropped, or is lost.
@@ -586,7 +588,7 @@ class RemoteGame(Game):
         """Whether a refusal is of a seat command the end of the entrant's seat made moot
         (out, the winner, or moved): their commitment for a hand no more to come, say."""
         gone = self.entrant and self.client.tournament is not None and self.client.viewer is None
-        return gone and refused.get("code") in ("unknown_table", "not_seated")
+        return gone and refused.get("code") in MOOT
 
     def _opening(self) -> bool:
         """Whether an entrant's watch refused may be of a table the tournament has made
@@ -691,6 +693,11 @@ class RemoteGame(Game):
         if kind == "error" and frame.get("ref") == EARLY:
             self.entropy = Entropy()  # the seat was refused: the commitment with it too
             return Reply(())
+        if kind == "error" and frame.get("ref") == FAIR_DEAL and frame.get("code") in MOOT:
+            # The hand ended and its table closed (a tournament's last) before this client
+            # read its start: nothing is left to commit to.
+            self.entropy = Entropy()
+            return Reply(())
         if kind in ("error", "table"):
             self._asked = None  # the answer came: the game stands where the room says
         watching = self.client.viewer is None and not self.client.summary
@@ -786,7 +793,7 @@ class RemoteGame(Game):
         for command in commands:
             if command["type"] == "reveal":
                 self.announced.revealed(str(command["hand"]), str(command["entropy"]))
-            self.connection.send(command)
+            self.connection.send(command | {"ref": FAIR_DEAL})
         return lines
 
     def _verify_command(self, words: list[str]) -> list[str]:
