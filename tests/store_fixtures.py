@@ -16,7 +16,8 @@ import secrets
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -139,3 +140,22 @@ def make_store(database_url: str) -> Iterator[StoreFactory]:
 @pytest.fixture
 def store(make_store: StoreFactory) -> Store:
     return make_store()
+
+
+def at_once(work: Callable[..., None], calls: Iterable[tuple[Any, ...]]) -> list[BaseException]:
+    """``work`` with each of ``calls``' arguments in a thread of its own, all at once (as
+    processes writing one database); what they raised, in the test's thread."""
+    errors: list[BaseException] = []
+
+    def run(*args: Any) -> None:
+        try:
+            work(*args)
+        except BaseException as error:  # reported to the caller
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=args) for args in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return errors

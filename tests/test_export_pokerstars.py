@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -23,6 +22,7 @@ from engine_helpers import deal, play
 from room_helpers import Client, Frame, RoomServer, is_event, seated_game
 from room_helpers import play as play_turns
 from room_helpers import play_hands as play_room_hands
+from store_fixtures import at_once
 
 from splitpot.bots import make_bot
 from splitpot.cli import main
@@ -94,26 +94,15 @@ def test_processes_starting_hands_at_once_never_share_a_serial(
     stores = [make_store() for _ in range(3)]
     tables = [[_table(store, f"T{i}") for i in range(2)] for store in stores]
     serials: list[int] = []
-    failures: list[BaseException] = []
 
     def deal_hands(store: Store, own: list[str]) -> None:
-        try:
-            for _ in range(5):
-                for table in own:
-                    hand = store.start_hand(table, SETUP)
-                    serials.append(hand.serial)
-                    store.cancel_hand(hand.id)
-        except BaseException as error:  # reported below, in the test's thread
-            failures.append(error)
+        for _ in range(5):
+            for table in own:
+                hand = store.start_hand(table, SETUP)
+                serials.append(hand.serial)
+                store.cancel_hand(hand.id)
 
-    threads = [
-        threading.Thread(target=deal_hands, args=pair) for pair in zip(stores, tables, strict=True)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert failures == []
+    assert at_once(deal_hands, zip(stores, tables, strict=True)) == []
     assert len(serials) == len(set(serials)) == 30
 
 

@@ -9,7 +9,6 @@ import hashlib
 import io
 import random
 import re
-import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
@@ -22,8 +21,9 @@ from alembic.migration import MigrationContext
 from hypothesis import given
 from hypothesis import strategies as st
 from platformdirs import user_data_dir
-from sqlalchemy import Column, Integer, MetaData, select, text
+from sqlalchemy import Column, Integer, MetaData, select, text, update
 from sqlalchemy.orm import Session
+from store_fixtures import at_once
 
 from splitpot.store import (
     BadName,
@@ -85,7 +85,7 @@ def test_migrations_build_exactly_the_models(store: Store) -> None:
             table.to_metadata(changed)
         changed.tables["players"].append_column(Column("extra", Integer))
         assert [diff[0] for diff in compare_metadata(context, changed)] == ["add_column"]
-        assert connection.scalar(text("SELECT version_num FROM alembic_version")) == "0008"
+        assert connection.scalar(text("SELECT version_num FROM alembic_version")) == "0009"
 
 
 def test_reopening_keeps_everything_and_migrates_nothing(make_store: Callable[..., Store]) -> None:
@@ -491,10 +491,13 @@ def test_finish_hand_is_one_transaction(store: Store, monkeypatch: pytest.Monkey
     hand = store.start_hand(table_id, SETUP)
     store.append_action(hand.id, 1, "bet", 100)
 
-    def crash(*_: Any) -> None:  # after the ledger entries were flushed
+    hand_result = hands_module.ledger.hand_result
+
+    def crash(*args: Any) -> None:  # after the ledger's entries were written
+        hand_result(*args)
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(hands_module, "mark_ended", crash)
+    monkeypatch.setattr(hands_module.ledger, "hand_result", crash)
     with pytest.raises(RuntimeError, match="the disk is full"):
         store.finish_hand(hand.id, {"ok": True}, {ann: 100, bob: -100})
     monkeypatch.undo()
@@ -521,27 +524,47 @@ def test_hand_setup_and_record_must_be_json(store: Store) -> None:
 def test_concurrent_writers_queue_instead_of_failing(store: Store) -> None:
     table_id, players = table_with_players(store, 100, 100, 100, 100)
     hand = store.start_hand(table_id, SETUP)
-    errors: list[BaseException] = []
 
     def work(player: int, seat: int) -> None:
-        try:
-            for _ in range(10):
-                store.append_action(hand.id, seat, "check")
-                store.top_up(table_id, player, 1)
-        except BaseException as error:  # reported below
-            errors.append(error)
+        for _ in range(10):
+            store.append_action(hand.id, seat, "check")
+            store.top_up(table_id, player, 1)
 
-    threads = [threading.Thread(target=work, args=(p, i)) for i, p in enumerate(players, 1)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    assert at_once(work, [(p, i) for i, p in enumerate(players, 1)]) == []
     log = store.hand_log(hand.id)
     assert [a.seq for a in log.actions] == list(range(1, 41))
     assert Counter(a.seat for a in log.actions) == dict.fromkeys(range(1, 5), 10)
     assert set(chips(store, table_id).values()) == {110}
     store.check_invariant()
+
+
+def test_stores_moving_one_accounts_chips_at_once_keep_its_total(
+    make_store: Callable[..., Store],
+) -> None:
+    """Running totals under contention: three stores on one database (as three processes),
+    each running its own table, top up Ann from her one balance and rake hands into the
+    one house account at once; no move is lost, and every account's total is still the
+    sum of its entries."""
+    stores = [make_store() for _ in range(3)]
+    host = stores[0].create_guest("Host").player.id
+    ann, bob = (stores[0].create_guest(name).player.id for name in ("Ann", "Bob"))
+    tables = [stores[0].create_table(f"T{n}", {"seats": 6}, host)[0].id for n in range(3)]
+    for table_id in tables:
+        stores[0].sit(table_id, 1, ann, 100)
+        stores[0].sit(table_id, 2, bob, 100)
+
+    def work(store: Store, table_id: str) -> None:
+        for _ in range(8):
+            store.top_up(table_id, ann, 1)
+            hand = store.start_hand(table_id, SETUP)
+            store.finish_hand(hand.id, {}, {ann: -2, bob: 1}, rake=1)
+
+    assert at_once(work, zip(stores, tables, strict=True)) == []
+    for table_id in tables:
+        assert chips(stores[1], table_id) == {ann: 100 + 8 - 16, bob: 100 + 8}
+    assert stores[2].balance(ann) == -3 * (100 + 8)
+    totals = LedgerTotals(balances=-3 * (100 + 8 + 100), on_tables=3 * (92 + 108), house=24)
+    assert stores[0].check_invariant() == totals
 
 
 # The ledger
@@ -668,6 +691,22 @@ def test_check_invariant_finds_broken_ledgers(store: Store) -> None:
         )
         for account, amount in ((house, -7), (stack, -150), (house, 150)):
             session.add(EntryRow(transfer_id=transfer_id, account_id=account, amount=amount))
+    # the entries balance now, but the accounts' running totals were not kept with them
+    with pytest.raises(
+        InvariantBroken,
+        match=re.escape(
+            "accounts whose total is not the sum of their entries (account, total, sum): "
+            f"[('house', 0, 150), ('table:{ann}:{table_id}', 100, -50)]"
+        ),
+    ):
+        store.check_invariant()
+    with Session(store.engine) as session, session.begin():
+        for account, amount in ((house, 150), (stack, -150)):
+            session.execute(
+                update(AccountRow)
+                .where(AccountRow.id == account)
+                .values(chips=AccountRow.chips + amount)
+            )
     with pytest.raises(
         InvariantBroken,
         match=rf"below zero \(account, chips\): \[\('table:{ann}:{table_id}', -50\)\]",

@@ -10,6 +10,7 @@ from platformdirs import user_data_dir
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from splitpot.store.errors import StoreError
@@ -17,6 +18,7 @@ from splitpot.store.errors import StoreError
 MIGRATIONS = Path(__file__).parent / "migrations"
 WRITE = "splitpot_write"  # the execution option that makes a SQLite transaction a writer
 SQLITE_BUSY_SECONDS = 10.0
+Executor = Session | Connection  # a transaction: the ORM's, or SQL's core (the hot path)
 
 
 def default_database_path() -> Path:

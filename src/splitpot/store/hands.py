@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, func, insert, select
+from sqlalchemy import Connection, Select, Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from splitpot.store import ledger, tournaments
@@ -24,6 +25,8 @@ from splitpot.store.models import (
     EntryRow,
     HandRow,
     HandSerialRow,
+    TableRow,
+    TournamentTableRow,
     TransferRow,
 )
 from splitpot.store.tables import get_table
@@ -83,90 +86,119 @@ def same_json(stored: object, given: object) -> bool:
     return bool(stored == json.loads(json.dumps(given)))
 
 
-def start_hand(session: Session, table_id: str, setup: dict[str, Any], now: datetime) -> StoredHand:
+HANDS: Table = HandRow.__table__  # type: ignore[assignment]  # a mapped class's Table
+ACTIONS: Table = ActionRow.__table__  # type: ignore[assignment]
+TABLES: Table = TableRow.__table__  # type: ignore[assignment]
+SERIALS: Table = HandSerialRow.__table__  # type: ignore[assignment]
+TOURNAMENT_TABLES: Table = TournamentTableRow.__table__  # type: ignore[assignment]
+PLAYING = HandStatus.PLAYING.value
+
+# A hand's start and end, built once (as the action log's statements below): the table's
+# state for its next hand in one statement; a hand with its serial and its tournament.
+_NEXT_HAND = select(
+    TABLES.c.closed,
+    select(func.max(HANDS.c.number)).where(HANDS.c.table_id == TABLES.c.id).scalar_subquery(),
+    select(HANDS.c.id)
+    .where(HANDS.c.table_id == TABLES.c.id, HANDS.c.status == PLAYING)
+    .limit(1)
+    .scalar_subquery(),
+).where(TABLES.c.id == bindparam("table"))
+_SETUP = select(HANDS.c.setup).where(HANDS.c.id == bindparam("hand"))
+_START = insert(HANDS)
+_NUMBER = insert(SERIALS).returning(SERIALS.c.serial)
+
+
+def start_hand(
+    connection: Connection, table_id: str, setup: dict[str, Any], now: datetime
+) -> StoredHand:
     """The table's next hand, numbered from 1, with id "<table>-<number>", and its serial,
     the room's next number, in the same transaction; refused while another hand of the
-    table is in play, unless it is this one (the same setup) sent again."""
-    get_table(session, table_id, open_only=True)
+    table is in play, unless it is this one (the same setup) sent again. In SQL's core:
+    the room starts a hand every few seconds at every table."""
     check_json(setup, "the hand's setup")
-    playing = session.scalar(
-        select(HandRow).where(
-            HandRow.table_id == table_id, HandRow.status == HandStatus.PLAYING.value
-        )
-    )
+    state = connection.execute(_NEXT_HAND, {"table": table_id}).one_or_none()
+    if state is None:
+        raise NotFound(f"no table {table_id!r}")
+    closed, last, playing = state
+    if closed:
+        raise StoreError(f"table {table_id!r} is closed")
     if playing is not None:
-        if same_json(playing.setup, setup):
-            return hand_value(session, playing)
-        raise HandStateError(f"table {table_id!r} is still playing hand {playing.id}")
-    last = session.scalar(select(func.max(HandRow.number)).where(HandRow.table_id == table_id))
+        if same_json(connection.execute(_SETUP, {"hand": playing}).scalar_one(), setup):
+            with Session(connection) as session:  # sent again: as it was stored
+                return hand_value(session, get_hand(session, playing))
+        raise HandStateError(f"table {table_id!r} is still playing hand {playing}")
     number = (last or 0) + 1
-    row = HandRow(
-        id=f"{table_id}-{number}",
-        table_id=table_id,
-        number=number,
-        status=HandStatus.PLAYING.value,
-        started_at=now,
-        setup=setup,
-    )
-    session.add(row)
-    session.flush()
-    serial = HandSerialRow(hand_id=row.id)
-    session.add(serial)
-    session.flush()
-    return with_serial(row, serial.serial)
+    hand_id = f"{table_id}-{number}"
+    row = {"id": hand_id, "table_id": table_id, "number": number, "status": PLAYING,
+           "started_at": now, "ended_at": None, "setup": setup, "record": None}  # fmt: skip
+    connection.execute(_START, row)
+    serial = connection.execute(_NUMBER, {"hand_id": hand_id}).scalar_one()
+    return StoredHand(hand_id, table_id, number, serial, HandStatus.PLAYING, now, None, None)
 
 
-def get_hand(session: Session, hand_id: str, *, playing: bool = False) -> HandRow:
-    row = session.get(HandRow, hand_id, with_for_update=playing)
+def get_hand(session: Session, hand_id: str, *, locked: bool = False) -> HandRow:
+    """The hand's row (``locked``: until the end of the transaction, on PostgreSQL)."""
+    row = session.get(HandRow, hand_id, with_for_update=locked)
     if row is None:
         raise NotFound(f"no hand {hand_id!r}")
-    if playing and row.status != HandStatus.PLAYING.value:
-        raise HandStateError(f"hand {hand_id} is {row.status}, not playing")
     return row
 
 
+def check_playing(hand_id: str, status: str) -> None:
+    if status != HandStatus.PLAYING.value:
+        raise HandStateError(f"hand {hand_id} is {status}, not playing")
+
+
+# The action log's statements, built once: the room runs them for every action of every
+# table, and building a statement cost more than running it (docs/load.md).
+_STATUSES = (
+    select(HANDS.c.id, HANDS.c.status)
+    .where(HANDS.c.id.in_(bindparam("hands", expanding=True)))
+    .order_by(HANDS.c.id)
+    .with_for_update()
+)
+_LAST_SEQS = (
+    select(ACTIONS.c.hand_id, func.max(ACTIONS.c.seq))
+    .where(ACTIONS.c.hand_id.in_(bindparam("hands", expanding=True)))
+    .group_by(ACTIONS.c.hand_id)
+)
+_ACTION = select(ACTIONS.c.seat, ACTIONS.c.kind, ACTIONS.c.amount, ACTIONS.c.at).where(
+    ACTIONS.c.hand_id == bindparam("hand"), ACTIONS.c.seq == bindparam("seq")
+)
+_LOG = insert(ACTIONS)
+
+
 def append_actions(
-    session: Session, actions: Sequence[ActionEntry], now: datetime
+    connection: Connection, actions: Sequence[ActionEntry], now: datetime
 ) -> list[LoggedAction]:
     """Log actions of hands in play, in order: each one's ``seq`` is one more than its
     hand's last. A writer that numbers its actions gives ``seq``: the same action at that
     number is already logged (sent again), another is refused, and so is a gap.
 
-    The hot path of the room (every action of every table): three statements for the
-    whole batch, however many tables' actions it holds: the hands' statuses locked
-    (writers of one hand queue on the lock), their last numbers, and the new rows."""
+    The hot path of the room (every action of every table), in SQL's core: three
+    statements for the whole batch, however many tables' actions it holds: the hands'
+    statuses locked (writers of one hand queue on the lock), their last numbers, and the
+    new rows."""
     for _, _, kind, amount, _ in actions:
         if not kind or len(kind) > KIND_LENGTH:
             raise StoreError(f"an action kind needs 1 to {KIND_LENGTH} characters: {kind!r}")
         if amount is not None and not ledger.is_whole(amount):
             raise StoreError(f"an action's amount is a whole number of chips, not {amount!r}")
     hand_ids = sorted({entry[0] for entry in actions})
-    statuses: dict[str, str] = dict(
-        session.execute(
-            select(HandRow.id, HandRow.status)
-            .where(HandRow.id.in_(hand_ids))
-            .order_by(HandRow.id)
-            .with_for_update()
-        ).all()
-    )
+    statuses: dict[str, str] = dict(connection.execute(_STATUSES, {"hands": hand_ids}).all())
     for hand_id in hand_ids:
         if hand_id not in statuses:
             raise NotFound(f"no hand {hand_id!r}")
-        if statuses[hand_id] != HandStatus.PLAYING.value:
-            raise HandStateError(f"hand {hand_id} is {statuses[hand_id]}, not playing")
-    last: dict[str, int | None] = dict(
-        session.execute(
-            select(ActionRow.hand_id, func.max(ActionRow.seq))
-            .where(ActionRow.hand_id.in_(hand_ids))
-            .group_by(ActionRow.hand_id)
-        ).all()
-    )
+        check_playing(hand_id, statuses[hand_id])
+    # read after the lock, by a statement of its own: on PostgreSQL a statement that
+    # waited for the lock still sees the log as it was when it began
+    last: dict[str, int] = dict(connection.execute(_LAST_SEQS, {"hands": hand_ids}).all())
     rows: dict[tuple[str, int], LoggedAction] = {}  # what this batch adds
     logged = []
     for hand_id, seat, kind, amount, seq in actions:
-        top = last.get(hand_id) or 0
+        top = last.get(hand_id, 0)
         if seq is not None and seq <= top:
-            logged.append(_held(session, rows, hand_id, seq, (seat, kind, amount)))
+            logged.append(_held(connection, rows, hand_id, seq, (seat, kind, amount)))
             continue
         if seq is not None and seq != top + 1:
             raise HandStateError(f"hand {hand_id} has {top} actions: action {seq} is not next")
@@ -174,8 +206,8 @@ def append_actions(
         rows[hand_id, top + 1] = LoggedAction(top + 1, seat, kind, amount, now)
         logged.append(rows[hand_id, top + 1])
     if rows:
-        session.execute(
-            insert(ActionRow),
+        connection.execute(
+            _LOG,
             [
                 {"hand_id": hand_id, "seq": seq, "seat": a.seat, "kind": a.kind,
                  "amount": a.amount, "at": now}
@@ -186,7 +218,7 @@ def append_actions(
 
 
 def _held(
-    session: Session,
+    connection: Connection,
     added: Mapping[tuple[str, int], LoggedAction],
     hand_id: str,
     seq: int,
@@ -196,15 +228,34 @@ def _held(
     it must be the one sent again."""
     held = added.get((hand_id, seq))
     if held is None:
-        row = session.get_one(ActionRow, (hand_id, seq))
-        held = LoggedAction(row.seq, row.seat, row.kind, row.amount, row.at)
+        seat, kind, amount, at = connection.execute(_ACTION, {"hand": hand_id, "seq": seq}).one()
+        held = LoggedAction(seq, seat, kind, amount, at)
     if (held.seat, held.kind, held.amount) != action:
         raise HandStateError(f"hand {hand_id} has another action {seq} already")
     return held
 
 
+_FINISHING = (  # a hand with its serial and its tournament, locked (finish_hand)
+    select(
+        HANDS.c.table_id,
+        HANDS.c.number,
+        HANDS.c.status,
+        HANDS.c.started_at,
+        HANDS.c.ended_at,
+        HANDS.c.record,
+        SERIALS.c.serial,
+        TOURNAMENT_TABLES.c.tournament_id,
+    )
+    .join_from(HANDS, SERIALS, SERIALS.c.hand_id == HANDS.c.id)
+    .outerjoin(TOURNAMENT_TABLES, TOURNAMENT_TABLES.c.table_id == HANDS.c.table_id)
+    .where(HANDS.c.id == bindparam("hand"))
+    .with_for_update(of=HANDS)
+)
+_END = update(HANDS).where(HANDS.c.id == bindparam("hand"))
+
+
 def finish_hand(
-    session: Session,
+    connection: Connection,
     hand_id: str,
     record: dict[str, Any],
     results: Mapping[int, int],
@@ -214,28 +265,38 @@ def finish_hand(
     """The hand's result into the ledger, then the hand marked finished with its record
     (a hand finished already with this record: sent again, nothing more is written). At
     a tournament's table, the players the hand left with no chips are out (RULES.md 8),
-    in the same transaction."""
+    in the same transaction. In SQL's core, but for a tournament's hand."""
     check_json(record, f"hand {hand_id}'s record")
-    row = get_hand(session, hand_id)
-    if row.status == HandStatus.FINISHED.value and same_json(row.record, record):
-        return hand_value(session, row)
-    row = get_hand(session, hand_id, playing=True)
-    tournament = tournaments.table_tournament(session, row.table_id)  # locked before the ledger
-    ledger.hand_result(session, row.table_id, hand_id, results, rake, now)
-    if tournament is not None:
-        tournaments.bust(session, tournament, row.table_id, hand_id, results)
-    mark_ended(row, HandStatus.FINISHED, now, record)
-    session.flush()
-    return hand_value(session, row)
+    found = connection.execute(_FINISHING, {"hand": hand_id}).one_or_none()
+    if found is None:
+        raise NotFound(f"no hand {hand_id!r}")
+    table_id, number, status, started_at, ended_at, stored, serial, tournament_id = found
+    hand = StoredHand(
+        hand_id, table_id, number, serial, HandStatus(status), started_at, ended_at, stored
+    )
+    if hand.status is HandStatus.FINISHED and same_json(stored, record):
+        return hand
+    check_playing(hand_id, status)
+    if tournament_id is None:
+        ledger.hand_result(connection, table_id, hand_id, results, rake, now)
+    else:
+        with Session(connection) as session:  # in this transaction
+            tournament = tournaments.get_tournament(session, tournament_id, lock=True)
+            ledger.hand_result(session, table_id, hand_id, results, rake, now)
+            tournaments.bust(session, tournament, table_id, hand_id, results)
+            session.flush()
+    ended = {"status": HandStatus.FINISHED.value, "ended_at": now, "record": record}
+    connection.execute(_END, {"hand": hand_id, **ended})
+    return replace(hand, status=HandStatus.FINISHED, ended_at=now, record=record)
 
 
 def cancel_hand(session: Session, hand_id: str, now: datetime) -> StoredHand:
     """Void a hand in play: no ledger entry, as no chip moved (results are only written
     when a hand finishes), so every stack is what it was before the hand."""
-    row = get_hand(session, hand_id)
+    row = get_hand(session, hand_id, locked=True)
     if row.status == HandStatus.CANCELLED.value:
         return hand_value(session, row)  # sent again
-    row = get_hand(session, hand_id, playing=True)
+    check_playing(row.id, row.status)
     mark_ended(row, HandStatus.CANCELLED, now, None)
     session.flush()
     return hand_value(session, row)

@@ -178,7 +178,8 @@ class AccountRow(Base):
     """A ledger account: a player's balance, a player's chips at one table, the house, a
     tournament's prize pool, or its bank (which issues its chips: below zero by as many as
     are in play). ``key`` ("balance:7", "table:7:abc123", "house", "pool:3", "bank:3")
-    makes each one unique."""
+    makes each one unique. ``chips``: the sum of its entries, kept with every transfer, so
+    that what an account holds is one row however many hands it has seen."""
 
     __tablename__ = "accounts"
 
@@ -187,6 +188,7 @@ class AccountRow(Base):
     kind: Mapped[str] = mapped_column(String(8))
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
     table_id: Mapped[str | None] = mapped_column(ForeignKey("card_tables.id"))
+    chips: Mapped[int] = mapped_column(BigInteger, server_default="0")
 
 
 class TransferRow(Base):

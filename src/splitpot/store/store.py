@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
-from sqlalchemy import Engine, select
+from sqlalchemy import Connection, Engine, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -30,7 +30,7 @@ from splitpot.store import (
     tables,
     tournaments,
 )
-from splitpot.store.database import WRITE, create_store_engine, default_url, migrate
+from splitpot.store.database import WRITE, Executor, create_store_engine, default_url, migrate
 from splitpot.store.errors import FencedOut, StoreError
 from splitpot.store.models import RoomRow
 from splitpot.store.values import (
@@ -114,22 +114,41 @@ class Store:
         numbers are checked first, in the transaction)."""
         try:
             with Session(self._writer, expire_on_commit=False) as session, session.begin():
-                if self.holder is not None:
-                    for table_id in sorted(set(for_tables)):
-                        fence = self.holder.fences.get(table_id)
-                        if fence is None:
-                            raise FencedOut(table_id, f"this process does not run table {table_id}")
-                        leases.check_fence(session, table_id, fence)
-                    if tournament is not None:
-                        fence = self.holder.tournaments.get(tournament)
-                        if fence is None:
-                            raise leases.TournamentFencedOut(
-                                tournament, f"this process does not run tournament {tournament}"
-                            )
-                        leases.check_tournament_fence(session, tournament, fence)
+                self._check_fences(session, for_tables)
+                if self.holder is not None and tournament is not None:
+                    fence = self.holder.tournaments.get(tournament)
+                    if fence is None:
+                        raise leases.TournamentFencedOut(
+                            tournament, f"this process does not run tournament {tournament}"
+                        )
+                    leases.check_tournament_fence(session, tournament, fence)
                 yield session
         except IntegrityError as error:
             raise StoreError(f"the database refused the change: {error.orig}") from error
+
+    @contextmanager
+    def _write_core(self, *for_tables: str) -> Iterator[Connection]:
+        """``_write`` without the ORM's session, for the room's hot path (every action,
+        every hand): its statements are built once and run in SQL's core."""
+        try:
+            with self._writer.begin() as connection:
+                self._check_fences(connection, for_tables)
+                yield connection
+        except IntegrityError as error:
+            raise StoreError(f"the database refused the change: {error.orig}") from error
+
+    def _check_fences(self, executor: Executor, for_tables: Sequence[str]) -> None:
+        """When this process holds leases: refused unless it holds each table's."""
+        if self.holder is None:
+            return
+        fences: dict[str, int] = {}
+        for table_id in sorted(set(for_tables)):
+            fence = self.holder.fences.get(table_id)
+            if fence is None:
+                raise FencedOut(table_id, f"this process does not run table {table_id}")
+            fences[table_id] = fence
+        if fences:
+            leases.check_fences(executor, fences)
 
     # Players and sessions
 
@@ -337,8 +356,8 @@ class Store:
     # Hands
 
     def start_hand(self, table_id: str, setup: dict[str, Any]) -> StoredHand:
-        with self._write(table_id) as s:
-            return hands.start_hand(s, table_id, setup, self._clock())
+        with self._write_core(table_id) as connection:
+            return hands.start_hand(connection, table_id, setup, self._clock())
 
     def append_action(
         self, hand_id: str, seat: int, kind: str, amount: int | None = None, seq: int | None = None
@@ -348,14 +367,14 @@ class Store:
     def append_actions(self, actions: Sequence[ActionEntry]) -> list[LoggedAction]:
         """Log several actions, of one hand or of many, in one transaction: all of them, or
         (on any error) none. Each is (hand id, seat, kind, amount, seq or None)."""
-        with self._write(*(hands.table_of(entry[0]) for entry in actions)) as s:
-            return hands.append_actions(s, actions, self._clock())
+        with self._write_core(*(hands.table_of(entry[0]) for entry in actions)) as connection:
+            return hands.append_actions(connection, actions, self._clock())
 
     def finish_hand(
         self, hand_id: str, record: dict[str, Any], results: Mapping[int, int], rake: int = 0
     ) -> StoredHand:
-        with self._write(hands.table_of(hand_id)) as s:
-            return hands.finish_hand(s, hand_id, record, results, rake, self._clock())
+        with self._write_core(hands.table_of(hand_id)) as connection:
+            return hands.finish_hand(connection, hand_id, record, results, rake, self._clock())
 
     def cancel_hand(self, hand_id: str) -> StoredHand:
         with self._write(hands.table_of(hand_id)) as s:

@@ -30,7 +30,6 @@ from splitpot.store import ledger
 from splitpot.store.clubs import get_club
 from splitpot.store.errors import NotFound, StoreError
 from splitpot.store.models import (
-    AccountRow,
     LeaseRow,
     PlayerRow,
     SeatRow,
@@ -238,7 +237,7 @@ def _pay(
     """An entry's buy-in (to the pool) and fee (to the house) paid from the player's
     balance (ENTRY), or given back (REFUND); nothing for a free roll."""
     sign = 1 if kind is TransferKind.ENTRY else -1
-    moves: list[tuple[AccountRow, int]] = []
+    moves: list[tuple[ledger.Account, int]] = []
     if settings.buy_in:
         pool = ledger.open_tournament_account(session, AccountKind.POOL, row.id)
         moves.append((pool, sign * settings.buy_in))
@@ -635,14 +634,6 @@ def table_owners(session: Session, tournament_id: int) -> dict[str, str]:
         )
     )
     return {table_id: owner for table_id, owner in rows if owner is not None}
-
-
-def table_tournament(session: Session, table_id: str) -> TournamentRow | None:
-    """The tournament of a table, locked (None: a cash table)."""
-    number = session.scalar(
-        select(TournamentTableRow.tournament_id).where(TournamentTableRow.table_id == table_id)
-    )
-    return None if number is None else get_tournament(session, number, lock=True)
 
 
 def bust(
