@@ -49,3 +49,22 @@ def test_the_network_address_is_one_of_this_machine_and_not_a_loopback_one() -> 
         assert not address.startswith("127.")
         with socket.socket() as probe:
             probe.bind((address, 0))  # an address of this machine
+
+
+def test_the_kernels_are_loaded_before_the_room_serves() -> None:
+    """Numba reads a compiled kernel from its cache at the kernel's first call: a room's
+    first showdown and first all-in equity would pay that on its loop (docs/load.md), so
+    ``serve`` loads them first. In a fresh process: none loaded on import, all after."""
+    probe = (
+        "from splitpot.equity import _kernels as equity\n"
+        "from splitpot.evaluate import _kernels as evaluate\n"
+        "from splitpot.server.main import load_kernels\n"
+        "kernels = (evaluate.best_combination, equity.enumerate_boards)\n"
+        "print([len(k.signatures) for k in kernels])\n"
+        "load_kernels()\n"
+        "print([len(k.signatures) for k in kernels])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.splitlines() == ["[0, 0]", "[1, 1]"]

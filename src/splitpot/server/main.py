@@ -16,11 +16,19 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from splitpot.equity import calculate
+from splitpot.evaluate import best_high
 from splitpot.protocol import MAX_FRAME
 from splitpot.server.app import create_app
 from splitpot.server.connection import SEND_BUFFER
 from splitpot.server.options import RoomOptions
 from splitpot.store import default_database_path, open_store
+
+# The collector's thresholds in the room (Python's are 700, 10, 10). With 5,000 clients
+# the room tracked about a million objects (200 a connection; 112 now), and a full pass
+# over them stopped every table for 0.7 to 0.9 s: young passes ten times rarer let more
+# objects die before they are promoted, and full passes are ten times rarer (docs/load.md).
+COLLECTOR_THRESHOLDS = (7_000, 10, 100)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +152,14 @@ def network_addresses() -> list[str]:
     return []
 
 
+def load_kernels() -> None:
+    """Read the evaluator's and the equity's compiled kernels from numba's cache before
+    serving: the first showdown and the first all-in's equity would read them on the room's
+    loop, or holding the GIL, and every table would wait (150 and 200 ms, docs/load.md)."""
+    best_high("AsKs2d3d", "Jd4d3c5h9s")
+    calculate(["AsKs2d3d", "QhQcJhTc"], board="Jd4d3c", method="exact")
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -200,11 +216,13 @@ def serve(
     # done; with these no-op handlers (restored then) the process returns 0 instead.
     for stop in (signal.SIGTERM, signal.SIGINT):
         signal.signal(stop, lambda *_: None)
+    load_kernels()
     # Everything loaded so far (numba, SQLAlchemy, FastAPI, pydantic: some 165,000 objects
     # the collector tracks) lives as long as the process: kept out of its full passes,
     # which then pause every table about half as long (docs/load.md).
     gc.collect()
     gc.freeze()
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
     try:
         server.run(sockets=[listener])
     finally:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from splitpot.i18n import negotiate, said, words
@@ -33,16 +33,16 @@ from splitpot.server.errors import refusal
 from splitpot.server.room import Room
 from splitpot.store import token_hash
 
-router = APIRouter()
 log = logging.getLogger("splitpot.room")
 
 RATE = 20.0  # commands a second a connection may send, on average
 BURST = 40.0  # and at once
 TOO_BIG = 1009  # WebSocket close code: message too big
+PATH = "/ws"  # where the room's WebSocket is (``app.DirectSocket`` sends it here)
 
 
-@router.websocket("/ws")
 async def websocket(socket: WebSocket) -> None:
+    """A connection to ``/ws``: refused by its Origin, or accepted and served."""
     room: Room = socket.app.state.room
     if not room.guard.origin_allowed(socket.headers.get("origin"), socket.headers.get("host")):
         await socket.close(code=1008, reason="origin not allowed")
