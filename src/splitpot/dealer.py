@@ -262,6 +262,13 @@ def game_short_name(variant: Variant, words: Words = ENGLISH) -> str:
     return words.say(variant.short_name)
 
 
+# The kinds of event the dealer tells alike; tuples, not unions, as these are tested at
+# every event (isinstance builds a union written in the call at every call)
+_TABLE_CHANGES = (PlayerSat, PlayerLeft, SatOut, SatIn, ChipsAdded, StackEdited, StakesChanged)
+_OPTIONS = (StraddleChosen, BombPotCalled, RunItAnswered, KillDue, RabbitHunted)
+_BOARD_CHANGES = (BoardDealt, RunsChosen)
+
+
 def scenes(events: Sequence[Said], start: Scene) -> tuple[list[Scene], Scene]:
     """The scene before each event, and the scene after them all.
 
@@ -283,7 +290,7 @@ def scenes(events: Sequence[Said], start: Scene) -> tuple[list[Scene], Scene]:
         elif scene.runs == 1 and _second_board_at(events, index + 1):
             scene = replace(scene, double=True)
         before.append(scene)
-        if isinstance(inner, BoardDealt | RunsChosen):
+        if isinstance(inner, _BOARD_CHANGES):
             scene = scene.dealt(inner)
     return before, scene
 
@@ -338,13 +345,11 @@ def dealer_lines(
     (the last-hands window, RULES.md 6)."""
     if isinstance(event, HandStarted):
         return _hand_started(event, scene)
-    if isinstance(
-        event, PlayerSat | PlayerLeft | SatOut | SatIn | ChipsAdded | StackEdited | StakesChanged
-    ):
+    if isinstance(event, _TABLE_CHANGES):
         return [_table_line(event, scene)]
     if isinstance(event, HandFinished):
         return []  # the awards are told as they are paid
-    if isinstance(event, StraddleChosen | BombPotCalled | RunItAnswered | KillDue | RabbitHunted):
+    if isinstance(event, _OPTIONS):
         return _option_lines(event, names, scene)
     inner = event.event if isinstance(event, InHand) else event
     return _hand_lines(inner, names, scene, revealed or {})

@@ -277,7 +277,7 @@ class Hand:
         """The hand as ``viewer`` may see it: never another player's unshown cards."""
         events = tuple(self._visible(viewer))
         for event in self.events[self._shown_upto :]:
-            if isinstance(event, Shown | TurnedFaceUp):
+            if isinstance(event, (Shown, TurnedFaceUp)):  # a tuple: no union built a call
                 self._shown[event.player] = event.cards
         self._shown_upto = len(self.events)
         shown = dict(self._shown)

@@ -273,6 +273,11 @@ def encode_legal(legal: LegalActions) -> list[Json]:
 # ------------------------------------------------------------------ events
 
 
+# The table events that belong to a hand (they carry its number): a tuple, as it is
+# tested at every event (isinstance builds a union written in the call at every call)
+_OF_A_HAND = (HandStarted, InHand, HandFinished, RunItAnswered, RabbitHunted)
+
+
 def encode_event(
     event: TableEvent,
     table: str,
@@ -290,8 +295,7 @@ def encode_event(
     ``fairness`` the fair-deal fields of a ``hand_started`` (FAIRNESS.md).
     """
     kind, fields = _event_fields(event, scene, players or {}, fairness)
-    numbered = HandStarted | InHand | HandFinished | RunItAnswered | RabbitHunted
-    number = event.number if isinstance(event, numbered) else None
+    number = event.number if isinstance(event, _OF_A_HAND) else None
     return {
         "kind": kind,
         "hand": None if number is None else hand_id(table, number),

@@ -52,7 +52,7 @@ def finished_hand(
     last hands show once a hand is over (RULES.md 6). ``players``: the player id of each
     occupied seat; ``fairness``: the announcement of the hand's deal (FAIRNESS.md);
     ``words``: the reader's language, as the room spoke to them live."""
-    told = [e for e in events if isinstance(e, HandStarted | InHand | HandFinished)]
+    told = [e for e in events if isinstance(e, (HandStarted, InHand, HandFinished))]
     started = told[0]
     if not isinstance(started, HandStarted) or not isinstance(told[-1], HandFinished):
         raise ValueError(f"hand {played.number}'s events do not run from its start to its end")

@@ -186,6 +186,20 @@ TableEvent = (
 )
 
 
+# the engine's events about one player; a tuple, not a union: isinstance builds a union
+# written in the call at every call (by_seat runs at every action)
+_A_PLAYERS = (
+    Posted,
+    HoleCardsDealt,
+    Acted,
+    UncalledBetReturned,
+    TurnedFaceUp,
+    Shown,
+    Mucked,
+    PotAwarded,
+)
+
+
 def by_seat(number: int, events: list[Event], seats: tuple[int, ...]) -> list[TableEvent]:
     """A hand's engine events as table events: players named by table seat, and the
     engine's end of hand as ``HandFinished`` with each seat's stack."""
@@ -193,17 +207,7 @@ def by_seat(number: int, events: list[Event], seats: tuple[int, ...]) -> list[Ta
     for event in events:
         if isinstance(event, HandEnded):
             keyed.append(HandFinished(number, tuple(zip(seats, event.stacks, strict=True))))
-        elif isinstance(
-            event,
-            Posted
-            | HoleCardsDealt
-            | Acted
-            | UncalledBetReturned
-            | TurnedFaceUp
-            | Shown
-            | Mucked
-            | PotAwarded,
-        ):
+        elif isinstance(event, _A_PLAYERS):
             seat = seats[event.player]  # the same number at a full table: kept as it is
             seated = event if seat == event.player else replace(event, player=seat)
             keyed.append(InHand(number, seated))
