@@ -13,6 +13,9 @@ in this process, on the same cores, as in benchmarks/room.py, whose clients it u
 
 - ``--routed``: two processes; half of each table's players talk to the process that
   runs the table, half to the other; the time from an ``act`` to its event, both ways.
+  The peer, in the same window: a message through Redis to another process and back, two
+  bare hops (a publish and a subscriber's read each, redis-py on uvloop as the room), the
+  least a routed command's two hops (the command in, its frames out) can cost here.
 - ``--failover``: three processes, busy tables of bots; the process running the most is
   killed (SIGKILL), three times; for each of its tables, the time until another process
   holds its lease, until a watcher connected elsewhere has the whole table again, and
@@ -26,6 +29,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
+import multiprocessing.synchronize
 import os
 import statistics
 import sys
@@ -35,9 +40,12 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import redis
+import uvloop
+from redis import asyncio as aioredis
 from room import (
     POSTGRES,
     Room,
@@ -60,6 +68,7 @@ from splitpot.store import normalise_url
 REDIS = "redis://127.0.0.1:6379/0"
 ROUTED_TABLES = 10
 ROUTED_THINK = 0.2  # seconds: the routed comparison runs well below capacity
+BARE_GAP = 0.01  # seconds between the peer's round trips
 FAILOVER_TABLES = 9
 FAILOVER_KILLS = 3
 CAPACITY_TABLES = 60
@@ -171,21 +180,97 @@ async def routed(args: argparse.Namespace) -> None:
         players = await seat_everyone(places, window, Pace(think=args.think))
         window.start = time.perf_counter() + args.warmup
         window.end = window.start + args.seconds
+        await sleep_until(window.start)
+        hops = await asyncio.to_thread(bare_hops, args.redis, args.seconds)
         await sleep_until(window.end)
         window.stop.set()
         await bounded(players, WAIT, "leaving")
     print(f"{'players talk to':<34} {'acts':>7} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8}")
+    rows = [
+        ("the table's own process", local.latencies),
+        ("another process (routed)", through.latencies),
+        ("peer: two bare hops through Redis", hops),
+    ]
     medians = []
-    for label, tally in (("the table's own process", local), ("another process (routed)", through)):
-        times = sorted(tally.latencies)
+    for label, latencies in rows:
+        times = sorted(latencies)
         medians.append(percentile(times, 0.5))
         print(
             f"{label:<34} {len(times):>7,} {ms(medians[-1]):>8} "
             f"{ms(percentile(times, 0.9)):>8} {ms(percentile(times, 0.99)):>8}"
         )
     extra = medians[1] - medians[0]
-    print(f"a routed command costs {ms(extra)} ms more at the median")
+    print(
+        f"a routed command costs {ms(extra)} ms more at the median: the two bare hops "
+        f"{ms(medians[2])}, the room's own work on the way {ms(extra - medians[2])}"
+    )
     print()
+
+
+def bare_hops(url: str, seconds: float) -> list[float]:
+    """The peer: round trips through Redis between two fresh processes on uvloop for
+    ``seconds`` (one a BARE_GAP), each a publish heard by the other process, which
+    publishes it back. Their times, in seconds."""
+    spawn = multiprocessing.get_context("spawn")
+    channel = f"splitpot-bench:{os.getpid()}:"
+    ready, results = spawn.Event(), spawn.Queue()
+    echo = spawn.Process(target=_run_echo, args=(url, channel, ready), daemon=True)
+    echo.start()
+    try:
+        if not ready.wait(WAIT):
+            raise RuntimeError("the peer's echo process did not start")
+        pinger = spawn.Process(target=_run_pings, args=(url, channel, seconds, results))
+        pinger.start()
+        times: list[float] = results.get(timeout=seconds + WAIT)
+        pinger.join(WAIT)
+        return times
+    finally:
+        echo.terminate()
+        echo.join(WAIT)
+
+
+async def _listening(url: str, channel: str) -> tuple[aioredis.Redis, Any]:
+    """A client of Redis, and its subscription to ``channel``, confirmed."""
+    client = aioredis.from_url(url)
+    pubsub = client.pubsub()
+    await pubsub.subscribe(channel)
+    await pubsub.get_message(timeout=WAIT)  # the subscription's confirmation
+    return client, pubsub
+
+
+def _run_echo(url: str, channel: str, ready: multiprocessing.synchronize.Event) -> None:
+    uvloop.run(_echo(url, channel, ready))
+
+
+async def _echo(url: str, channel: str, ready: multiprocessing.synchronize.Event) -> None:
+    """Publish back on ``<channel>out`` whatever is heard on ``<channel>in``."""
+    client, pubsub = await _listening(url, channel + "in")
+    ready.set()
+    while True:
+        message = await pubsub.get_message(timeout=WAIT)
+        if message is not None and message["type"] == "message":
+            await client.publish(channel + "out", message["data"])
+
+
+def _run_pings(url: str, channel: str, seconds: float, results: Any) -> None:
+    """``results``: the queue the times go back in."""
+    results.put(uvloop.run(_pings(url, channel, seconds)))
+
+
+async def _pings(url: str, channel: str, seconds: float) -> list[float]:
+    client, pubsub = await _listening(url, channel + "out")
+    times = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        sent = time.perf_counter()
+        await client.publish(channel + "in", b"ping")
+        while (message := await pubsub.get_message(timeout=WAIT)) is not None:
+            if message["type"] == "message":
+                break
+        times.append(time.perf_counter() - sent)
+        await asyncio.sleep(BARE_GAP)
+    await client.aclose()
+    return times
 
 
 # ------------------------------------------------------------------ failover

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import httpx
+import stalls
 from room_clients import SEATS, Pace, Tally, Window, open_tables, play, watch
 from sqlalchemy import create_engine
 
@@ -92,6 +93,8 @@ def serve(port: int, url: str, redis: str | None = None) -> None:
     from splitpot.server.main import Transport, seconds_from
     from splitpot.server.main import serve as serve_room
 
+    if os.environ.get(stalls.VARIABLE):  # --stalls MS
+        stalls.watch(int(os.environ[stalls.VARIABLE]) / 1000)
     lease = seconds_from("SPLITPOT_LEASE_SECONDS", FAST.lease_seconds, 0.5)
     options = replace(FAST, lease_seconds=lease)
     transport = Transport(loop=os.environ.get(LOOP_VARIABLE, "uvloop"))
@@ -444,6 +447,9 @@ def room_on(kind: str, args: argparse.Namespace) -> Iterator[Room]:
             yield room
         finally:
             room.stop()
+            if os.environ.get(stalls.VARIABLE):
+                caught = [line for line in room.log.read_text().splitlines() if stalls.MARK in line]
+                print(f"{kind}: {len(caught)} stalls of the room's loop", *caught, sep="\n  ")
 
 
 @dataclass(frozen=True)
@@ -775,6 +781,13 @@ def main() -> None:
         default="uvloop",
         help="the room's event loop, as splitpot serve --loop (default uvloop)",
     )
+    parser.add_argument(
+        "--stalls",
+        type=int,
+        metavar="MS",
+        help="catch the room's loop late by MS or more: where it was, each stall a line "
+        "(benchmarks/stalls.py)",
+    )
     parser.add_argument("--summarise", type=Path, help="summarise a --profile file and exit")
     parser.add_argument("--serve", nargs="+", metavar="PORT URL [REDIS]", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -801,6 +814,10 @@ def main() -> None:
         parser.error(f"--warmup must be from 0 to 60, not {args.warmup:g}")
     kinds = ("sqlite", "postgresql") if args.db == "both" else (args.db,)
     os.environ[LOOP_VARIABLE] = args.loop  # the room processes' (and the floor's) loop
+    if args.stalls is not None:
+        if not 1 <= args.stalls <= 10_000:
+            parser.error(f"--stalls must be from 1 to 10000 ms, not {args.stalls}")
+        os.environ[stalls.VARIABLE] = str(args.stalls)
     ready_for_many_clients()
     load = os.getloadavg()
     where = f"one room process on loopback; {os.cpu_count()} cores shared by the room and "
