@@ -193,7 +193,7 @@ class Cluster:
                 pause = min(2 * pause, 2.0)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
 
     def _expect(self, channel: str) -> asyncio.Future[None]:
         """A future done when Redis confirms the subscription to ``channel``."""
