@@ -27,17 +27,19 @@ from splitpot.store import Store
 
 pytestmark = pytest.mark.one_database  # the room's behaviour: on SQLite (conftest.py)
 
-PING = 0.5  # seconds: the room's WebSocket ping here, and as long again to answer it
+PING = 0.5  # seconds: the room's WebSocket ping here
+PONG = 2.0  # seconds a client has to answer one (a loaded machine may delay its answer)
+SILENT = PING + PONG + PING  # a wait past which a client that never answered is closed
 WAIT = 30.0  # seconds any one line may take to come
 
 
 @pytest.fixture
 def bots_room(store: Store) -> Iterator[RoomServer]:
     """A room whose house table has three bots, pinging each WebSocket every half second
-    (serve's --ws-ping; 20 s by default) and closing one that does not answer."""
+    (serve's --ws-ping; 20 s by default) and closing one that does not answer in PONG."""
     room = RoomServer(store, FAST, bots=3)
     room.server.config.ws_ping_interval = PING
-    room.server.config.ws_ping_timeout = PING
+    room.server.config.ws_ping_timeout = PONG
     room.start()
     yield room
     room.stop()
@@ -119,7 +121,7 @@ def test_the_line_game_prints_events_while_it_waits_and_prompts_your_move(
         # Watching, the game waits for a line ("sit"): the bots' hands go on meanwhile,
         # printed as they come, over many of the room's pings.
         child.expect(lambda line: line.startswith("*** Hand "), "hand while waiting")
-        time.sleep(6 * PING)
+        time.sleep(SILENT)
         child.expect(lambda line: line.startswith("*** Hand "), "later hand while waiting")
         child.say("sit")
         child.expect(lambda line: line.startswith("Lin sits down in seat "), "seat")
@@ -130,7 +132,7 @@ def test_the_line_game_prints_events_while_it_waits_and_prompts_your_move(
             if line.startswith("Session over: "):
                 break
             if turn == 0:
-                time.sleep(4 * PING)  # a person thinks longer than the ping interval
+                time.sleep(SILENT)  # a person thinks longer than a ping and its answer
             child.say(passive_move(line))
         code, err = child.end()
     finally:
