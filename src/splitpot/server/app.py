@@ -112,7 +112,9 @@ class DirectSocket:
     """The room's WebSocket, ``/ws``, straight to its handler past FastAPI's router and
     middleware (each a coroutine held for the connection's life): 112 objects a connection
     for the collector's full pass to visit instead of 203 (docs/load.md). Its Host is
-    checked here as ``OwnHosts`` does; every other request goes on to the app."""
+    checked here as ``OwnHosts`` does, the refusal with the security headers; an accepted
+    socket's frames go to the server's own ``send`` (no HTTP answer is left to head).
+    Every other request goes on to the app."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -120,8 +122,8 @@ class DirectSocket:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket" or scope["path"] != ws.PATH:
             await self.app(scope, receive, send)
-        elif await own_host(scope, receive, send):
-            await ws.websocket(WebSocket(scope, receive, send))
+        elif await own_host(scope, receive, pages.headed(scope, send)):
+            await ws.websocket(WebSocket(scope, receive, send), send)
 
 
 class RoomApp(FastAPI):
@@ -130,7 +132,7 @@ class RoomApp(FastAPI):
     (``DirectSocket``)."""
 
     def build_middleware_stack(self) -> ASGIApp:
-        return pages.SecurityHeaders(DirectSocket(super().build_middleware_stack()))
+        return DirectSocket(pages.SecurityHeaders(super().build_middleware_stack()))
 
 
 def create_app(

@@ -62,16 +62,21 @@ class SecurityHeaders:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        ours = security_headers(getattr(scope["app"].state, "room", None))
-        names = {name for name, _ in ours}
+        await self.app(scope, receive, headed(scope, send))
 
-        async def send_headed(message: Message) -> None:
-            if message["type"] in self.STARTS:
-                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names]
-                message = {**message, "headers": kept + ours}
-            await send(message)
 
-        await self.app(scope, receive, send_headed)
+def headed(scope: Scope, send: Send) -> Send:
+    """``send`` with the security headers added to the start of an HTTP answer."""
+    ours = security_headers(getattr(scope["app"].state, "room", None))
+    names = {name for name, _ in ours}
+
+    async def send_headed(message: Message) -> None:
+        if message["type"] in SecurityHeaders.STARTS:
+            kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names]
+            message = {**message, "headers": kept + ours}
+        await send(message)
+
+    return send_headed
 
 
 router = APIRouter()
