@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Select, Table, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Select, bindparam, func, insert, select, update
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from splitpot.store import ledger, tournaments
@@ -28,8 +28,9 @@ from splitpot.store.models import (
     TableRow,
     TournamentTableRow,
     TransferRow,
+    core_table,
 )
-from splitpot.store.tables import get_table
+from splitpot.store.tables import closed_table, get_table, no_table
 from splitpot.store.values import (
     AccountKind,
     ActionEntry,
@@ -86,11 +87,11 @@ def same_json(stored: object, given: object) -> bool:
     return bool(stored == json.loads(json.dumps(given)))
 
 
-HANDS: Table = HandRow.__table__  # type: ignore[assignment]  # a mapped class's Table
-ACTIONS: Table = ActionRow.__table__  # type: ignore[assignment]
-TABLES: Table = TableRow.__table__  # type: ignore[assignment]
-SERIALS: Table = HandSerialRow.__table__  # type: ignore[assignment]
-TOURNAMENT_TABLES: Table = TournamentTableRow.__table__  # type: ignore[assignment]
+HANDS = core_table(HandRow)
+ACTIONS = core_table(ActionRow)
+TABLES = core_table(TableRow)
+SERIALS = core_table(HandSerialRow)
+TOURNAMENT_TABLES = core_table(TournamentTableRow)
 PLAYING = HandStatus.PLAYING.value
 
 # A hand's start and end, built once (as the action log's statements below): the table's
@@ -118,10 +119,10 @@ def start_hand(
     check_json(setup, "the hand's setup")
     state = connection.execute(_NEXT_HAND, {"table": table_id}).one_or_none()
     if state is None:
-        raise NotFound(f"no table {table_id!r}")
+        raise no_table(table_id)
     closed, last, playing = state
     if closed:
-        raise StoreError(f"table {table_id!r} is closed")
+        raise closed_table(table_id)
     if playing is not None:
         if same_json(connection.execute(_SETUP, {"hand": playing}).scalar_one(), setup):
             with Session(connection) as session:  # sent again: as it was stored
@@ -140,8 +141,12 @@ def get_hand(session: Session, hand_id: str, *, locked: bool = False) -> HandRow
     """The hand's row (``locked``: until the end of the transaction, on PostgreSQL)."""
     row = session.get(HandRow, hand_id, with_for_update=locked)
     if row is None:
-        raise NotFound(f"no hand {hand_id!r}")
+        raise no_hand(hand_id)
     return row
+
+
+def no_hand(hand_id: str) -> NotFound:
+    return NotFound(f"no hand {hand_id!r}")
 
 
 def check_playing(hand_id: str, status: str) -> None:
@@ -188,7 +193,7 @@ def append_actions(
     statuses: dict[str, str] = dict(connection.execute(_STATUSES, {"hands": hand_ids}).all())
     for hand_id in hand_ids:
         if hand_id not in statuses:
-            raise NotFound(f"no hand {hand_id!r}")
+            raise no_hand(hand_id)
         check_playing(hand_id, statuses[hand_id])
     # read after the lock, by a statement of its own: on PostgreSQL a statement that
     # waited for the lock still sees the log as it was when it began
@@ -269,7 +274,7 @@ def finish_hand(
     check_json(record, f"hand {hand_id}'s record")
     found = connection.execute(_FINISHING, {"hand": hand_id}).one_or_none()
     if found is None:
-        raise NotFound(f"no hand {hand_id!r}")
+        raise no_hand(hand_id)
     table_id, number, status, started_at, ended_at, stored, serial, tournament_id = found
     hand = StoredHand(
         hand_id, table_id, number, serial, HandStatus(status), started_at, ended_at, stored

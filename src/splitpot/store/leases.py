@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
-from sqlalchemy import Table, and_, bindparam, or_, select, tuple_, update
+from sqlalchemy import and_, bindparam, or_, select, tuple_, update
 from sqlalchemy.orm import Session
 
 from splitpot.store.database import Executor
 from splitpot.store.errors import FencedOut
-from splitpot.store.models import LeaseRow, TableRow, TournamentRow
+from splitpot.store.models import LeaseRow, TableRow, TournamentRow, core_table
 
 
 def claim(session: Session, table_id: str, owner: str, ttl: float, now: datetime) -> int | None:
@@ -39,7 +39,7 @@ def claim(session: Session, table_id: str, owner: str, ttl: float, now: datetime
     return lease.fence
 
 
-LEASES: Table = LeaseRow.__table__  # type: ignore[assignment]  # a mapped class's Table
+LEASES = core_table(LeaseRow)
 RENEW_BATCH = 400  # leases renewed by one statement (a statement's parameters are bounded)
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, TypeVar
 
-from sqlalchemy import ColumnElement, Select, Table, bindparam, func, insert, select, update
+from sqlalchemy import ColumnElement, Select, bindparam, func, insert, select, update
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from splitpot.store.database import Executor
@@ -31,6 +31,7 @@ from splitpot.store.models import (
     SeatRow,
     TournamentTableRow,
     TransferRow,
+    core_table,
 )
 from splitpot.store.settle import settle_up
 from splitpot.store.values import (
@@ -172,9 +173,9 @@ def post(
     )
 
 
-TRANSFERS: Table = TransferRow.__table__  # type: ignore[assignment]  # a mapped class's Table
-ENTRIES: Table = EntryRow.__table__  # type: ignore[assignment]
-ACCOUNTS: Table = AccountRow.__table__  # type: ignore[assignment]
+TRANSFERS = core_table(TransferRow)
+ENTRIES = core_table(EntryRow)
+ACCOUNTS = core_table(AccountRow)
 _ACCOUNTS = (
     select(ACCOUNTS)
     .where(ACCOUNTS.c.key.in_(bindparam("keys", expanding=True)))

@@ -17,6 +17,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     TypeDecorator,
     UniqueConstraint,
 )
@@ -56,6 +57,14 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
+
+
+def core_table(row: type[Base]) -> Table:
+    """A mapped class's ``Table``, for statements in SQL's core (the room's hot path);
+    mypy knows ``__table__`` only as a ``FromClause``."""
+    table = row.__table__
+    assert isinstance(table, Table)
+    return table
 
 
 class PlayerRow(Base):

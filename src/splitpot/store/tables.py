@@ -82,10 +82,18 @@ def _new_table_id(session: Session) -> str:
 def get_table(session: Session, table_id: str, *, open_only: bool = False) -> TableRow:
     row = session.get(TableRow, table_id)
     if row is None:
-        raise NotFound(f"no table {table_id!r}")
+        raise no_table(table_id)
     if open_only and row.closed:
-        raise StoreError(f"table {table_id!r} is closed")
+        raise closed_table(table_id)
     return row
+
+
+def no_table(table_id: str) -> NotFound:
+    return NotFound(f"no table {table_id!r}")
+
+
+def closed_table(table_id: str) -> StoreError:
+    return StoreError(f"table {table_id!r} is closed")
 
 
 def change_table(
