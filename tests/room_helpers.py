@@ -7,12 +7,14 @@ import asyncio
 import contextlib
 import itertools
 import json
+import os
 import random
 import socket
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -42,10 +44,39 @@ Choose = Callable[["Client", Frame], Frame]  # a turn -> the act's fields (actio
 _refs = itertools.count(1)
 
 
+def _ephemeral_floor() -> int:
+    """The lowest port the kernel hands to an outgoing connection (Linux's default 32768)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+_SLICE = 1000  # ports each pytest-xdist worker picks among
+_SLICE_FLOOR = _ephemeral_floor() - (_WORKER + 1) * _SLICE
+_picks = itertools.count(random.randrange(_SLICE))
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A free loopback port for a room in a child process, which binds it later (and again
+    after a restart). Taken below the kernel's ephemeral range, so no test's outgoing
+    connection can take it as its own end meanwhile (CI once lost a room's start to that),
+    from this worker's slice so no other worker picks it, and in turn so no earlier room of
+    this worker, stopped for a restart, is handed it again."""
+    if _SLICE_FLOOR < 1024:  # a machine whose ephemeral range starts low: the kernel's pick
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            return int(probe.getsockname()[1])
+    for _ in range(_SLICE):
+        port = _SLICE_FLOOR + next(_picks) % _SLICE
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # another program's (a database's, a room still serving)
+            return port
+    raise RuntimeError(f"no free port in {_SLICE_FLOOR}..{_SLICE_FLOOR + _SLICE - 1}")
 
 
 class _Uvicorn(uvicorn.Server):
