@@ -48,7 +48,16 @@ from splitpot.store import (
     settle_up,
 )
 from splitpot.store import hands as hands_module
-from splitpot.store.models import AccountRow, Base, EntryRow, SessionRow, TableRow, TransferRow
+from splitpot.store.models import (
+    AccountRow,
+    Base,
+    EntryRow,
+    PlayerRow,
+    SessionRow,
+    TableRow,
+    TransferRow,
+    core_table,
+)
 
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 SETUP = {"button": 1, "seats": [1, 2], "deck": ["As", "Kd", "7c"]}
@@ -172,6 +181,25 @@ def test_guests_get_a_trimmed_name_and_a_session(store: Store) -> None:
     assert store.player_for_token(other.token) == other.player
     assert store.player_for_token("not-a-token") is None
     assert store.balance(ann.player.id) == 0
+
+
+def test_a_write_the_database_refuses_is_a_store_error_and_keeps_nothing(store: Store) -> None:
+    """A broken constraint the store's own checks did not catch (two writers racing) is
+    the store's error, naming the refusal, in the ORM's writes and the core's alike; and
+    the whole transaction is undone, the rows written before the refusal too."""
+    store.create_account("Ann", "a long password")
+    players = core_table(PlayerRow)
+    now = datetime.now(UTC)
+    refused = r"the database refused the change: .*(unique|UNIQUE)"
+    with pytest.raises(StoreError, match=refused), store._write() as session:
+        session.add(PlayerRow(name="Bob", created_at=now))
+        session.flush()
+        session.add(PlayerRow(name="ANN", name_key="ann", created_at=now))
+    with pytest.raises(StoreError, match=refused), store._write_core() as connection:
+        connection.execute(players.insert(), {"name": "Cy", "created_at": now})
+        connection.execute(players.insert(), {"name": "ann", "name_key": "ann", "created_at": now})
+    with store.engine.connect() as db:
+        assert list(db.scalars(select(PlayerRow.name))) == ["Ann"]
 
 
 @pytest.mark.parametrize(

@@ -74,6 +74,15 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """A write the database refuses (a broken constraint) as the store's own error."""
+    try:
+        yield
+    except IntegrityError as error:
+        raise StoreError(f"the database refused the change: {error.orig}") from error
+
+
 def open_store(
     url: str | None = None,
     *,
@@ -112,30 +121,28 @@ class Store:
         tables (``for_tables``) or for a tournament's director (``tournament``) is refused,
         when this process holds leases, unless it still holds each of them (their fencing
         numbers are checked first, in the transaction)."""
-        try:
-            with Session(self._writer, expire_on_commit=False) as session, session.begin():
-                self._check_fences(session, for_tables)
-                if self.holder is not None and tournament is not None:
-                    fence = self.holder.tournaments.get(tournament)
-                    if fence is None:
-                        raise leases.TournamentFencedOut(
-                            tournament, f"this process does not run tournament {tournament}"
-                        )
-                    leases.check_tournament_fence(session, tournament, fence)
-                yield session
-        except IntegrityError as error:
-            raise StoreError(f"the database refused the change: {error.orig}") from error
+        with (
+            _refusals(),
+            Session(self._writer, expire_on_commit=False) as session,
+            session.begin(),
+        ):
+            self._check_fences(session, for_tables)
+            if self.holder is not None and tournament is not None:
+                fence = self.holder.tournaments.get(tournament)
+                if fence is None:
+                    raise leases.TournamentFencedOut(
+                        tournament, f"this process does not run tournament {tournament}"
+                    )
+                leases.check_tournament_fence(session, tournament, fence)
+            yield session
 
     @contextmanager
     def _write_core(self, *for_tables: str) -> Iterator[Connection]:
         """``_write`` without the ORM's session, for the room's hot path (every action,
         every hand): its statements are built once and run in SQL's core."""
-        try:
-            with self._writer.begin() as connection:
-                self._check_fences(connection, for_tables)
-                yield connection
-        except IntegrityError as error:
-            raise StoreError(f"the database refused the change: {error.orig}") from error
+        with _refusals(), self._writer.begin() as connection:
+            self._check_fences(connection, for_tables)
+            yield connection
 
     def _check_fences(self, executor: Executor, for_tables: Sequence[str]) -> None:
         """When this process holds leases: refused unless it holds each table's."""
