@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from room_helpers import FAST, Client, Frame, RoomServer, running_room
+from tournament_checks import check_places_and_prizes
 
 from splitpot.store import Store
-from splitpot.tournament.payouts import PayoutTable
 
 TOURNAMENT_FAST = replace(FAST, clock_scale=0.05)
 QUICK_LEVELS = {
@@ -94,18 +94,15 @@ def test_a_sit_and_go_of_bots_is_played_to_the_last_player_and_its_prizes_paid(
         done = wait_for(
             lambda: (found := lobby(room, token, tournament))["status"] == "finished" and found
         )
-        places = sorted(e["place"] for e in done["entrants"])
-        assert places == [1, 2, 3, 4]
+        assert check_places_and_prizes(done["entrants"], 400) == (260, 140)
         prizes = {e["player"]: e["prize"] or 0 for e in done["entrants"]}
-        assert sum(prizes.values()) == 400
-        assert sorted(prizes.values()) == [0, 0, 140, 260]
         for entrant in done["entrants"]:
             assert store.balance(int(entrant["player"])) == prizes[entrant["player"]] - 110
         store.check_invariant()
         with room.http(token) as http:
             results = http.get(f"/api/tournaments/{tournament}/results").json()["results"]
             csv = http.get(f"/api/tournaments/{tournament}/results.csv").text
-        assert [r["place"] for r in results] == [1, 2, 3, 4]
+        assert [r["place"] for r in results] == sorted(e["place"] for e in done["entrants"])
         assert csv.splitlines()[0].startswith("place")
         assert player in {r["player"] for r in results}
 
@@ -187,12 +184,9 @@ def test_a_scheduled_tournament_balances_and_breaks_its_tables_to_a_winner(store
         found = lobby(room, token, tournament)
         assert moves >= 2, "two tables broke: their last players moved"
         assert [t["broken"] for t in found["tables"]] == [True, True, True]
-        places = sorted(e["place"] for e in found["entrants"])
-        assert places == list(range(1, 15))
-        prizes = sorted((e["prize"] or 0 for e in found["entrants"]), reverse=True)
-        paid = PayoutTable.standard().prizes(700, 14)  # RULES.md 8: about the top 15%
-        assert sum(prizes) == 700 and prizes[: len(paid)] == list(paid) and len(paid) == 3
-        assert prizes[len(paid)] == 0
+        assert len(found["entrants"]) == 14
+        paid = check_places_and_prizes(found["entrants"], 700)
+        assert len(paid) == 3  # RULES.md 8: about the top 15%
         store.check_invariant()
         for table in found["tables"]:  # every table plays its own hands' levels
             played = [h for h in store.table_hands(table["id"], 500) if h.record is not None]
