@@ -53,8 +53,6 @@ class SecurityHeaders:
     static files, the API's JSON, errors (a 500 too: this wraps the whole application)
     and a refused WebSocket's HTTP answer."""
 
-    STARTS = ("http.response.start", "websocket.http.response.start")
-
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
@@ -65,13 +63,16 @@ class SecurityHeaders:
         await self.app(scope, receive, headed(scope, send))
 
 
+ANSWER_STARTS = ("http.response.start", "websocket.http.response.start")  # an HTTP answer's head
+
+
 def headed(scope: Scope, send: Send) -> Send:
     """``send`` with the security headers added to the start of an HTTP answer."""
     ours = security_headers(getattr(scope["app"].state, "room", None))
     names = {name for name, _ in ours}
 
     async def send_headed(message: Message) -> None:
-        if message["type"] in SecurityHeaders.STARTS:
+        if message["type"] in ANSWER_STARTS:
             kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names]
             message = {**message, "headers": kept + ours}
         await send(message)
