@@ -61,10 +61,13 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
     yield from served(tmp_path_factory.mktemp("proxied"), "--forwarded-allow-ips", "127.0.0.1")
 
 
-@pytest.fixture(scope="module")
-def timed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
-    """The room with time-outs of a second."""
-    yield from served(tmp_path_factory.mktemp("timed"), "--http-timeout", "1", "--ws-ping", "1")
+@pytest.fixture(scope="module", params=["h11", "httptools"])
+def timed(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Serve]:
+    """The room with time-outs of a second, on each HTTP parser (``--http``)."""
+    flags = ("--http-timeout", "1", "--ws-ping", "1", "--http", request.param)
+    yield from served(tmp_path_factory.mktemp(f"timed-{request.param}"), *flags)
 
 
 def error_of(answer: httpx.Response, status: int, code: str) -> str:
@@ -339,8 +342,8 @@ def test_a_text_frame_that_is_not_utf8_is_one_line_in_the_log(timed: Serve) -> N
 def test_serve_refuses_time_outs_and_proxies_that_are_not(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Bad values of --http-timeout, --ws-ping and --forwarded-allow-ips exit 2, naming
-    what is wrong."""
+    """Bad values of --http-timeout, --ws-ping, --forwarded-allow-ips and --http exit 2,
+    naming what is wrong."""
     from splitpot.cli import main
 
     for flag, value, words in (
@@ -351,6 +354,7 @@ def test_serve_refuses_time_outs_and_proxies_that_are_not(
             "127.0.0.1,proxy.internal",
             "'proxy.internal' in --forwarded-allow-ips is not an IP address or network",
         ),
+        ("--http", "h2", "argument --http: invalid choice: 'h2' (choose from"),
     ):
         with pytest.raises(SystemExit) as stopped:
             main(["serve", flag, value])

@@ -812,7 +812,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from splitpot.server.main import Transport, paced_options, serve
 
     origins = tuple(args.origin or ())
-    transport = Transport(args.http_timeout, args.ws_ping, args.forwarded_allow_ips, args.loop)
+    transport = Transport(
+        args.http_timeout, args.ws_ping, args.forwarded_allow_ips, args.loop, args.http
+    )
     limits = {name: getattr(args, name) for name in LIMITS}
     return serve(
         args.host,
@@ -926,6 +928,12 @@ def _add_serve(commands: Any, words: Words) -> None:
         choices=("uvloop", "asyncio"),
         default="uvloop",
         help=say("the event loop (default {loop}; docs/load.md measures both)", loop="uvloop"),
+    )
+    serve.add_argument(
+        "--http",
+        choices=("httptools", "h11"),
+        default="httptools",
+        help=say("the HTTP parser (default {http}; docs/load.md measures both)", http="httptools"),
     )
     for name, limit in LIMITS.items():  # docs/deploy.md "Limits"
         serve.add_argument(

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from splitpot.equity import calculate
 from splitpot.evaluate import best_high
@@ -33,14 +34,15 @@ COLLECTOR_THRESHOLDS = (7_000, 10, 100)
 
 @dataclass(frozen=True, slots=True)
 class Transport:
-    """How long the room waits on a quiet connection, whose X-Forwarded-For it believes
-    and its event loop: ``splitpot serve --http-timeout``, ``--ws-ping``,
-    ``--forwarded-allow-ips``, ``--loop``."""
+    """How long the room waits on a quiet connection, whose X-Forwarded-For it believes,
+    its event loop and its HTTP parser: ``splitpot serve --http-timeout``, ``--ws-ping``,
+    ``--forwarded-allow-ips``, ``--loop``, ``--http``."""
 
     http_timeout: int = 10  # seconds to send a request's head, from connecting or an answer
     ws_ping: int = 20  # seconds between a WebSocket's pings, and to answer one
     forwarded_allow_ips: tuple[str, ...] = ()  # proxies (addresses, networks) believed
     loop: str = "uvloop"  # or "asyncio" (docs/load.md measures the two)
+    http: str = "httptools"  # or "h11" (docs/load.md measures the two)
 
 
 class TimedH11Protocol(H11Protocol):
@@ -59,6 +61,36 @@ class TimedH11Protocol(H11Protocol):
         """Kept while the next request's head has not come whole (h11 still waits for it)."""
         if self.conn.their_state is not h11.IDLE or self.transport.is_closing():
             super()._unset_keepalive_if_required()
+
+
+class TimedHttpToolsProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP/1.1 protocol on httptools (llhttp, in C), with the same deadline
+    for a request's head as ``TimedH11Protocol``."""
+
+    head_due = True  # no request's head has come whole since connecting or the last answer
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.timeout_keep_alive_task = self.loop.call_later(
+            self.timeout_keep_alive, self.timeout_keep_alive_handler
+        )
+
+    def on_headers_complete(self) -> None:
+        self.head_due = False
+        self._unset_keepalive_if_required()
+        super().on_headers_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self.head_due = True
+
+    def _unset_keepalive_if_required(self) -> None:
+        """Kept while the next request's head has not come whole."""
+        if not self.head_due or self.transport.is_closing():
+            super()._unset_keepalive_if_required()
+
+
+HTTP_PROTOCOLS = {"h11": TimedH11Protocol, "httptools": TimedHttpToolsProtocol}
 
 
 class OneLineUndecodable(logging.Filter):
@@ -189,7 +221,7 @@ def serve(
         app,
         host=host,
         port=port,
-        http=TimedH11Protocol,
+        http=HTTP_PROTOCOLS[transport.http],
         loop=transport.loop,
         timeout_keep_alive=transport.http_timeout,
         ws_ping_interval=transport.ws_ping,
