@@ -1,5 +1,5 @@
 """The floor under the room's CPU an action (issue 26): a server on the room's own stack
-(uvicorn, its h11 HTTP and the websockets library, Starlette's WebSocket) that does
+(uvicorn, its HTTP parser and the websockets library, Starlette's WebSocket) that does
 nothing but what the protocol makes any room do. It answers benchmarks/room_clients.py as
 the room does (guests, tables, hello, sit, watch, act, top_up, leave) and, for each
 ``act``, sends the frames the room sends, of the room's sizes, to the same connections:
@@ -223,7 +223,7 @@ def main() -> None:
         app,
         host="127.0.0.1",
         port=int(sys.argv[1]),
-        http="h11",
+        http=os.environ.get("SPLITPOT_BENCH_HTTP", "httptools"),  # the room's parser
         loop=os.environ.get("SPLITPOT_BENCH_LOOP", "uvloop"),  # room.py --loop
         log_level="warning",
         ws_per_message_deflate=False,

@@ -73,6 +73,7 @@ PROFILE_TOP = 15
 BISECT = 3  # then at most this many runs between the last that kept it and the first not
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 LOOP_VARIABLE = "SPLITPOT_BENCH_LOOP"  # --loop, for the room processes this starts
+HTTP_VARIABLE = "SPLITPOT_BENCH_HTTP"  # their HTTP parser (benchmarks/parsers.py)
 FLOOR = "floor"  # benchmarks/floor.py in place of the room: the floor under its CPU an action
 HOST = "127.0.0.1"
 # every benchmark client comes from 127.0.0.1: 600 guests for the goal's tables, and
@@ -97,7 +98,10 @@ def serve(port: int, url: str, redis: str | None = None) -> None:
         stalls.watch(int(os.environ[stalls.VARIABLE]) / 1000)
     lease = seconds_from("SPLITPOT_LEASE_SECONDS", FAST.lease_seconds, 0.5)
     options = replace(FAST, lease_seconds=lease)
-    transport = Transport(loop=os.environ.get(LOOP_VARIABLE, "uvloop"))
+    transport = Transport(
+        loop=os.environ.get(LOOP_VARIABLE, "uvloop"),
+        http=os.environ.get(HTTP_VARIABLE, "httptools"),
+    )
     sys.exit(serve_room(HOST, port, url, options=options, redis=redis, transport=transport))
 
 
