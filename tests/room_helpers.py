@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import uvicorn
@@ -41,7 +41,19 @@ FAST = RoomOptions(
 )
 Frame = dict[str, Any]
 Choose = Callable[["Client", Frame], Frame]  # a turn -> the act's fields (action, amount)
+Found = TypeVar("Found")
 _refs = itertools.count(1)
+
+
+def eventually(check: Callable[[], Found], what: str, timeout: float = 60) -> Found:
+    """Poll ``check`` until it gives something true, and give that back; fail naming
+    ``what`` once ``timeout`` passes (generous: a test waits on what it needs, on a busy
+    machine too)."""
+    deadline = time.monotonic() + timeout
+    while not (found := check()):
+        assert time.monotonic() < deadline, f"{what}: not within {timeout:g} s"
+        time.sleep(0.05)
+    return found
 
 
 def _ephemeral_floor() -> int:

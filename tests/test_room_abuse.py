@@ -21,6 +21,7 @@ from room_helpers import (
     Client,
     RoomServer,
     chips_kept,
+    eventually,
     is_event,
     ledger,
     paused_table,
@@ -34,14 +35,6 @@ from splitpot.store import Store, StoreError
 
 ALONE = replace(FAST, idle_pause=1.0, idle_close=4.0)  # a table of bots alone: pause, close
 room_behaviour = pytest.mark.one_database  # on SQLite only (conftest.py)
-
-
-def eventually(condition: Callable[[], bool], what: str, timeout: float = 30) -> None:
-    """Wait for ``condition`` (checked every 50 ms), or fail naming ``what``."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"{what}: not within {timeout} s"
-        time.sleep(0.05)
 
 
 def latest(store: Store, table: str) -> int:

@@ -7,7 +7,6 @@ manager's and owner's command refused to everyone else, each by name."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -16,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from room_helpers import FAST, Client, RoomServer, is_event, one_hand, running_room
+from room_helpers import FAST, Client, RoomServer, eventually, is_event, one_hand, running_room
 from store_fixtures import cheap_hasher
 
 from splitpot.protocol import ErrorCode, ProtocolError
@@ -334,7 +333,7 @@ def test_a_weekly_game_opens_by_itself_at_its_time(own_room: Room) -> None:
         assert [g["id"] for g in ok(http.get(f"/api/clubs/{club}/lobby"))["games"]] == [game["id"]]
 
     own_room.clock.ahead = opening + timedelta(seconds=1) - datetime.now(UTC)
-    wait_for(lambda: "game_opened" in log_kinds(own_room, ann, club))
+    eventually(lambda: "game_opened" in log_kinds(own_room, ann, club), "the game opens")
     with own_room.http(bob) as http:
         lobby = ok(http.get(f"/api/clubs/{club}/lobby"))
     [table] = lobby["tables"]
@@ -353,10 +352,12 @@ def test_a_weekly_game_opens_by_itself_at_its_time(own_room: Room) -> None:
 
     # next week the room was down at 20:00 and starts at 20:50: the game opens late
     own_room.clock.ahead = opening + timedelta(days=7, minutes=50) - datetime.now(UTC)
-    wait_for(lambda: log_kinds(own_room, ann, club).count("game_opened") == 2)
+    eventually(
+        lambda: log_kinds(own_room, ann, club).count("game_opened") == 2, "the game opens again"
+    )
     # the week after, it starts at 22:00: that opening is skipped, to the week after
     own_room.clock.ahead = opening + timedelta(days=14, hours=2) - datetime.now(UTC)
-    wait_for(lambda: "game_missed" in log_kinds(own_room, ann, club))
+    eventually(lambda: "game_missed" in log_kinds(own_room, ann, club), "the game is missed")
     with own_room.http(ann) as http:
         lines = ok(http.get(f"/api/clubs/{club}/log"))["log"]
         lobby = ok(http.get(f"/api/clubs/{club}/lobby"))
@@ -377,13 +378,6 @@ def test_a_weekly_game_opens_by_itself_at_its_time(own_room: Room) -> None:
         "game_missed",
         {"game": game["id"], "at": skipped},
     )
-
-
-def wait_for(done: Callable[[], bool], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, "not done in time"
-        time.sleep(0.02)
 
 
 # ------------------------------------------------------------ every command, refused

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from room_helpers import FAST, Client, Frame, RoomServer, running_room
+from room_helpers import FAST, Client, Frame, RoomServer, eventually, running_room
 from tournament_checks import check_places_and_prizes
 
 from splitpot.store import Store
@@ -39,15 +39,13 @@ def lobby(room: RoomServer, token: str, tournament: str) -> dict[str, Any]:
     return found
 
 
-def wait_for(check: Any, deadline: float = 180.0) -> Any:
-    """Poll ``check`` until it gives something true (a generous deadline: a busy machine)."""
-    end = time.monotonic() + deadline
-    while time.monotonic() < end:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError("the room did not get there in time")
+def finished(room: RoomServer, token: str, tournament: str) -> dict[str, Any]:
+    """The tournament's lobby entry once it has finished."""
+    return eventually(
+        lambda: (found := lobby(room, token, tournament))["status"] == "finished" and found,
+        "it finishes",
+        180,
+    )
 
 
 def sit_and_go(room: RoomServer, token: str, **settings: Any) -> str:
@@ -76,7 +74,9 @@ def test_a_sit_and_go_of_bots_is_played_to_the_last_player_and_its_prizes_paid(
         assert lobby(room, token, tournament)["status"] == "registering"
         registered = post(room, token, f"/api/tournaments/{tournament}/register")
         assert registered.status_code == 200, registered.text
-        started = wait_for(lambda: lobby(room, token, tournament)["status"] != "registering")
+        started = eventually(
+            lambda: lobby(room, token, tournament)["status"] != "registering", "it starts", 180
+        )
         assert started
         running = lobby(room, token, tournament)
         assert running["entries"] == 4 and running["prize_pool"] == 400
@@ -91,9 +91,7 @@ def test_a_sit_and_go_of_bots_is_played_to_the_last_player_and_its_prizes_paid(
             assert "register in its lobby" in refused["message"]
         finally:
             client.close()
-        done = wait_for(
-            lambda: (found := lobby(room, token, tournament))["status"] == "finished" and found
-        )
+        done = finished(room, token, tournament)
         assert check_places_and_prizes(done["entrants"], 400) == (260, 140)
         prizes = {e["player"]: e["prize"] or 0 for e in done["entrants"]}
         for entrant in done["entrants"]:
@@ -124,9 +122,7 @@ def test_two_absent_players_heads_up_are_blinded_on_past_the_schedule_to_a_winne
         )
         for entrant in (token, bob_token):
             assert post(room, entrant, f"/api/tournaments/{tournament}/register").status_code == 200
-        done = wait_for(
-            lambda: (found := lobby(room, token, tournament))["status"] == "finished" and found
-        )
+        done = finished(room, token, tournament)
         assert sorted(e["place"] for e in done["entrants"]) == [1, 2]
         assert sorted(e["prize"] or 0 for e in done["entrants"]) == [0, 200]
         table = done["tables"][0]["id"]
@@ -173,8 +169,10 @@ def test_a_scheduled_tournament_balances_and_breaks_its_tables_to_a_winner(store
         clients = {player: Client(room, entrant) for player, entrant in guests}
         try:
             assert post(room, token, f"/api/tournaments/{tournament}/start").status_code == 200
-            running = wait_for(
-                lambda: (found := lobby(room, token, tournament))["status"] == "running" and found
+            running = eventually(
+                lambda: (found := lobby(room, token, tournament))["status"] == "running" and found,
+                "it runs",
+                180,
             )
             assert sorted(t["players"] for t in running["tables"]) == [4, 5, 5]
             moves = follow_moves(room, token, tournament, clients)
@@ -270,7 +268,7 @@ def test_registration_refusals_name_what_is_wrong_and_change_nothing(store: Stor
         assert post(room, bob_token, f"/api/tournaments/{tournament}/register").status_code == 200
         full = post(room, cy_token, f"/api/tournaments/{tournament}/register")
         assert full.status_code == 409, full.text
-        wait_for(lambda: lobby(room, token, tournament)["status"] == "running")
+        eventually(lambda: lobby(room, token, tournament)["status"] == "running", "it runs", 180)
         late = post(room, bob_token, f"/api/tournaments/{tournament}/unregister")
         assert late.status_code == 409, late.text
         assert store.balance(int(bob)) == -110
