@@ -233,6 +233,7 @@ def serve(
         lifespan="on",
         timeout_graceful_shutdown=40,
         ws_per_message_deflate=False,  # frames of a few hundred bytes: not worth the CPU
+        ws="websockets-sansio",  # whose socket takes a client's waiting frames at once (ws.py)
     )
     logging.getLogger("uvicorn.error").addFilter(OneLineUndecodable())
     server = uvicorn.Server(config)

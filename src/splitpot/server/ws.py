@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from fastapi import WebSocket
 from starlette.types import Send
 from starlette.websockets import WebSocketDisconnect
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from splitpot.i18n import negotiate, said, words
 from splitpot.protocol import (
@@ -188,10 +190,21 @@ class Client:
         self.connection.send(frame(error_message(failure.code, told, ref)))  # type: ignore[arg-type]
 
     async def _write(self, connection: Connection) -> None:
-        """Send the connection's frames in order, then close the socket."""
+        """Send the connection's frames in order, those waiting together in one write;
+        then close the socket."""
+        send_all = frames_sender(self.send)
+        queue = connection.queue
         try:
-            while (text := await connection.queue.get()) is not None:
-                await self.send({"type": "websocket.send", "text": text})
+            while (text := await queue.get()) is not None:
+                if send_all is None:
+                    await self.send({"type": "websocket.send", "text": text})
+                    continue
+                texts = [text]
+                while not queue.empty() and (more := queue.get_nowait()) is not None:
+                    texts.append(more)
+                await send_all(texts)
+                if connection.closed:  # the end (None) was among them
+                    break
         except Exception:  # the socket went away: the reader sees it too
             connection.closed = True
         with contextlib.suppress(Exception):
@@ -206,3 +219,26 @@ class Client:
         if writer is not None:  # it sends what is queued, or stops (cancelled, or at 1 s)
             await asyncio.wait({writer}, timeout=1)
             writer.cancel()
+
+
+def frames_sender(send: Send) -> Callable[[list[str]], Awaitable[None]] | None:
+    """Frames to one client in a single write to its socket, one system call for all
+    that wait rather than one a frame (an action's ``acted`` and ``to_act`` together: 7%
+    less CPU an action at 1,000 clients, docs/load.md), where ``send`` is that of
+    uvicorn's websockets-sansio protocol, the room's server; None under another server,
+    whose ``send`` then takes the frames one by one. Like that ``send``, it waits while the
+    socket's buffer is full, so a client that stops reading fills its queue and is
+    dropped."""
+    server = getattr(send, "__self__", None)
+    if not isinstance(server, WebSocketsSansIOProtocol):
+        return None
+
+    async def send_all(texts: list[str]) -> None:
+        await server.writable.wait()  # the socket's buffer is full: a slow reader waits here
+        if server.disconnected or server.close_sent or server.transport.is_closing():
+            raise ConnectionResetError("the client's socket is closing")
+        for text in texts:
+            server.conn.send_text(text.encode())
+        server.transport.write(b"".join(server.conn.data_to_send()))
+
+    return send_all
