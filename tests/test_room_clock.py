@@ -95,6 +95,10 @@ def test_a_player_out_of_time_checks_or_folds_and_sits_out(room: RoomServer) -> 
         with pytest.raises(AssertionError, match="no such frame"):
             ann.wait(is_event("hand_started"), timeout=0.2)
         ann.send({"type": "host", "table": table, "action": "pause"})
+        # paused before Bob sits in: two clients' commands may reach the table in either
+        # order, and a table still running deals at once when he does (a hand dealt before
+        # the next round starts, its clock run out before it is looked at)
+        ann.wait(lambda f: is_event("host")(f) and f["event"]["action"] == "pause")
         bob.send({"type": "sit_in", "table": table})
         bob.wait(is_event("sat_in"))
     assert set(timed_out) == {"check", "fold"}
