@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import uvicorn
@@ -35,15 +34,13 @@ class Counted:
 
 def test_waiting_frames_arrive_whole_in_order_from_one_write() -> None:
     writes: list[int] = []  # the size of each write to the socket after the handshake
-    sender: list[Callable[[list[str]], Awaitable[None]] | None] = []
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         assert scope["type"] == "websocket"
         await receive()
         await send({"type": "websocket.accept"})
         send.__self__.transport = Counted(send.__self__.transport, writes)
-        sender.append(frames_sender(send))
-        send_all = sender[0]
+        send_all = frames_sender(send)
         assert send_all is not None
         await send_all(FRAMES)
         await receive()  # the client's goodbye

@@ -223,11 +223,11 @@ class Client:
 
 def frames_sender(send: Send) -> Callable[[list[str]], Awaitable[None]] | None:
     """Frames to one client in a single write to its socket, one system call for all
-    that wait rather than one a frame (an action's ``acted`` and ``to_act`` together: 8 to 13%
-    less CPU an action at 1,000 clients, docs/load.md), where ``send`` is that of
+    that wait rather than one a frame (an action's ``acted`` and ``to_act`` together: 8
+    to 13% less CPU an action at 1,000 clients, docs/load.md), where ``send`` is that of
     uvicorn's websockets-sansio protocol, the room's server; None under another server,
-    whose ``send`` then takes the frames one by one. Like that ``send``, it waits while the
-    socket's buffer is full, so a client that stops reading fills its queue and is
+    whose ``send`` then takes the frames one by one. Like that ``send``, it waits while
+    the socket's buffer is full, so a client that stops reading fills its queue and is
     dropped."""
     server = getattr(send, "__self__", None)
     if not isinstance(server, WebSocketsSansIOProtocol):
