@@ -1,7 +1,9 @@
-"""A client's waiting frames go out in one write to its socket (``ws.frames_sender``):
+"""A client's waiting frames go out in one write to its socket (``ws.FrameWriter``):
 over a real socket on uvicorn's websockets-sansio protocol, as the room serves, each frame
 arrives whole and in order; under a server whose ``send`` is not that protocol's, the
-frames go one by one through ``send``."""
+frames go one by one through ``send``. The room makes the frames itself (``text_frame``,
+byte for byte as the websockets library would), and a connection's ``Outbox`` hands its
+writer all that wait."""
 
 from __future__ import annotations
 
@@ -9,11 +11,14 @@ import asyncio
 import threading
 from typing import Any
 
+import pytest
 import uvicorn
+from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
+from splitpot.server.connection import SEND_QUEUE, Connection, Outbox
 from splitpot.server.main import listening_socket
-from splitpot.server.ws import frames_sender
+from splitpot.server.ws import frame_writer, text_frame
 
 FRAMES = ['{"type":"event","n":1}', '{"type":"event","n":2}', "x" * 70_000, "ü"]
 
@@ -40,9 +45,9 @@ def test_waiting_frames_arrive_whole_in_order_from_one_write() -> None:
         await receive()
         await send({"type": "websocket.accept"})
         send.__self__.transport = Counted(send.__self__.transport, writes)
-        send_all = frames_sender(send)
-        assert send_all is not None
-        await send_all(FRAMES)
+        writer = frame_writer(send)
+        assert writer is not None
+        await writer.send(FRAMES)
         await receive()  # the client's goodbye
 
     listener = listening_socket("127.0.0.1", 0)
@@ -73,5 +78,95 @@ def test_another_servers_send_takes_the_frames_one_by_one() -> None:
     async def send(message: dict[str, Any]) -> None:
         raise AssertionError("not called here")
 
-    assert frames_sender(send) is None
-    assert frames_sender(asyncio.sleep) is None  # type: ignore[arg-type]
+    assert frame_writer(send) is None
+    assert frame_writer(asyncio.sleep) is None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65_535, 65_536, 200_000])
+def test_a_text_frame_is_the_websockets_librarys_byte_for_byte(size: int) -> None:
+    text = ("é" + "a" * size)[:size] if size else ""  # at the length's edges, not ASCII too
+    expected = Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[])
+    assert text_frame(text) == expected
+
+
+def test_the_outbox_hands_its_writer_every_waiting_frame_in_order() -> None:
+    async def play() -> None:
+        outbox = Outbox()
+        taking = asyncio.ensure_future(outbox.take())
+        await asyncio.sleep(0)
+        assert not taking.done()  # nothing waits yet
+        assert outbox.put("a") and outbox.put("b")
+        assert await taking == ["a", "b"]
+        assert outbox.put("c")
+        outbox.end()  # what waits is dropped, and the writer stops
+        assert await outbox.take() == []
+        assert not outbox.put("d")
+        waiting = Outbox()
+        ending = asyncio.ensure_future(waiting.take())
+        await asyncio.sleep(0)
+        waiting.end()
+        assert await ending == []  # a writer waiting is woken by the end
+
+    asyncio.run(play())
+
+
+class Socket:
+    """A socket's direct write: what it wrote, each call; ``full`` while it cannot."""
+
+    def __init__(self) -> None:
+        self.writes: list[list[str]] = []
+        self.full = False
+
+    def write_now(self, texts: list[str]) -> bool:
+        if self.full:
+            return False
+        self.writes.append(texts)
+        return True
+
+
+def test_a_steps_frames_are_written_at_once_in_one_write_while_the_writer_idles() -> None:
+    async def play() -> None:
+        outbox, socket = Outbox(), Socket()
+        outbox.direct = socket.write_now
+        taking = asyncio.ensure_future(outbox.take())
+        await asyncio.sleep(0)
+        outbox.put("acted")
+        outbox.put("to_act")
+        assert socket.writes == []  # not before the table's step ends
+        await asyncio.sleep(0)
+        assert socket.writes == [["acted", "to_act"]]
+        assert not taking.done()  # the writer was not woken
+        socket.full = True  # the client reads no more: the writer waits for the socket
+        outbox.put("turn")
+        await asyncio.sleep(0)
+        assert await taking == ["turn"]
+        socket.full = False
+        outbox.put("later")  # the writer is busy with "turn": it takes this one next
+        await asyncio.sleep(0)
+        assert socket.writes == [["acted", "to_act"]]
+        assert await outbox.take() == ["later"]
+        idle = asyncio.ensure_future(outbox.take())
+        await asyncio.sleep(0)
+        outbox.put("never sent")
+        outbox.end()  # ended before the write: nothing goes, and the writer stops
+        await asyncio.sleep(0)
+        assert socket.writes == [["acted", "to_act"]]
+        assert await idle == []
+
+    asyncio.run(play())
+
+
+def test_a_connection_whose_outbox_is_full_is_dropped_and_nothing_more_queued() -> None:
+    async def play() -> None:
+        dropped: list[tuple[str, int]] = []
+        connection = Connection(None)
+        connection.on_drop = lambda why, code: dropped.append((why, code))
+        for n in range(SEND_QUEUE):
+            connection.send(str(n))
+        assert dropped == []
+        connection.send("one too many")
+        assert dropped == [(f"{SEND_QUEUE} messages unread", 1013)]
+        assert connection.closed
+        assert await connection.outbox.take() == []
+
+    asyncio.run(play())

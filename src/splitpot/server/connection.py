@@ -1,5 +1,5 @@
-"""One client's WebSocket as the tables see it: frames go into a bounded queue that a
-writer task drains, so a slow reader never slows a table; when the queue is full the
+"""One client's WebSocket as the tables see it: frames go into a bounded outbox that a
+writer task drains, so a slow reader never slows a table; when the outbox is full the
 connection is dropped (the client reconnects and gets the whole table again). A client of
 another of the room's processes is a ``RemoteConnection``: its frames go there."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -24,14 +25,75 @@ SEND_BUFFER = 256 * 1024  # bytes the kernel may hold for a client (its socket's
 _ids = itertools.count(1)
 
 
+class Outbox:
+    """A connection's frames waiting for its socket, at most ``SEND_QUEUE``. Where the
+    socket can be written at once (``direct``), the frames a table's step queued are
+    written in one callback after it; otherwise (the socket's buffer full, another
+    server) the connection's writer task ``take``s them all and waits for the socket.
+    Lighter than an ``asyncio.Queue`` and a task's wake a frame (docs/load.md)."""
+
+    def __init__(self) -> None:
+        self._frames: deque[str] = deque()
+        self._waiter: asyncio.Future[None] | None = None  # the writer, idle
+        self._flushing = False  # a direct write is on its way
+        self.direct: Callable[[list[str]], bool] | None = None  # True: written now
+        self.ended = False
+
+    def put(self, frame: str) -> bool:
+        """Queue ``frame``; False when the outbox is full (or ended), and nothing queued."""
+        if self.ended or len(self._frames) >= SEND_QUEUE:
+            return False
+        self._frames.append(frame)
+        if self._waiter is None or self._waiter.done():  # the writer takes them
+            return True
+        if self.direct is None:
+            self._waiter.set_result(None)
+        elif not self._flushing:
+            self._flushing = True
+            self._waiter.get_loop().call_soon(self._flush)
+        return True
+
+    def end(self) -> None:
+        """No more frames: those waiting are dropped and the writer's ``take`` ends."""
+        self.ended = True
+        self._frames.clear()
+        self._wake()
+
+    async def take(self) -> list[str]:
+        """Every frame waiting, in order, once there is one; [] once ended."""
+        while not self._frames and not self.ended:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        taken = list(self._frames)
+        self._frames.clear()
+        return taken
+
+    def _flush(self) -> None:
+        """The frames waiting, written at once while the writer is idle (so none can
+        overtake another); where the socket cannot take them now, the writer does."""
+        self._flushing = False
+        idle = self._waiter is not None and not self._waiter.done()
+        if not self._frames or not idle or self.direct is None:
+            return
+        if self.direct(list(self._frames)):
+            self._frames.clear()
+        else:
+            self._wake()
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+
 @dataclass(eq=False)
 class Connection:
     """A client of the room; ``player`` is None for a watcher without a session."""
 
     player: Player | None
-    queue: asyncio.Queue[str | None] = field(
-        default_factory=lambda: asyncio.Queue(maxsize=SEND_QUEUE)
-    )
+    outbox: Outbox = field(default_factory=Outbox)
     id: int = field(default_factory=lambda: next(_ids))
     session: str | None = None  # the hash of the session token it said hello with
     closed: bool = False
@@ -45,11 +107,7 @@ class Connection:
 
     def send(self, frame: str) -> None:
         """Queue a frame without waiting; a client too slow to keep up is dropped."""
-        if self.closed:
-            return
-        try:
-            self.queue.put_nowait(frame)
-        except asyncio.QueueFull:
+        if not self.closed and not self.outbox.put(frame):
             self.drop(f"{SEND_QUEUE} messages unread")
 
     def drop(self, why: str, code: int = TRY_AGAIN) -> None:
@@ -64,9 +122,7 @@ class Connection:
         if self.closed:
             return
         self.closed = True
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait(None)
+        self.outbox.end()
 
 
 @dataclass(eq=False)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
+import struct
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -18,6 +19,7 @@ from fastapi import WebSocket
 from starlette.types import Send
 from starlette.websockets import WebSocketDisconnect
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import OPEN
 
 from splitpot.i18n import negotiate, said, words
 from splitpot.protocol import (
@@ -42,6 +44,7 @@ RATE = 20.0  # commands a second a connection may send, on average
 BURST = 40.0  # and at once
 TOO_BIG = 1009  # WebSocket close code: message too big
 PATH = "/ws"  # where the room's WebSocket is (``app.DirectSocket`` sends it here)
+FINAL_TEXT = 0x81  # a frame's first byte: FIN, and the opcode of text (RFC 6455 5.2)
 
 
 async def websocket(socket: WebSocket, send: Send) -> None:
@@ -190,21 +193,18 @@ class Client:
         self.connection.send(frame(error_message(failure.code, told, ref)))  # type: ignore[arg-type]
 
     async def _write(self, connection: Connection) -> None:
-        """Send the connection's frames in order, those waiting together in one write;
-        then close the socket."""
-        send_all = frames_sender(self.send)
-        queue = connection.queue
+        """Send the connection's frames in order, those waiting together in one write
+        (written at once by its outbox where the socket takes them, here otherwise); then
+        close the socket."""
+        writer = frame_writer(self.send)
+        connection.outbox.direct = None if writer is None else writer.write_now
         try:
-            while (text := await queue.get()) is not None:
-                if send_all is None:
-                    await self.send({"type": "websocket.send", "text": text})
+            while texts := await connection.outbox.take():
+                if writer is not None:
+                    await writer.send(texts)
                     continue
-                texts = [text]
-                while not queue.empty() and (more := queue.get_nowait()) is not None:
-                    texts.append(more)
-                await send_all(texts)
-                if connection.closed:  # the end (None) was among them
-                    break
+                for text in texts:
+                    await self.send({"type": "websocket.send", "text": text})
         except Exception:  # the socket went away: the reader sees it too
             connection.closed = True
         with contextlib.suppress(Exception):
@@ -221,24 +221,61 @@ class Client:
             writer.cancel()
 
 
-def frames_sender(send: Send) -> Callable[[list[str]], Awaitable[None]] | None:
-    """Frames to one client in a single write to its socket, one system call for all
-    that wait rather than one a frame (an action's ``acted`` and ``to_act`` together: 8
-    to 13% less CPU an action at 1,000 clients, docs/load.md), where ``send`` is that of
-    uvicorn's websockets-sansio protocol, the room's server; None under another server,
-    whose ``send`` then takes the frames one by one. Like that ``send``, it waits while
-    the socket's buffer is full, so a client that stops reading fills its queue and is
-    dropped."""
-    server = getattr(send, "__self__", None)
-    if not isinstance(server, WebSocketsSansIOProtocol):
-        return None
+@dataclass(frozen=True, slots=True)
+class FrameWriter:
+    """Frames to one client's socket in a single write, one system call for all that
+    wait rather than one a frame (docs/load.md), made here (``text_frame``), a frame many
+    connections share once for all: on uvicorn's websockets-sansio protocol, the room's
+    server, whose socket it writes."""
 
-    async def send_all(texts: list[str]) -> None:
-        await server.writable.wait()  # the socket's buffer is full: a slow reader waits here
-        if server.disconnected or server.close_sent or server.transport.is_closing():
+    server: WebSocketsSansIOProtocol
+
+    def write_now(self, texts: list[str]) -> bool:
+        """Write the frames unless the socket's buffer is full or the socket is closing
+        (False: nothing written; ``send`` waits, or tells)."""
+        if not self.server.writable.is_set() or self._closing():
+            return False
+        self.server.transport.write(b"".join([_framed(text) for text in texts]))
+        return True
+
+    async def send(self, texts: list[str]) -> None:
+        """Write the frames once the socket's buffer has room, as uvicorn's own ``send``
+        waits: a client that stops reading fills its outbox and is dropped."""
+        await self.server.writable.wait()
+        if self._closing():
             raise ConnectionResetError("the client's socket is closing")
-        for text in texts:
-            server.conn.send_text(text.encode())
-        server.transport.write(b"".join(server.conn.data_to_send()))
+        self.server.transport.write(b"".join([_framed(text) for text in texts]))
 
-    return send_all
+    def _closing(self) -> bool:
+        server = self.server
+        return (
+            server.disconnected
+            or server.close_sent
+            or server.transport.is_closing()
+            or server.conn.state is not OPEN  # the client's close frame came: nothing after
+        )
+
+
+def frame_writer(send: Send) -> FrameWriter | None:
+    """The writer of the socket whose server's ``send`` this is, where it is uvicorn's
+    websockets-sansio protocol; None under another server, whose ``send`` then takes the
+    frames one by one."""
+    server = getattr(send, "__self__", None)
+    return FrameWriter(server) if isinstance(server, WebSocketsSansIOProtocol) else None
+
+
+def text_frame(text: str) -> bytes:
+    """``text`` as one final WebSocket text frame from the server: unmasked, not
+    compressed (RFC 6455 5.2; the room offers no compression)."""
+    payload = text.encode()
+    size = len(payload)
+    if size < 126:
+        return bytes((FINAL_TEXT, size)) + payload
+    if size < 1 << 16:
+        return struct.pack("!BBH", FINAL_TEXT, 126, size) + payload
+    return struct.pack("!BBQ", FINAL_TEXT, 127, size) + payload
+
+
+# A frame the table shares (the same text to every connection that sees it alike) is
+# framed once for all of them: their writers run one after another once the table yields.
+_framed = functools.lru_cache(maxsize=64)(text_frame)
