@@ -62,7 +62,7 @@ from splitpot.server.errors import no_table, refusal
 from splitpot.server.hands import CHAIN, chain_link
 from splitpot.server.lobby import TableFacts, facts
 from splitpot.store import FencedOut, HandStatus, Player, SeatRecordStatus, Store, StoredHand
-from splitpot.table import seen_by
+from splitpot.table import TableEvent, seen_by
 
 if TYPE_CHECKING:
     from splitpot.server.tournaments import Tournaments
@@ -448,32 +448,35 @@ class TableActor:
 
     def _publish(self, published: Publish) -> None:
         """Each event to each connection, as its player may see it and in its language; a
-        frame is serialised once for all the connections that see it alike, in each
-        language."""
+        frame is made once for all the connections that see it alike in one language:
+        each seat's view is asked for once, and one that hides nothing more than the
+        public's is the public's."""
         host = self.host
         for offset, (event, scene) in enumerate(
             zip(published.events, published.scenes, strict=True)
         ):
             seq = published.seq + offset
             public = seen_by(event, None)
-            shared: dict[Words, str] = {}  # the public frame in each language spoken here
+            views: dict[int | None, TableEvent] = {None: public}  # by the viewer's seat
+            made: dict[tuple[int | None, Words], str] = {}  # by the view's seat, and words
             for connection in list(self.watchers):
                 if connection.closed:
                     self.watchers.discard(connection)
                     self.admitted.discard(connection)
                     continue
-                seen = seen_by(event, host.seat_of(connection.player_id))
-                told = scene.speaking(connection.words)
-                if seen == public:
-                    if connection.words not in shared:
-                        shared[connection.words] = frames.event(
-                            host, public, told, seq, published.fairness, published.vote
-                        )
-                    connection.send(shared[connection.words])
-                else:
-                    connection.send(
-                        frames.event(host, seen, told, seq, published.fairness, published.vote)
-                    )
+                seat = host.seat_of(connection.player_id)
+                seen = views.get(seat)
+                if seen is None:
+                    seen = seen_by(event, seat)
+                    views[seat] = seen = public if seen == public else seen
+                words = connection.words
+                audience = (None if seen is public else seat, words)
+                text = made.get(audience)
+                if text is None:
+                    told = scene.speaking(words)
+                    text = frames.event(host, seen, told, seq, published.fairness, published.vote)
+                    made[audience] = text
+                connection.send(text)
 
     def _to_all(self, sent: str) -> None:
         for connection in list(self.watchers):
