@@ -3,9 +3,10 @@ serialises it once for all its receivers."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from datetime import datetime
+
+import orjson
 
 from splitpot.engine import LegalActions
 from splitpot.protocol.encode import Json, JsonObject, encode_legal, utc_text
@@ -13,8 +14,10 @@ from splitpot.protocol.errors import ErrorCode, ProtocolError, Ref
 
 
 def frame(message: Mapping[str, Json]) -> str:
-    """A message as one WebSocket text frame: compact JSON."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    """A message as one WebSocket text frame: compact JSON, text not escaped to ASCII;
+    the text ``json.dumps(message, separators=(",", ":"), ensure_ascii=False)`` writes,
+    in a tenth of its time (orjson; docs/load.md)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def welcome(player: str | None, name: str | None = None, lang: str = "en") -> JsonObject:
