@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import struct
 import time
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from fastapi import WebSocket
@@ -235,7 +234,7 @@ class FrameWriter:
         (False: nothing written; ``send`` waits, or tells)."""
         if not self.server.writable.is_set() or self._closing():
             return False
-        self.server.transport.write(b"".join([_framed(text) for text in texts]))
+        self._write(texts)
         return True
 
     async def send(self, texts: list[str]) -> None:
@@ -244,6 +243,9 @@ class FrameWriter:
         await self.server.writable.wait()
         if self._closing():
             raise ConnectionResetError("the client's socket is closing")
+        self._write(texts)
+
+    def _write(self, texts: list[str]) -> None:
         self.server.transport.write(b"".join([_framed(text) for text in texts]))
 
     def _closing(self) -> bool:
@@ -278,4 +280,4 @@ def text_frame(text: str) -> bytes:
 
 # A frame the table shares (the same text to every connection that sees it alike) is
 # framed once for all of them: their writers run one after another once the table yields.
-_framed = functools.lru_cache(maxsize=64)(text_frame)
+_framed = lru_cache(maxsize=64)(text_frame)
