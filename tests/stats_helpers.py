@@ -1,5 +1,6 @@
 """Hands played by random bots on the room's own table host (``room/driver.py``), with a
-seeded deck: their stored records (as the room finishes them) for the statistics' tests."""
+seeded deck: their stored records (as the room finishes them) for the statistics' tests,
+and the room's work at each hand's end."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ def played_records(
 ) -> list[dict[str, Any]]:
     """The records of ``hands`` hands (oldest first) of ``players`` random bots, player
     ids 1, 2, ..., at a table of ``settings``; each bot buys in again when broke."""
+    return [finished.record for finished in finished_hands(hands, seed, players, **settings)]
+
+
+def finished_hands(hands: int, seed: int, players: int = 4, **settings: Any) -> list[FinishHand]:
+    """The room's work at the end of each of those hands: its record, and the record as a
+    value with the engine's hand."""
     host = TableHost("t1", TableSettings("Stats", **settings), 1, AT_ONCE)
     keeper = MemoryKeeper("t1", random.Random(seed))
     for seat in range(players):
@@ -31,7 +38,7 @@ def played_records(
     now = 0.0
     for _ in range(hands * 200):
         run(host.schedule(now), keeper)
-        finished = [w.record for w in keeper.work if isinstance(w, FinishHand)]
+        finished = [w for w in keeper.work if isinstance(w, FinishHand)]
         if len(finished) >= hands:
             return finished[:hands]
         due = host.next_timer()

@@ -20,8 +20,9 @@ from typing import Any
 
 from splitpot.cards import Card
 from splitpot.dealer import Scene
-from splitpot.engine import LegalActions
+from splitpot.engine import Hand, LegalActions
 from splitpot.fair import PreOrder
+from splitpot.history import HandRecord
 from splitpot.i18n import Said
 from splitpot.protocol import JsonObject
 from splitpot.room.clock import Turn, Vote
@@ -113,7 +114,9 @@ class CancelHand:
 
 @dataclass(frozen=True, slots=True)
 class FinishHand:
-    """The hand's record and each player's result (the ledger's hand result)."""
+    """The hand's record and each player's result (the ledger's hand result); ``played``:
+    the record as a value and the engine's hand, which the record's document is made of
+    without reading the record again and replaying it."""
 
     hand: str
     number: int
@@ -122,6 +125,7 @@ class FinishHand:
     record: dict[str, Any]
     results: dict[int, int]
     rake: int
+    played: tuple[HandRecord, Hand]
 
 
 @dataclass(frozen=True, slots=True)

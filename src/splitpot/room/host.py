@@ -1407,9 +1407,8 @@ class TableHost:
         played = self.table.history[-1]
         hand = played.hand
         assert hand.result is not None and playing is not None
-        record = to_json(
-            record_of(played, playing.id, playing.serial, self._tournament_record()), hand
-        )
+        hand_record = record_of(played, playing.id, playing.serial, self._tournament_record())
+        record = to_json(hand_record, hand)
         ids = [self.occupants[seat].player_id for seat in played.seats]
         record[PLAYER_IDS] = ids  # whose cards each viewer may see in the history
         if playing.secret is not None:
@@ -1426,6 +1425,7 @@ class TableHost:
             record,
             results,
             hand.result.rake,
+            (hand_record, hand),
         )
         self.pots.append(sum(pot.amount for pot in hand.result.pots) + hand.result.rake)
         self.last_deal = None if playing.secret is None else (playing.id, playing.secret)

@@ -373,7 +373,7 @@ class TableActor:
             finished.hand, self.id, finished.number, finished.serial, HandStatus.FINISHED,
             finished.started_at, None, record,
         )  # fmt: skip
-        link = await asyncio.to_thread(chain_link, self.chain_head, stored)
+        link = await asyncio.to_thread(chain_link, self.chain_head, stored, finished.played)
         record[CHAIN] = link
         await self.room.db(
             self.room.store.finish_hand, finished.hand, record, finished.results, finished.rake

@@ -12,8 +12,9 @@ from typing import Any
 
 from splitpot import fair
 from splitpot.cards import Card, parse_cards
-from splitpot.engine import PotAwarded
+from splitpot.engine import Hand, PotAwarded
 from splitpot.fair import chain_hash
+from splitpot.history import HandRecord
 from splitpot.history.phh import write_phh
 from splitpot.history.pokerstars import write_pokerstars
 from splitpot.history.replay import arranged_deck, replay_record
@@ -39,17 +40,23 @@ def hand_document(
     format: str = "json",
     *,
     seats: int | None = None,
+    played: tuple[HandRecord, Hand] | None = None,
 ) -> dict[str, Any]:
     """The finished hand for the player ``viewer`` (a room player id; None: a watcher):
     the splitpot JSON document, or ``{"id", "format", "text"}`` for PokerStars and PHH
     (PokerStars numbers the hand by its serial, names the table, its number of ``seats``
-    and the time the hand started, in UTC and Eastern Time)."""
+    and the time the hand started, in UTC and Eastern Time). ``played``: the record as a
+    value and the engine's hand, where the caller holds them (the table that just played
+    it), in place of the stored record read and replayed."""
     stored, hand_id, table = stored_hand.record, stored_hand.id, stored_hand.table_id
     started = stored_hand.started_at
     if stored is None:
         raise ValueError(f"hand {hand_id} is not finished: it has no record yet")
-    record = from_json(stored)
-    hand = replay_record(record).hand
+    if played is None:
+        record = from_json(stored)
+        hand = replay_record(record).hand
+    else:
+        record, hand = played
     ids = stored.get(PLAYER_IDS, [])
     index = ids.index(viewer) if viewer in ids else None
     seen = revealed_holes(hand, index)
@@ -159,10 +166,12 @@ def _announcement(
     return pending.announcement()
 
 
-def chain_link(previous: bytes, stored_hand: StoredHand) -> dict[str, str]:
+def chain_link(
+    previous: bytes, stored_hand: StoredHand, played: tuple[HandRecord, Hand] | None = None
+) -> dict[str, str]:
     """The hand's link in its table's chain (FAIRNESS.md), over its document as anyone
     sees it (no session): ``previous`` and this link's ``hash``, in hex."""
-    made = chain_hash(previous, hand_document(stored_hand, None))
+    made = chain_hash(previous, hand_document(stored_hand, None, played=played))
     return {"previous": previous.hex(), "hash": made.hex()}
 
 
