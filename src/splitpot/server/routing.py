@@ -100,18 +100,18 @@ class Routing:
             connection.watching[table_id] = command.invite
 
     async def _route(self, connection: Connection, command: TableMessage, text: str) -> None:
-        message = {
-            "conn": connection.id,
-            "player": player_json(connection.player),
-            "lang": connection.words.language.value,
-            "text": text,
-        }
         for pause in OWNER_WAITS:  # a table between owners has one again within moments
             actor = self.room.tables.get(command.table)
             if actor is not None:  # run here (perhaps since the last try)
                 await actor.submit(request(connection, command))
                 return
             if self.room.cluster is not None:
+                message = {
+                    "conn": connection.id,
+                    "player": player_json(connection.player),
+                    "lang": connection.words.language.value,
+                    "text": text,
+                }
                 try:
                     await self.room.cluster.forward(command.table, message)
                     return
