@@ -274,12 +274,11 @@ class TableHost:
         self._mind_humans(now)
 
     def seat_of(self, player_id: int | None) -> int | None:
-        if player_id is None:
-            return None
-        for seat, occupant in self.occupants.items():
-            if occupant.player_id == player_id:
-                return seat
-        return None
+        return None if player_id is None else self.seats_by_player().get(player_id)
+
+    def seats_by_player(self) -> dict[int, int]:
+        """The seat of each player seated here, by their room player id."""
+        return {occupant.player_id: seat for seat, occupant in self.occupants.items()}
 
     def info(self) -> TableInfo:
         """The protocol's facts of the table."""

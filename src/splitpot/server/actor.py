@@ -452,6 +452,15 @@ class TableActor:
         each seat's view is asked for once, and one that hides nothing more than the
         public's is the public's."""
         host = self.host
+        seats = host.seats_by_player()
+        audience: list[tuple[Connection, int | None]] = []  # each connection, its seat
+        for connection in list(self.watchers):
+            if connection.closed:
+                self.watchers.discard(connection)
+                self.admitted.discard(connection)
+            else:
+                player = connection.player_id
+                audience.append((connection, None if player is None else seats.get(player)))
         for offset, (event, scene) in enumerate(
             zip(published.events, published.scenes, strict=True)
         ):
@@ -459,23 +468,18 @@ class TableActor:
             public = seen_by(event, None)
             views: dict[int | None, TableEvent] = {None: public}  # by the viewer's seat
             made: dict[tuple[int | None, Words], str] = {}  # by the view's seat, and words
-            for connection in list(self.watchers):
-                if connection.closed:
-                    self.watchers.discard(connection)
-                    self.admitted.discard(connection)
-                    continue
-                seat = host.seat_of(connection.player_id)
+            for connection, seat in audience:
                 seen = views.get(seat)
                 if seen is None:
                     seen = seen_by(event, seat)
                     views[seat] = seen = public if seen == public else seen
                 words = connection.words
-                audience = (None if seen is public else seat, words)
-                text = made.get(audience)
+                frame_of = (None if seen is public else seat, words)
+                text = made.get(frame_of)
                 if text is None:
                     told = scene.speaking(words)
                     text = frames.event(host, seen, told, seq, published.fairness, published.vote)
-                    made[audience] = text
+                    made[frame_of] = text
                 connection.send(text)
 
     def _to_all(self, sent: str) -> None:
