@@ -111,7 +111,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 
 def ensure_distinct(cards: Iterable[Card]) -> None:
     """Raise DuplicateCardError for the first card that appears twice."""
-    if isinstance(cards, tuple | list) and len({card.code for card in cards}) == len(cards):
+    if isinstance(cards, (tuple, list)) and len({card.code for card in cards}) == len(cards):
         return
     seen: set[Card] = set()
     for card in cards:

@@ -34,15 +34,15 @@ class Action:
 
     @classmethod
     def fold(cls) -> Action:
-        return cls(ActionKind.FOLD)
+        return _PLAIN[ActionKind.FOLD]
 
     @classmethod
     def check(cls) -> Action:
-        return cls(ActionKind.CHECK)
+        return _PLAIN[ActionKind.CHECK]
 
     @classmethod
     def call(cls) -> Action:
-        return cls(ActionKind.CALL)
+        return _PLAIN[ActionKind.CALL]
 
     @classmethod
     def bet(cls, to: int) -> Action:
@@ -54,15 +54,15 @@ class Action:
 
     @classmethod
     def all_in(cls) -> Action:
-        return cls(ActionKind.ALL_IN)
+        return _PLAIN[ActionKind.ALL_IN]
 
     @classmethod
     def show(cls) -> Action:
-        return cls(ActionKind.SHOW)
+        return _PLAIN[ActionKind.SHOW]
 
     @classmethod
     def muck(cls) -> Action:
-        return cls(ActionKind.MUCK)
+        return _PLAIN[ActionKind.MUCK]
 
     @classmethod
     def parse(cls, text: str) -> Action:
@@ -80,10 +80,17 @@ class Action:
             return cls(kind, int(words[1]))
         if len(words) != 1:
             raise ValueError(f"{kind.value} takes no amount")
-        return cls(kind)
+        return _PLAIN[kind]
 
     def __str__(self) -> str:
         return self.kind.value if self.amount is None else f"{self.kind.value} {self.amount}"
+
+
+# The actions that take no amount, each made once: an action is an immutable value, and a
+# bot or a table asks for these at every decision.
+_PLAIN = {
+    kind: Action(kind) for kind in ActionKind if kind not in (ActionKind.BET, ActionKind.RAISE)
+}
 
 
 @dataclass(frozen=True, slots=True)

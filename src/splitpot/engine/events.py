@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum, IntEnum
+from functools import cache
 
 from splitpot.cards import Card
 from splitpot.engine.actions import ActionKind
@@ -193,5 +194,12 @@ def view(event: Event, viewer: int | None) -> Event:
     """The event as ``viewer`` may see it (None: a spectator). Only a deal of hole cards
     hides anything: its cards are visible to their owner alone."""
     if isinstance(event, HoleCardsDealt) and event.player != viewer:
-        return HoleCardsDealt(event.player, (None,) * len(event.cards))
+        return _face_down(event.player, len(event.cards))
     return event
+
+
+@cache
+def _face_down(player: int, cards: int) -> HoleCardsDealt:
+    """A deal of hole cards as everyone but their owner sees it: one value, made once
+    (at six hands each deal is seen face down by five players, hand after hand)."""
+    return HoleCardsDealt(player, (None,) * cards)
