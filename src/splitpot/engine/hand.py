@@ -8,6 +8,7 @@ events it caused; an illegal action raises ``IllegalActionError`` and changes no
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -223,6 +224,7 @@ class Hand:
         self._showdown: ShowdownRound | None = None  # once the last betting round is over
         self._awards: tuple[Award, ...] = ()
         self._pots: list[Pot] = []
+        self._gathered: tuple[Pot, ...] = ()  # the pots when the bets were last gathered
         self._rake = 0
         self._legal: LegalActions | None = None  # of the state as it is now
 
@@ -306,7 +308,8 @@ class Hand:
     def _visible(self, viewer: int | None) -> list[Event]:
         """The viewer's kept list of the events as they may see them, brought up to date."""
         seen = self._seen.setdefault(viewer, [])
-        seen.extend(view(event, viewer) for event in self.events[len(seen) :])
+        for event in self.events[len(seen) :]:  # a loop: no generator made at every view
+            seen.append(view(event, viewer))
         return seen
 
     # ------------------------------------------------------------- the action
@@ -418,13 +421,13 @@ class Hand:
             self._emit(Posted(post.player, post.kind, chips, self._stacks[post.player] == 0))
 
     def _deal_hole_cards(self) -> None:
-        count = self.config.variant.hole_cards
-        dealt: list[list[Card | None]] = [[] for _ in range(self.players)]
-        for _ in range(count):  # one card at a time, the button last (RULES.md 4.2)
-            for player in deal_order(self.players, self.button):
-                dealt[player].append(self._draw(1)[0])
-        self.holes = [tuple(cards) for cards in dealt]
-        for player in deal_order(self.players, self.button):
+        """One card at a time to each player, the button last (RULES.md 4.2): the player
+        in each place of the order gets every ``players``-th card from that place."""
+        players, order = self.players, deal_order(self.players, self.button)
+        cards = self._draw(self.config.variant.hole_cards * players)
+        for place, player in enumerate(order):
+            self.holes[player] = cards[place::players]
+        for player in order:
             self._emit(HoleCardsDealt(player, self.holes[player]))
 
     def _first_preflop_actor(self) -> int:
@@ -451,15 +454,15 @@ class Hand:
     def _skip_preflop(self) -> None:
         """RULES.md 7, a bomb pot: no betting before the flop; the flop comes at once and
         the first player still in left of the button acts first."""
-        self._emit(
-            RoundEnded(self.street, sum(self._committed) + self._dead, tuple(self.current_pots()))
-        )
+        self._gather()
         self.street = Street.FLOP
         self._deal_board(Street.FLOP)
         self._start_round((self.button + 1) % self.players)
 
     def _able(self) -> list[int]:
-        return [p for p in range(self.players) if not self._folded[p] and self._stacks[p] > 0]
+        """The players still in with chips left to bet, in seat order."""
+        folded, stacks = self._folded, self._stacks
+        return [p for p in range(self.players) if not folded[p] and stacks[p] > 0]
 
     def _next_actor(self) -> int | None:
         able = self._able()
@@ -467,9 +470,9 @@ class Hand:
         if not able or (len(able) == 1 and self._bets[able[0]] >= round_.level):
             return None  # no one left to bet against
         start = round_.first if self.to_act is None else (self.to_act + 1) % self.players
-        for i in range(self.players):
-            p = (start + i) % self.players
-            if p in able and round_.owes_action(p, self._bets[p]):
+        at = bisect_left(able, start)  # able is in seat order: clockwise from start
+        for p in able[at:] + able[:at]:
+            if round_.owes_action(p, self._bets[p]):
                 return p
         return None
 
@@ -478,13 +481,13 @@ class Hand:
         the current bet (docs/rules.md; PokerKit refuses it too): not when every other
         player is all in or can only call."""
         level, bets, stacks, folded = self._round.level, self._bets, self._stacks, self._folded
-        return any(
-            p != player and not folded[p] and stacks[p] + bets[p] > level
-            for p in range(self.players)
-        )
+        for p in range(self.players):
+            if p != player and not folded[p] and stacks[p] + bets[p] > level:
+                return True
+        return False
 
     def _may_raise(self, player: int) -> bool:
-        return self._opponent_can_go_past(player) and self._round.reopened_for(player)
+        return self._round.reopened_for(player) and self._opponent_can_go_past(player)
 
     def _resolve_bet(
         self, player: int, action: Action, legal: LegalActions
@@ -641,8 +644,7 @@ class Hand:
                 if self.to_act is None:
                     self._finish()
                 return
-            live = [p for p in range(self.players) if not self._folded[p]]
-            if len(live) == 1:
+            if self._folded.count(False) == 1:
                 self._end_round()
                 self._finish()
                 return
@@ -654,6 +656,7 @@ class Hand:
             self.to_act = None
             if self.street is Street.RIVER or len(self._able()) <= 1:
                 self._face_up = self._turn_face_up()
+                live = [p for p in range(self.players) if not self._folded[p]]
                 if self._offers_runs(live):
                     self.phase = Phase.RUN_IT
                     self._emit(RunItOffered(tuple(live)))
@@ -666,7 +669,7 @@ class Hand:
 
     def _end_round(self) -> None:
         """Return an uncalled bet, then gather the bets into the pot (RULES.md 4.5)."""
-        ordered = sorted(range(self.players), key=lambda p: self._bets[p], reverse=True)
+        ordered = sorted(range(self.players), key=self._bets.__getitem__, reverse=True)
         top, second = ordered[0], ordered[1]
         excess = self._bets[top] - self._bets[second]
         if excess > 0:
@@ -677,8 +680,13 @@ class Hand:
         # RULES.md 5 names the river's last bettor or raiser; a board run out early had none.
         self._river_aggressor = self._round.aggressor if self.street is Street.RIVER else None
         self._bets = [0] * self.players
-        pots = tuple(self.current_pots())
-        self._emit(RoundEnded(self.street, sum(self._committed) + self._dead, pots))
+        self._gather()
+
+    def _gather(self) -> None:
+        """The round's bets gathered into the pots: the pots as they stand, which the
+        hand ends with when no chips go in after (RULES.md 4.5)."""
+        self._gathered = tuple(self.current_pots())
+        self._emit(RoundEnded(self.street, sum(self._committed) + self._dead, self._gathered))
 
     def _deal_board(self, street: Street) -> None:
         """A street on each board, a burn before each (RULES.md 4.4 and 7)."""
@@ -792,8 +800,9 @@ class Hand:
         self.events.extend(self._showdown.reveal())
 
     def _take_rake(self) -> list[Pot]:
-        """The pots after the rake comes out of each (RULES.md 5); paid when the hand ends."""
-        pots = self.current_pots()
+        """The pots after the rake comes out of each (RULES.md 5); paid when the hand ends.
+        The betting is over: the pots are those its last round gathered."""
+        pots = self._gathered
         cuts = self._rake_cuts([pot.amount for pot in pots])
         self._rake = sum(cuts)
         self._pots = [

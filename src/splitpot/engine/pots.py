@@ -48,7 +48,8 @@ def side_pots(committed: Sequence[int], live: Sequence[bool], dead: int = 0) -> 
     pots: list[Pot] = []
     floor = 0
     for index, level in enumerate(levels):
-        amount = sum(min(c, level) - min(c, floor) for c in committed) + (dead if index == 0 else 0)
+        amount = sum(min(c, level) - floor for c in committed if c > floor)
+        amount += dead if index == 0 else 0
         eligible = tuple(
             p
             for p, (c, alive) in enumerate(zip(committed, live, strict=True))
@@ -59,7 +60,7 @@ def side_pots(committed: Sequence[int], live: Sequence[bool], dead: int = 0) -> 
         else:
             pots.append(Pot(amount, eligible))
         floor = level
-    leftover = sum(c - min(c, floor) for c in committed)
+    leftover = sum(c - floor for c in committed if c > floor)
     if leftover:
         if not pots:
             raise ValueError("chips in the pot but no player still in to win them")
