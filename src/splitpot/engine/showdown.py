@@ -16,7 +16,7 @@ from splitpot.engine.actions import Action, ActionKind, LegalActions
 from splitpot.engine.errors import IllegalActionError
 from splitpot.engine.events import Event, Mucked, Shown
 from splitpot.engine.pots import Pot, award_pots
-from splitpot.evaluate import HighHand, LowHand, Variant, best_high, best_low
+from splitpot.evaluate import HighHand, LowHand, Variant, best_high, best_high_low
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +180,8 @@ def _values(
         hole = holes[player]
         if None not in hole:
             cards = [card for card in hole if card is not None]
-            low = best_low(cards, table, variant.low_qualifier) if variant.has_low else None
-            values[player] = HandValue(best_high(cards, table), low)
+            if variant.has_low:
+                values[player] = HandValue(*best_high_low(cards, table, variant.low_qualifier))
+            else:
+                values[player] = HandValue(best_high(cards, table), None)
     return values

@@ -112,8 +112,11 @@ def _pack(cards: tuple[Card, ...]) -> int:
 _by_code = attrgetter("code")
 
 
-def _best(hole: CardsLike, board: CardsLike, low_limit: int) -> tuple[int, tuple[Card, ...]]:
-    hole_cards, board_cards = _checked(hole, board)
+def _best(
+    hole_cards: tuple[Card, ...], board_cards: tuple[Card, ...], low_limit: int
+) -> tuple[int, tuple[Card, ...]]:
+    """The strength and the five cards of the best hand of checked cards: high with
+    ``low_limit`` 0, else the best low under that limit (strength 0: none)."""
     strength, i, j, x, y, z = _kernels.best_combination(
         _pack(hole_cards),
         len(hole_cards),
@@ -130,8 +133,7 @@ def _best(hole: CardsLike, board: CardsLike, low_limit: int) -> tuple[int, tuple
 
 def best_high(hole: CardsLike, board: CardsLike) -> HighHand:
     """The best high hand of exactly two of ``hole`` and three of ``board`` (RULES.md 1)."""
-    strength, cards = _best(hole, board, 0)
-    return HighHand(strength, cards)
+    return HighHand(*_best(*_checked(hole, board), 0))
 
 
 def best_low(hole: CardsLike, board: CardsLike, qualifier: int | None = 8) -> LowHand | None:
@@ -140,7 +142,28 @@ def best_low(hole: CardsLike, board: CardsLike, qualifier: int | None = 8) -> Lo
     ``qualifier`` is the highest card a low may hold (8 for eight or better); None gives
     the game without a qualifier, where any five different ranks make a low.
     """
+    limit = _low_limit(qualifier)
+    return _low(*_checked(hole, board), limit)
+
+
+def best_high_low(
+    hole: CardsLike, board: CardsLike, qualifier: int | None = 8
+) -> tuple[HighHand, LowHand | None]:
+    """``best_high`` and ``best_low`` at once, the cards read and checked once (a
+    showdown values every hand still in both ways)."""
+    limit = _low_limit(qualifier)
+    hole_cards, board_cards = _checked(hole, board)
+    return HighHand(*_best(hole_cards, board_cards, 0)), _low(hole_cards, board_cards, limit)
+
+
+def _low_limit(qualifier: int | None) -> int:
+    """The kernel's limit for a low ``qualifier`` (see ``best_low``), checked."""
     if qualifier is not None and not 5 <= qualifier <= 13:
         raise ValueError(f"a low qualifier is a rank value from 5 to 13, not {qualifier}")
-    strength, cards = _best(hole, board, _kernels.low_limit(qualifier))
+    return _kernels.low_limit(qualifier)
+
+
+def _low(hole_cards: tuple[Card, ...], board_cards: tuple[Card, ...], limit: int) -> LowHand | None:
+    """The best low of checked cards under the kernel's ``limit``, or None."""
+    strength, cards = _best(hole_cards, board_cards, limit)
     return LowHand(strength, cards) if strength > 0 else None
