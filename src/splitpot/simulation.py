@@ -33,23 +33,25 @@ def play_bots(table: Table, bots: Mapping[int, Bot]) -> None:
     while table.hand is not None and (seat := table.seat_to_act) in bots:
         hand = table.hand.hand
         assert seat is not None and hand.to_act is not None
-        table.act(seat, bots[seat].decide(hand.view(hand.to_act), variant))
+        table.play(seat, bots[seat].decide(hand.view(hand.to_act), variant))
 
 
-def play_hand(table: Table, bots: dict[int, Bot], deck: Deck, draw: Deck) -> TableHand:
-    """Deal one hand and let the bots play it out; ``draw`` is shuffled apart for a draw
-    for the button, when the game (re)starts (RULES.md 4.1)."""
-    table.deal(deck.cards, draw=draw.cards)
+def play_hand(
+    table: Table, bots: dict[int, Bot], deck: Deck, draw: random.Random | int
+) -> TableHand:
+    """Deal one hand and let the bots play it out; ``draw`` shuffles a deck apart for a
+    draw for the button, when the game (re)starts (RULES.md 4.1: only then is it dealt)."""
+    table.deal(deck.cards, draw=Deck(draw).cards if table.draws_for_button else None)
     dealt = table.latest
     assert dealt is not None
     play_bots(table, bots)
     return dealt
 
 
-def _shuffled(seeds: random.Random | None) -> Deck:
-    """A deck shuffled with secret randomness, or by the next seed of a seeded run (the
+def _shuffler(seeds: random.Random | None) -> random.Random | int:
+    """What shuffles a deck: secret randomness, or the next seed of a seeded run (the
     same deals every run)."""
-    return Deck(random.SystemRandom() if seeds is None else seeds.getrandbits(64))
+    return random.SystemRandom() if seeds is None else seeds.getrandbits(64)
 
 
 def simulate(
@@ -80,7 +82,7 @@ def simulate(
             if player is not None and player.stack == 0:
                 table.add_chips(seat, chips)
                 bought[seat] += chips
-        deck, draw = (_shuffled(seeds) for _ in range(2))
+        deck, draw = Deck(_shuffler(seeds)), _shuffler(seeds)
         dealt = play_hand(table, by_seat, deck, draw)
         result = dealt.hand.result
         assert result is not None

@@ -215,7 +215,7 @@ def by_seat(number: int, events: list[Event], seats: tuple[int, ...]) -> list[Ta
             keyed.append(InHand(number, RunItOffered(tuple(seats[p] for p in event.players))))
         elif isinstance(event, RoundEnded):
             pots = tuple(Pot(p.amount, tuple(seats[i] for i in p.eligible)) for p in event.pots)
-            keyed.append(InHand(number, replace(event, pots=pots)))
+            keyed.append(InHand(number, RoundEnded(event.street, event.pot, pots)))
         else:
             keyed.append(InHand(number, event))
     return keyed

@@ -351,6 +351,12 @@ class Table:
         return max(drawn, key=lambda seat: drawn[seat])
 
     @property
+    def draws_for_button(self) -> bool:
+        """Whether the next deal draws for the button (RULES.md 4.1): the game (re)starts
+        with a hand that is no bomb pot. Else ``deal`` needs no ``draw``."""
+        return not self._bomb_due() and self._restarts(self._ready())
+
+    @property
     def latest(self) -> TableHand | None:
         """The hand in play, or else the last one played (a hand over as soon as it was
         dealt is settled at once and already in the history)."""
@@ -557,6 +563,12 @@ class Table:
         events = by_seat(current.number, current.hand.apply(action), current.seats)
         return events + self._settle_if_over()
 
+    def play(self, seat: int, action: Action) -> None:
+        """``act`` for a caller that reads the hand itself rather than the table's events
+        (the bots' simulation): the same action, checks and settling, no events built."""
+        self._hand_to_act(seat).hand.apply(action)
+        self._settle_if_over()
+
     def check_act(self, seat: int, action: Action) -> None:
         """Raise what ``act`` would (a ``TableError``, an ``IllegalActionError``), changing
         nothing: an action is refused before anything of it is logged."""
@@ -683,10 +695,15 @@ class Table:
                 return candidate
         raise TableError("no player to move to")
 
+    def _restarts(self, ready: list[int]) -> bool:
+        """The game (re)starts: no button yet, or fewer than two of the players ``ready``
+        who owe no blinds."""
+        regulars = [s for s in ready if not self._occupant(s).owes_blinds]
+        return self.button_seat is None or len(regulars) < 2
+
     def _place_blinds(self, ready: list[int], draw: Sequence[Card] | None) -> _Blinds:
         """The button and blinds of the next hand (the dead-button rule), and who they pass."""
-        regulars = [s for s in ready if not self._occupant(s).owes_blinds]
-        if self.button_seat is None or len(regulars) < 2:  # the game (re)starts
+        if self._restarts(ready):
             if draw is None:
                 raise TableError(
                     "the game starts: the button is drawn with cards of its own (pass draw=)"
