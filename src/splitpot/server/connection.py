@@ -44,13 +44,13 @@ class Outbox:
         if self.ended or len(self._frames) >= SEND_QUEUE:
             return False
         self._frames.append(frame)
-        if self._waiter is None or self._waiter.done():  # the writer takes them
+        if not self._idle():  # the writer is busy, woken or not started: it takes them
             return True
         if self.direct is None:
-            self._waiter.set_result(None)
+            self._wake()
         elif not self._flushing:
             self._flushing = True
-            self._waiter.get_loop().call_soon(self._flush)
+            asyncio.get_running_loop().call_soon(self._flush)
         return True
 
     def end(self) -> None:
@@ -75,16 +75,20 @@ class Outbox:
         """The frames waiting, written at once while the writer is idle (so none can
         overtake another); where the socket cannot take them now, the writer does."""
         self._flushing = False
-        idle = self._waiter is not None and not self._waiter.done()
-        if not self._frames or not idle or self.direct is None:
+        if not self._frames or not self._idle() or self.direct is None:
             return
         if self.direct(list(self._frames)):
             self._frames.clear()
         else:
             self._wake()
 
+    def _idle(self) -> bool:
+        """The writer waits in ``take``, not yet woken."""
+        return self._waiter is not None and not self._waiter.done()
+
     def _wake(self) -> None:
-        if self._waiter is not None and not self._waiter.done():
+        if self._idle():
+            assert self._waiter is not None
             self._waiter.set_result(None)
 
 
