@@ -497,14 +497,21 @@ class Room:
         self.spawn(self._stop_here(actor))
 
     async def _stop_here(self, actor: TableActor) -> None:
-        """Stop the table's task here, give its lease up, and take it out of the lobby."""
+        """Stop listening for the table's commands, stop its task here, give its lease up,
+        and take it out of the lobby. Deaf first: a command sent from now on finds no
+        owner and is sent again until the next one listens, where one heard here after
+        the table stopped would be lost and its sender told ``try_again`` only after
+        ``cluster.ANSWER_WAIT``."""
         self.tables.pop(actor.id, None)
-        await actor.stop()
-        await self._release(actor.id)
         cluster = self.cluster
-        if cluster is not None and cluster.connected:
+        connected = cluster is not None and cluster.connected
+        if cluster is not None and connected:
             with contextlib.suppress(RedisError, OSError):
                 await cluster.disown(actor.id)
+        await actor.stop()
+        await self._release(actor.id)
+        if cluster is not None and connected:
+            with contextlib.suppress(RedisError, OSError):
                 await cluster.forget([actor.id])
 
     async def place(self, table_ids: list[str]) -> None:
