@@ -1,10 +1,12 @@
 """The room on several processes (docs/deploy.md), measured on this machine: what a
-command routed through Redis to its table's process costs over one its process serves
-itself, how long a dead process's tables take to move, and how the room's capacity grows
-with processes.
+command routed to its table's process (over the direct link between the processes, or
+through Redis alone with ``--link off``) costs over one its process serves itself, how
+long a dead process's tables take to move, and how the room's capacity grows with
+processes.
 
 Run: ``.venv/bin/python benchmarks/cluster.py [--routed] [--failover] [--capacity]
-[--processes 1,2,3] [--tables N] [--watchers W] [--think S] [--seconds S] [--lease S]``
+[--processes 1,2,3] [--tables N] [--watchers W] [--think S] [--seconds S] [--lease S]
+[--link on|off]``
 (no mode: all three). Each mode starts its own ``splitpot serve --redis`` processes
 (hands dealt back to back, no bot delay) on a fresh PostgreSQL database made on
 --postgres and dropped after, with Redis at --redis (default the machine's; the room's
@@ -47,6 +49,7 @@ import redis
 import uvloop
 from redis import asyncio as aioredis
 from room import (
+    LINK_VARIABLE,
     POSTGRES,
     Room,
     bounded,
@@ -162,7 +165,11 @@ async def seat_everyone(
 
 
 async def routed(args: argparse.Namespace) -> None:
-    print(f"Routed commands: 2 processes, {args.tables} tables, players think {args.think:g} s")
+    links = "direct links" if args.link == "on" else "Redis alone (--link off)"
+    print(
+        f"Routed commands: 2 processes, {links}, {args.tables} tables, "
+        f"players think {args.think:g} s"
+    )
     with cluster(2, args) as (engine, rooms):
         tables = await open_tables(rooms[0].url, args.tables)
         owner = owners(engine, rooms)
@@ -200,10 +207,16 @@ async def routed(args: argparse.Namespace) -> None:
             f"{ms(percentile(times, 0.9)):>8} {ms(percentile(times, 0.99)):>8}"
         )
     extra = medians[1] - medians[0]
-    print(
-        f"a routed command costs {ms(extra)} ms more at the median: the two bare hops "
-        f"{ms(medians[2])}, the room's own work on the way {ms(extra - medians[2])}"
-    )
+    if args.link == "on":
+        print(
+            f"a routed command costs {ms(extra)} ms more at the median over the direct link "
+            f"(target: 1 ms at most); two bare hops through Redis alone take {ms(medians[2])}"
+        )
+    else:
+        print(
+            f"a routed command costs {ms(extra)} ms more at the median: the two bare hops "
+            f"{ms(medians[2])}, the room's own work on the way {ms(extra - medians[2])}"
+        )
     print()
 
 
@@ -465,7 +478,14 @@ def main() -> None:
     parser.add_argument("--lease", type=float, default=5.0, help="leases in seconds (5)")
     parser.add_argument("--postgres", default=POSTGRES, help=f"(default {POSTGRES})")
     parser.add_argument("--redis", default=REDIS, help=f"(default {REDIS})")
+    parser.add_argument(
+        "--link",
+        choices=("on", "off"),
+        default="on",
+        help="the direct links between the processes (serve --link), or Redis alone (off)",
+    )
     args = parser.parse_args()
+    os.environ[LINK_VARIABLE] = args.link
     ready_for_many_clients()
     try:
         redis.Redis.from_url(args.redis, socket_connect_timeout=2).ping()

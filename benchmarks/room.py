@@ -74,6 +74,7 @@ BISECT = 3  # then at most this many runs between the last that kept it and the 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 LOOP_VARIABLE = "SPLITPOT_BENCH_LOOP"  # --loop, for the room processes this starts
 HTTP_VARIABLE = "SPLITPOT_BENCH_HTTP"  # their HTTP parser (benchmarks/parsers.py)
+LINK_VARIABLE = "SPLITPOT_BENCH_LINK"  # "off": no direct links (benchmarks/cluster.py --link)
 FLOOR = "floor"  # benchmarks/floor.py in place of the room: the floor under its CPU an action
 HOST = "127.0.0.1"
 # every benchmark client comes from 127.0.0.1: 600 guests for the goal's tables, and
@@ -90,14 +91,15 @@ FAST = RoomOptions(
 def serve(port: int, url: str, redis: str | None = None) -> None:
     """The room process: ``splitpot serve`` itself, with hands dealt back to back; with
     ``redis``, one of a room's processes (benchmarks/cluster.py), its lease from
-    SPLITPOT_LEASE_SECONDS when set."""
+    SPLITPOT_LEASE_SECONDS when set, its direct links off when SPLITPOT_BENCH_LINK=off."""
     from splitpot.server.main import Transport, seconds_from
     from splitpot.server.main import serve as serve_room
 
     if os.environ.get(stalls.VARIABLE):  # --stalls MS
         stalls.watch(int(os.environ[stalls.VARIABLE]) / 1000)
     lease = seconds_from("SPLITPOT_LEASE_SECONDS", FAST.lease_seconds, 0.5)
-    options = replace(FAST, lease_seconds=lease)
+    link = None if os.environ.get(LINK_VARIABLE) == "off" else FAST.link
+    options = replace(FAST, lease_seconds=lease, link=link)
     transport = Transport(
         loop=os.environ.get(LOOP_VARIABLE, "uvloop"),
         http=os.environ.get(HTTP_VARIABLE, "httptools"),

@@ -75,16 +75,17 @@ def processes(
     logs: Path,
     count: int,
     after_first: Callable[[Serve], None] | None = None,
+    flags: tuple[str, ...] = (),
 ) -> Iterator[list[Serve]]:
     """``count`` processes of one room, the first started first (it opens the bots'
-    table; ``after_first`` is called then); each knows all the others before this
-    yields. All killed at the end."""
+    table; ``after_first`` is called then), each with ``flags`` to serve; each knows all
+    the others before this yields. All killed at the end."""
     started: list[Serve] = []
     try:
         for number in range(count):
             folder = logs / f"process-{number + 1}"
             folder.mkdir()
-            started.append(Serve(database_url, folder, "--redis", redis_url))
+            started.append(Serve(database_url, folder, "--redis", redis_url, *flags))
             started[-1].start()
             if number == 0 and after_first is not None:
                 after_first(started[0])

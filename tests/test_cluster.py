@@ -7,6 +7,7 @@ stopping process hands its tables over between hands. No chip is lost in any of 
 
 from __future__ import annotations
 
+import json
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import redis
 from cluster_process import (
     OwnRedis,
     guest,
@@ -155,6 +157,44 @@ def test_players_at_any_process_play_at_tables_run_by_any(
             client.close()
     check_chips(store)
     assert check_hands_against_ledger(store) >= 4
+
+
+@pytest.mark.parametrize("link", ["127.0.0.1:0", "off"], ids=["direct link", "Redis alone"])
+def test_a_routed_players_commands_and_frames_take_the_direct_link_when_there_is_one(
+    database_url: str, redis_url: str, store: Store, tmp_path: Path, link: str
+) -> None:
+    """A player at one process plays at a table another runs: with the direct links
+    (serve's default) her commands and their frames go between the two processes without
+    Redis, which hears none of them once the link is up; with ``--link off`` all of them
+    go through Redis. Either way every frame comes in order and no chip is lost."""
+    flags = ("--link", link)
+    with processes(database_url, redis_url, tmp_path, 2, flags=flags) as (first, second):
+        bots = first.bots_table()
+        ann = player(second, "Ann")
+        ann.sit(bots["id"], 1, bots["max_buy_in"])
+
+        def her_actions() -> int:
+            return sum(e["seat"] == ann.seat for e in ann.events("acted", bots["id"]))
+
+        play([ann], bots["id"], lambda: her_actions() >= 2)  # links open on the first ones
+        heard = redis.Redis.from_url(redis_url).pubsub()
+        prefix = f"splitpot:{store.room_id()}:"
+        heard.psubscribe(f"{prefix}table:*", f"{prefix}node:*")
+        assert heard.get_message(timeout=WAIT)["type"] == "psubscribe"
+        assert heard.get_message(timeout=WAIT)["type"] == "psubscribe"
+        enough = her_actions() + 3
+        play([ann], bots["id"], lambda: her_actions() >= enough)
+        kinds: list[str] = []
+        while (message := heard.get_message(timeout=0.5)) is not None:
+            kinds.append(json.loads(message["data"])["t"])
+        heard.close()
+        in_order(ann, bots["id"])
+        ann.close()
+    if link == "off":
+        assert kinds.count("command") >= 3 and kinds.count("items") >= 3, kinds
+    else:
+        assert kinds == [], "through Redis, with a link up"
+    check_chips(store)
 
 
 def test_killing_a_busy_tables_owner_moves_the_table_and_its_hand_resumes(
@@ -340,6 +380,10 @@ def test_a_stopping_process_hands_its_table_over_and_players_elsewhere_play_on(
         (["--redis", "http://127.0.0.1:6379"], "a Redis URL is redis://host[:port][/db]"),
         (["--redis", "redis://127.0.0.1:port"], "has a port that is not a number"),
         (["--url", "cards.example:8000"], "an origin is http(s)://host[:port]"),
+        (["--link", "7300"], "a link address is HOST:PORT (or off), not '7300'"),
+        (["--link", ":7300"], "a link address is HOST:PORT (or off), not ':7300'"),
+        (["--link", "10.0.0.5:port"], "the port in '10.0.0.5:port' is not a number from 0"),
+        (["--link", "10.0.0.5:65536"], "the port in '10.0.0.5:65536' is not a number from 0"),
     ],
 )
 def test_serve_refuses_a_bad_redis_or_address_by_name(

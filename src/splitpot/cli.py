@@ -821,7 +821,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         args.port,
         args.db,
         args.bots,
-        options=replace(paced_options(), **limits),
+        options=replace(paced_options(), **limits, link=args.link),
         origins=origins,
         redis=args.redis,
         url=args.url,
@@ -913,6 +913,18 @@ def _add_serve(commands: Any, words: Words) -> None:
         ),
     )
     serve.add_argument(
+        "--link",
+        type=typed(_link, words),
+        default=("127.0.0.1", 0),
+        metavar="HOST:PORT",
+        help=say(
+            "with --redis: where this process listens for the direct links of the room's "
+            "other processes, which carry a command to its table's process and the frames "
+            "back without Redis's two hops (default 127.0.0.1:0, a free port: processes on "
+            "one machine; give an address the others reach, or off for Redis alone)"
+        ),
+    )
+    serve.add_argument(
         "--forwarded-allow-ips",
         type=typed(_proxies, words),
         default=(),
@@ -999,6 +1011,22 @@ def _redis_url(text: str, words: Words = ENGLISH) -> str:
         said = words.say("{given} has a port that is not a number", given=repr(text))
         raise argparse.ArgumentTypeError(said) from None
     return text
+
+
+def _link(text: str, words: Words = ENGLISH) -> tuple[str, int] | None:
+    """Where the direct links are listened for: HOST:PORT (an IPv6 host in brackets), or
+    off."""
+    if text == "off":
+        return None
+    host, colon, port = text.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not colon or not host:
+        said = words.say("a link address is HOST:PORT (or off), not {given}", given=repr(text))
+        raise argparse.ArgumentTypeError(said)
+    if not port.isdigit() or int(port) > 65535:
+        said = words.say("the port in {given} is not a number from 0 to 65535", given=repr(text))
+        raise argparse.ArgumentTypeError(said)
+    return host, int(port)
 
 
 def _origin(text: str, words: Words = ENGLISH) -> str:

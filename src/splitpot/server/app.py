@@ -217,4 +217,4 @@ def joined(store: Store, redis: str, options: RoomOptions | None) -> Cluster:
     options = options or RoomOptions()
     node = options.node or "room"
     url = options.url or "http://127.0.0.1"
-    return Cluster(redis, store.room_id(), node, url, options.lease_seconds)
+    return Cluster(redis, store.room_id(), node, url, options.lease_seconds, options.link)

@@ -10,10 +10,13 @@ share a Redis never hear each other):
   order, and answers to its commands and questions;
 - ``room``: what every process hears: a table taken over, a session logged out.
 
-Hashes: ``nodes`` (each live process: its address and load) and ``tables`` (each open
-table's lobby summary and owner), rewritten every beat. Messages are lost while Redis is
-away; when it is back, every process says again what it owns and asks again for what its
-clients watch, so each client gets its tables whole.
+Hashes: ``nodes`` (each live process: its address, its link's and its load) and
+``tables`` (each open table's lobby summary and owner), rewritten every beat; the key
+``link-key``, the room's key for the direct links between its processes
+(``server/link.py``), which carry a client's commands to its table's owner and what comes
+back, as the ``table:`` and ``node:`` channels would, whenever a link is up. Messages
+are lost while Redis is away; when it is back, every process says again what it owns and
+asks again for what its clients watch, so each client gets its tables whole.
 """
 
 from __future__ import annotations
@@ -33,12 +36,15 @@ from redis.exceptions import RedisError
 
 from splitpot.i18n import Said
 from splitpot.protocol import ErrorCode, ProtocolError
+from splitpot.server.in_order import InOrder
+from splitpot.server.link import Links
 from splitpot.server.placement import Node
 
 log = logging.getLogger("splitpot.cluster")
 
 ANSWER_WAIT = 5.0  # seconds a process waits for a table's owner to answer a command
 FIRST_CONNECT = 2.0  # seconds a starting process waits for Redis before going on without
+REORDER_WAIT = 0.5  # seconds a batch that came early waits for those before it
 Json = dict[str, Any]
 
 
@@ -76,8 +82,19 @@ class Cluster:
     """This process's link to the others. Every message goes out through one publisher, in
     order (pipelined), so a process's frames to another arrive in the order sent."""
 
-    def __init__(self, url: str, room_id: str, node: str, public_url: str, ttl: float) -> None:
+    def __init__(
+        self,
+        url: str,
+        room_id: str,
+        node: str,
+        public_url: str,
+        ttl: float,
+        link: tuple[str, int] | None = None,
+    ) -> None:
         self.id = f"{node}/{secrets.token_hex(4)}"
+        # direct links to the others (``link``: where this process listens for theirs)
+        self.links = None if link is None else Links(self.id, self._hear_link)
+        self._link_at = link
         self.url = public_url
         self.ttl = ttl  # a beat older than this is a dead process's
         self.redis: aioredis.Redis = aioredis.from_url(
@@ -98,7 +115,8 @@ class Cluster:
         self._ids = itertools.count(1)
         self._outbox: dict[str, list[Any]] = {}  # node -> items for it, in order
         self._numbers: dict[str, int] = {}  # node -> the number of the last batch sent it
-        self._heard: dict[str, int] = {}  # node -> the number of its last batch heard
+        self._heard: dict[str, InOrder[Json]] = {}  # node -> its batches heard, in order
+        self._holes: dict[str, asyncio.TimerHandle] = {}  # node -> when to give up waiting
         self._flush_due = False
         self._sending: list[tuple[str, str, asyncio.Future[int] | None]] = []
         self._wake = asyncio.Event()  # something to publish
@@ -128,6 +146,13 @@ class Cluster:
         """Listen and publish; wait a little for Redis (the room runs its own tables
         without it, and joins the others when it comes)."""
         self.handler = handler
+        if self.links is not None and self._link_at is not None:
+            host, port = self._link_at
+            try:
+                log.info("direct links: listening on %s", await self.links.listen(host, port))
+            except OSError as error:
+                log.warning("no direct links at %s:%d (%s): Redis carries all", host, port, error)
+                self.links = None
         self._listener = asyncio.create_task(self._listen(), name="cluster listener")
         self._publisher = asyncio.create_task(self._publish_all(), name="cluster publisher")
         try:
@@ -142,6 +167,10 @@ class Cluster:
             await asyncio.wait_for(self._drain(), 1)
             await asyncio.wait_for(self.redis.hdel(f"{self.prefix}nodes", self.id), 1)
         self._stopping = True
+        if self.links is not None:
+            self.links.close()
+        for timer in self._holes.values():
+            timer.cancel()
         for task in (self._listener, self._publisher, *self._tasks):
             if task is not None:
                 task.cancel()
@@ -249,20 +278,49 @@ class Cluster:
             elif kind == "logout":
                 handler.on_logout(body["session"])
         elif kind == "items":
-            sender, number = body["from"], body["n"]
-            last = self._heard.get(sender)
-            self._heard[sender] = number
-            if last is not None and number != last + 1:  # messages were lost on the way
-                handler.on_gap(sender)
-            for item in body["items"]:
-                if item[0] == "f":  # a frame: table, fencing number, connections, text
-                    handler.on_frame(sender, item[1], item[2], item[3], item[4])
-                else:  # an answer: request, body
-                    waiting = self._waiting.get(item[1])
-                    if waiting is not None and not waiting.done():
-                        waiting.set_result(item[2])
+            self._take(body)
         elif kind == "ask":
             self._spawn(self._answer_question(body))
+
+    def _hear_link(self, peer: str, body: Json) -> None:
+        """A message over another process's direct link: a batch of items for this
+        process, or a command for a table it runs."""
+        if body["t"] == "items":
+            self._take(body)
+        elif body["t"] == "command":
+            self._spawn(self._handle().on_command(body["table"], body))
+
+    def _take(self, body: Json) -> None:
+        """A numbered batch of items from another process, handled in order: one that
+        overtook another waits for it up to ``REORDER_WAIT``, then those missing are lost
+        (the sender's tables are caught up on whole)."""
+        sender = body["from"]
+        heard = self._heard.setdefault(sender, InOrder())
+        for batch in heard.take(body["n"], body):
+            self._items(sender, batch["items"])
+        if not heard.waiting:
+            hole = self._holes.pop(sender, None)
+            if hole is not None:
+                hole.cancel()
+        elif sender not in self._holes:
+            loop = asyncio.get_running_loop()
+            self._holes[sender] = loop.call_later(REORDER_WAIT, self._give_up, sender)
+
+    def _give_up(self, sender: str) -> None:
+        self._holes.pop(sender, None)
+        self._handle().on_gap(sender)  # messages were lost on the way
+        for batch in self._heard[sender].give_up():
+            self._items(sender, batch["items"])
+
+    def _items(self, sender: str, items: list[Any]) -> None:
+        handler = self._handle()
+        for item in items:
+            if item[0] == "f":  # a frame: table, fencing number, connections, text
+                handler.on_frame(sender, item[1], item[2], item[3], item[4])
+            else:  # an answer: request, body
+                waiting = self._waiting.get(item[1])
+                if waiting is not None and not waiting.done():
+                    waiting.set_result(item[2])
 
     def _handle(self) -> Handler:
         assert self.handler is not None, "start the cluster first"
@@ -301,34 +359,53 @@ class Cluster:
 
     # ------------------------------------------------------------ sending
 
-    async def forward(self, table_id: str, message: Json) -> None:
+    async def forward(self, table_id: str, message: Json, owner: str | None = None) -> None:
         """A client's command to the table's owner, and its answer: nothing (done) or the
-        owner's refusal, raised as ``ProtocolError``. ``NoOwner`` when no process listens
-        for the table; ``ProtocolError`` TRY_AGAIN when Redis or the owner does not answer."""
+        owner's refusal, raised as ``ProtocolError``. Over the direct link to ``owner``
+        (the process the table's frames come from) while one is up and that process runs
+        the table, else through Redis. ``NoOwner`` when no process listens for the table;
+        ``ProtocolError`` TRY_AGAIN when Redis or the owner does not answer."""
+        answer = None
+        if owner is not None and self.links is not None:
+            answer = await self._command(table_id, message, owner)
+        if answer is None or answer.get("elsewhere"):  # not run there: through Redis
+            answer = await self._command(table_id, message)
+        if answer.get("code") is not None:
+            told = Said.from_json(answer["said"]) if "said" in answer else answer["message"]
+            raise ProtocolError(ErrorCode(answer["code"]), told)
+
+    async def _command(self, table_id: str, message: Json, owner: str | None = None) -> Json:
+        """Send a command and wait for its answer: published on the table's channel, or
+        over the link to ``owner`` (None: the link went down, nothing was sent)."""
         request = next(self._ids)
-        answered = asyncio.get_running_loop().create_future()
+        answered: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
         self._waiting[request] = answered
         try:
             body = message | {"t": "command", "from": self.id, "id": request}
+            if owner is not None:
+                direct = body | {"table": table_id, "direct": True}
+                text = json.dumps(direct, separators=(",", ":"))
+                assert self.links is not None
+                if not self.links.send(owner, text):
+                    return {"elsewhere": True}
+            else:
+                try:
+                    listeners = await self._send(self._table(table_id), body)
+                except Unreachable:
+                    raise ProtocolError(
+                        ErrorCode.TRY_AGAIN,
+                        f"table {table_id} cannot be reached now: send it again",
+                    ) from None
+                if listeners == 0:
+                    raise NoOwner(table_id)
             try:
-                listeners = await self._send(self._table(table_id), body)
-            except Unreachable:
-                raise ProtocolError(
-                    ErrorCode.TRY_AGAIN, f"table {table_id} cannot be reached now: send it again"
-                ) from None
-            if listeners == 0:
-                raise NoOwner(table_id)
-            try:
-                answer = await asyncio.wait_for(answered, ANSWER_WAIT)
+                return await asyncio.wait_for(answered, ANSWER_WAIT)
             except TimeoutError:
                 raise ProtocolError(
                     ErrorCode.TRY_AGAIN, f"table {table_id} did not answer: send it again"
                 ) from None
         finally:
             self._waiting.pop(request, None)
-        if answer.get("code") is not None:
-            told = Said.from_json(answer["said"]) if "said" in answer else answer["message"]
-            raise ProtocolError(ErrorCode(answer["code"]), told)
 
     def unwatch(self, table_id: str, connection: int) -> None:
         """A connection of this process no longer watches a table another runs."""
@@ -402,10 +479,15 @@ class Cluster:
         for node, items in outbox.items():
             number = self._numbers[node] = self._numbers.get(node, 0) + 1
             body = {"t": "items", "from": self.id, "n": number, "items": items}
-            self._queue(self._node(node), body)
+            text = json.dumps(body, separators=(",", ":"))
+            if self.links is None or not self.links.send(node, text):
+                self._publish(self._node(node), text)
 
     def _queue(self, channel: str, body: Json, heard: asyncio.Future[int] | None = None) -> None:
-        self._sending.append((channel, json.dumps(body, separators=(",", ":")), heard))
+        self._publish(channel, json.dumps(body, separators=(",", ":")), heard)
+
+    def _publish(self, channel: str, text: str, heard: asyncio.Future[int] | None = None) -> None:
+        self._sending.append((channel, text, heard))
         self._wake.set()
 
     async def _send(self, channel: str, body: Json) -> int:
@@ -457,6 +539,8 @@ class Cluster:
         runs. Then the live processes, as every process sees them."""
         now = time.time()
         me = {"url": self.url, "tables": len(tables), "connections": connections, "at": now}
+        if self.links is not None and self.links.address is not None:
+            me["link"] = self.links.address
         entries = {
             table_id: json.dumps({"owner": self.id, "at": now, **entry})
             for table_id, entry in tables.items()
@@ -466,12 +550,27 @@ class Cluster:
             if entries:
                 pipe.hset(f"{self.prefix}tables", mapping=entries)  # type: ignore[arg-type]
             pipe.hgetall(f"{self.prefix}nodes")
-            *_, nodes = await pipe.execute()
+            if self.links is not None:  # the first process to ask makes the room's key
+                pipe.set(f"{self.prefix}link-key", secrets.token_hex(32), nx=True)
+                pipe.get(f"{self.prefix}link-key")
+            answers = await pipe.execute()
+        nodes = answers[2 if entries else 1]
         self.nodes = self._live(nodes, now)
+        if self.links is not None:
+            self.links.key = _text(answers[-1])
+            others = [node for node in self.nodes if node.link and node.id != self.id]
+            self.links.know({node.id: node.link for node in others})
 
     def _live(self, nodes: dict[Any, Any], now: float) -> list[Node]:
         live = [
-            Node(key, seen["url"], seen["tables"], seen["connections"], now - seen["at"])
+            Node(
+                key,
+                seen["url"],
+                seen["tables"],
+                seen["connections"],
+                now - seen["at"],
+                seen.get("link", ""),
+            )
             for key, seen in self._fresh(nodes, now).items()
         ]
         return sorted(live, key=lambda node: (node.id != self.id, node.id))

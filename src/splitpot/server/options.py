@@ -20,6 +20,9 @@ class RoomOptions:
     origins: tuple[str, ...] = ()  # pages on other origins allowed to open the WebSocket
     node: str | None = None  # this process's name among the room's (default: host:pid)
     lease_seconds: float = 5.0  # a table's lease, renewed three times as often
+    # where this process listens for the others' direct links (server/link.py; port 0: a
+    # free one), None for none: Redis carries everything
+    link: tuple[str, int] | None = ("127.0.0.1", 0)
     # the limits players meet (server/limits.py; load tests raise them): new guests, GET
     # .../hands (up to 50 hands each) and GET /api/hands/{id} one address may ask a minute
     guests_per_minute: int = LIMITS["guests_per_minute"].default

@@ -15,6 +15,7 @@ class Node:
     tables: int  # tables it runs
     connections: int  # WebSockets it serves
     age: float  # seconds since its last beat, when this process looked
+    link: str = ""  # where the others reach it directly, host:port (server/link.py), if so
 
 
 def least_loaded(nodes: list[Node]) -> Node | None:

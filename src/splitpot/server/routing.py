@@ -112,8 +112,9 @@ class Routing:
                     "lang": connection.words.language.value,
                     "text": text,
                 }
+                owner = self._owners.get(command.table)  # whose frames of it came last
                 try:
-                    await self.room.cluster.forward(command.table, message)
+                    await self.room.cluster.forward(command.table, message, owner)
                     return
                 except NoOwner:
                     pass
@@ -171,12 +172,18 @@ class Routing:
         """A command from a client of another process for a table run here (or of this
         one, sent before the table came here: then the client is its own connection);
         answered to that process after the frames it made. A table gone from here does not
-        answer: its new owner does, or the sender gives up and asks again."""
-        actor = self.room.tables.get(table_id)
+        answer a command heard through Redis (its new owner, hearing it too, does, or the
+        sender gives up and asks again); one sent over the direct link, to this process
+        alone, is answered ``elsewhere``, and its sender sends it through Redis."""
         cluster = self.room.cluster
-        if actor is None or actor.closed or cluster is None:
+        if cluster is None:
             return
         node, asked = message["from"], message["id"]
+        actor = self.room.tables.get(table_id)
+        if actor is None or actor.closed:
+            if message.get("direct"):  # over the link: not run here
+                cluster.answer(node, asked, {"elsewhere": True})
+            return
         here = self.connections.get(message["conn"]) if node == cluster.id else None
         if node == cluster.id and here is None:
             return  # a client of this process that has gone since
@@ -188,7 +195,9 @@ class Routing:
             await actor.submit(request(stub, command))
         except Exception as error:
             failure = refusal(error)
-            if actor.closed:
+            if actor.closed:  # not run: the table stopped here
+                if message.get("direct"):
+                    cluster.answer(node, asked, {"elsewhere": True})
                 return
             if failure.code is ErrorCode.SERVER_ERROR:
                 log.exception("table %s: a command from %s failed", table_id, node)
