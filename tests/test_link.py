@@ -1,8 +1,10 @@
 """The direct links between the room's processes (``server/link.py``) over real loopback
-sockets: a link opens with the room's key and the id of the process it is for, carries
-lines of JSON in order, refuses a stranger, and is forgotten when its connection ends or
-its process is gone; and ``InOrder`` and the cluster's receiving side put the numbered
-batches of the two ways (Redis, a link) back in order, giving up on a lost one."""
+sockets: a link opens with a handshake on the room's key (which never crosses it) and
+the id of the process it is for, carries lines of JSON in order, refuses a stranger, a
+process without the key and a listener that cannot prove it holds it, and is forgotten
+(its loss told) when its connection ends or its process is gone; and ``InOrder`` and the
+cluster's receiving side put the numbered batches of the two ways (Redis, a link) back
+in order, giving up on a lost one, and still take a late batch's answers."""
 
 from __future__ import annotations
 
@@ -14,9 +16,10 @@ from typing import Any
 import pytest
 
 from splitpot.server import cluster as cluster_module
+from splitpot.server import link as link_module
 from splitpot.server.cluster import Cluster
 from splitpot.server.in_order import InOrder
-from splitpot.server.link import Links
+from splitpot.server.link import Links, proof
 
 WAIT = 10.0  # seconds: a generous deadline for what happens at once on loopback
 KEY = "k" * 64
@@ -38,12 +41,19 @@ class Heard:
         self.messages.append((peer, message))
 
 
+def links(node: str, heard: Heard | None = None, lost: list[str] | None = None) -> Links:
+    return Links(node, heard or Heard(), (lost if lost is not None else []).append)
+
+
 async def pair(
-    sender_key: str | None = KEY, receiver_key: str | None = KEY, to: str | None = None
+    sender_key: str | None = KEY,
+    receiver_key: str | None = KEY,
+    to: str | None = None,
+    lost: list[str] | None = None,
 ) -> tuple[Links, Links, Heard]:
     """Two processes' links: ``a`` knows where ``b`` listens (as ``to``, if given)."""
     heard = Heard()
-    a, b = Links("a/1", Heard()), Links("b/1", heard)
+    a, b = links("a/1", lost=lost), links("b/1", heard)
     a.key, b.key = sender_key, receiver_key
     address = await b.listen("127.0.0.1", 0)
     a.know({to or b.id: address})
@@ -83,7 +93,8 @@ def test_a_link_without_the_key_or_for_another_process_is_refused(
         a, b, heard = await pair(sender_key, receiver_key, to)
         node = to or b.id
         assert not a.send(node, '{"n":1}')
-        await asyncio.sleep(0.5)  # what a link takes on loopback, many times over
+        if sender_key is not None:  # without a key it does not even try
+            await until(lambda: node in a._failed, "the link was refused")
         assert not a.up(node)
         assert not a.send(node, '{"n":2}')
         assert heard.messages == []
@@ -93,15 +104,30 @@ def test_a_link_without_the_key_or_for_another_process_is_refused(
     run(test)
 
 
-def test_a_stranger_that_says_no_hello_is_cut_off_and_nothing_is_heard() -> None:
+@pytest.mark.parametrize(
+    "sent",
+    [
+        b'GET / HTTP/1.1\r\n\r\n{"t":"command"}\n',
+        b'{"from": "x/1", "to": "b/1", "nonce": "n"}\n{"proof": "guessed"}\n{"t": "command"}\n',
+        b"x" * 5000,  # no newline: more than a handshake's line may hold
+        b"",  # nothing at all: the handshake's time runs out
+    ],
+    ids=["not a hello", "a wrong proof", "a hello too long", "silence"],
+)
+def test_a_stranger_is_cut_off_and_nothing_it_says_is_heard(
+    sent: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(link_module, "OPEN_WAIT", 0.3)
+
     async def test() -> None:
         heard = Heard()
-        b = Links("b/1", heard)
+        b = links("b/1", heard)
         b.key = KEY
         host, port = (await b.listen("127.0.0.1", 0)).rsplit(":", 1)
         reader, writer = await asyncio.open_connection(host, int(port))
-        writer.write(b'GET / HTTP/1.1\r\n\r\n{"t":"command"}\n')
-        assert await asyncio.wait_for(reader.read(), WAIT) == b"", "closed without a word"
+        writer.write(sent)
+        answer = await asyncio.wait_for(reader.read(), WAIT)  # until it is closed
+        assert b"ok" not in answer and KEY.encode() not in answer, answer
         writer.close()
         assert heard.messages == []
         b.close()
@@ -109,19 +135,57 @@ def test_a_stranger_that_says_no_hello_is_cut_off_and_nothing_is_heard() -> None
     run(test)
 
 
+def test_the_key_never_crosses_a_link_and_a_listener_without_it_is_not_believed() -> None:
+    """A program on the port a dead process left (it knows the id the others look for,
+    not the key): it sees the connector's hello and nonce, never the key, cannot prove
+    it holds the key, and is sent nothing more."""
+
+    async def test() -> None:
+        seen: list[bytes] = []
+
+        async def impostor(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            hello = await reader.readline()
+            seen.append(hello)
+            nonce = json.loads(hello)["nonce"]
+            guessed = proof("not the key", "listener", "a/1", "b/1", (nonce, "n2"))
+            writer.write(json.dumps({"nonce": "n2", "proof": guessed}).encode() + b"\n")
+            seen.append(await reader.read())  # what else it is told, until closed
+            writer.close()
+
+        server = await asyncio.start_server(impostor, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        a = links("a/1")
+        a.key = KEY
+        a.know({"b/1": f"127.0.0.1:{port}"})
+        assert not a.send("b/1", '{"t":"command","text":"secret"}')
+        await until(lambda: "b/1" in a._failed, "the impostor was not believed")
+        await until(lambda: len(seen) == 2, "the impostor was cut off")
+        assert json.loads(seen[0])["to"] == "b/1"
+        assert KEY.encode() not in b"".join(seen)
+        assert seen[1] == b"", "nothing was sent after a wrong proof"
+        assert not a.up("b/1")
+        a.close()
+        server.close()
+
+    run(test)
+
+
 def test_a_link_whose_connection_ends_or_whose_process_is_gone_is_forgotten() -> None:
     async def test() -> None:
-        a, b, _ = await pair()
+        lost: list[str] = []
+        a, b, _ = await pair(lost=lost)
         a.send(b.id, "{}")
         await until(lambda: a.up(b.id), "the link opened")
         b.close()  # the other process stops: its end of every link closes
         await until(lambda: not a.up(b.id), "the link was forgotten")
+        assert lost == [b.id], "its loss is told (batches on their way may be lost)"
         assert not a.send(b.id, '{"n":1}')
-        c, d, _ = await pair()
+        lost.clear()
+        c, d, _ = await pair(lost=lost)
         c.send(d.id, "{}")
         await until(lambda: c.up(d.id), "the link opened")
         c.know({})  # d's beats stopped: it is gone
-        assert not c.up(d.id)
+        assert not c.up(d.id) and lost == [d.id]
         assert not c.send(d.id, "{}"), "no link to a process gone, nor a new one opened"
         for links in (a, c, d):
             links.close()
@@ -168,9 +232,18 @@ class Handler:
         self.gaps.append(owner)
 
 
-def batch(number: int, *frames: str) -> dict[str, Any]:
-    items = [["f", "t1", 1, [7], frame] for frame in frames]
+def batch(number: int, *frames: str, answer: int | None = None) -> dict[str, Any]:
+    items: list[Any] = [["f", "t1", 1, [7], frame] for frame in frames]
+    if answer is not None:
+        items.append(["a", answer, {}])
     return {"t": "items", "from": "owner/1", "n": number, "items": items}
+
+
+def a_cluster(handler: Handler) -> Cluster:
+    """The cluster's receiving side, with no Redis behind it (nothing is sent)."""
+    cluster = Cluster("redis://127.0.0.1:1", "room", "me", "http://me", 5.0, ("127.0.0.1", 0))
+    cluster.handler = handler  # type: ignore[assignment]
+    return cluster
 
 
 def test_the_cluster_hands_on_frames_in_order_and_a_lost_batch_as_a_gap(
@@ -179,9 +252,8 @@ def test_the_cluster_hands_on_frames_in_order_and_a_lost_batch_as_a_gap(
     monkeypatch.setattr(cluster_module, "REORDER_WAIT", 0.2)
 
     async def test() -> None:
-        cluster = Cluster("redis://127.0.0.1:1", "room", "me", "http://me", 5.0)
         handler = Handler()
-        cluster.handler = handler  # type: ignore[assignment]
+        cluster = a_cluster(handler)
         cluster._hear_link("owner/1", batch(2, "c", "d"))  # over the link, first
         cluster._dispatch(f"{cluster.prefix}node:{cluster.id}", batch(1, "a", "b"))  # Redis
         assert handler.frames == ["a", "b", "c", "d"] and handler.gaps == []
@@ -194,6 +266,58 @@ def test_the_cluster_hands_on_frames_in_order_and_a_lost_batch_as_a_gap(
         cluster._hear_link("owner/1", batch(6, "h"))
         assert handler.frames == ["a", "b", "c", "d", "f", "g", "h"]
         assert handler.gaps == ["owner/1"]
+        await cluster.redis.aclose()
+
+    run(test)
+
+
+def test_a_batch_given_up_on_still_answers_its_command_and_the_wait_restarts_on_progress(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The wait for a missing batch starts again when an earlier one comes; a batch that
+    comes after it was given up on brings its answer (the command was run) but not its
+    stale frames."""
+    monkeypatch.setattr(cluster_module, "REORDER_WAIT", 0.4)
+
+    async def test() -> None:
+        handler = Handler()
+        cluster = a_cluster(handler)
+        loop = asyncio.get_running_loop()
+        answered: asyncio.Future[dict[str, Any]] = loop.create_future()
+        cluster._waiting[41] = answered
+        cluster._hear_link("owner/1", batch(3, "c"))
+        cluster._hear_link("owner/1", batch(5, "e"))
+        await asyncio.sleep(0.3)
+        cluster._hear_link("owner/1", batch(1, "a"))  # progress: 1 and 2... 2 still missing
+        await asyncio.sleep(0.2)  # 0.5 s since the first wait began, 0.2 since progress
+        assert handler.gaps == [], "the wait started again when batch 1 came"
+        await until(lambda: handler.gaps == ["owner/1"], "batch 2 was given up on")
+        assert handler.frames == ["a", "c", "e"]
+        cluster._dispatch(f"{cluster.prefix}node:{cluster.id}", batch(2, "b", answer=41))
+        assert answered.done() and answered.result() == {}, "the late batch's answer came"
+        assert handler.frames == ["a", "c", "e"], "its stale frame did not"
+        await cluster.redis.aclose()
+
+    run(test)
+
+
+def test_a_lost_link_sends_the_next_number_through_redis_so_a_hole_is_found() -> None:
+    """When its link to a process ends, the cluster numbers the next batch for it at
+    once, through Redis, even with nothing to say: a batch lost with the link is then a
+    hole the other process finds."""
+
+    async def test() -> None:
+        cluster = a_cluster(Handler())
+        cluster.frame("other/1", "t1", 1, 7, "a")
+        cluster._flush()  # no link is up: batch 1 goes through Redis
+        cluster._link_lost("other/1")
+        await asyncio.sleep(0)  # the flush that was made due
+        sent = [(channel, json.loads(text)) for channel, text, _ in cluster._sending]
+        node = f"{cluster.prefix}node:other/1"
+        assert [(c, m["n"], m["items"]) for c, m in sent] == [
+            (node, 1, [["f", "t1", 1, [7], "a"]]),
+            (node, 2, []),
+        ]
         await cluster.redis.aclose()
 
     run(test)

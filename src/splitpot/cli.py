@@ -1023,6 +1023,12 @@ def _link(text: str, words: Words = ENGLISH) -> tuple[str, int] | None:
     if not colon or not host:
         said = words.say("a link address is HOST:PORT (or off), not {given}", given=repr(text))
         raise argparse.ArgumentTypeError(said)
+    if host in ("0.0.0.0", "::"):
+        said = words.say(
+            "--link is the address the other processes reach this one at, not {host}",
+            host=host,
+        )
+        raise argparse.ArgumentTypeError(said)
     if not port.isdigit() or int(port) > 65535:
         said = words.say("the port in {given} is not a number from 0 to 65535", given=repr(text))
         raise argparse.ArgumentTypeError(said)

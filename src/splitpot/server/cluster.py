@@ -93,7 +93,7 @@ class Cluster:
     ) -> None:
         self.id = f"{node}/{secrets.token_hex(4)}"
         # direct links to the others (``link``: where this process listens for theirs)
-        self.links = None if link is None else Links(self.id, self._hear_link)
+        self.links = None if link is None else Links(self.id, self._hear_link, self._link_lost)
         self._link_at = link
         self.url = public_url
         self.ttl = ttl  # a beat older than this is a dead process's
@@ -292,17 +292,23 @@ class Cluster:
 
     def _take(self, body: Json) -> None:
         """A numbered batch of items from another process, handled in order: one that
-        overtook another waits for it up to ``REORDER_WAIT``, then those missing are lost
-        (the sender's tables are caught up on whole)."""
-        sender = body["from"]
+        overtook another waits for it up to ``REORDER_WAIT`` (counted again whenever an
+        earlier one comes), then those missing are lost (the sender's tables are caught
+        up on whole). A batch that comes after it was given up on brings its answers
+        only: its frames are stale, but its commands were run."""
+        sender, number = body["from"], body["n"]
         heard = self._heard.setdefault(sender, InOrder())
-        for batch in heard.take(body["n"], body):
+        if number <= heard.last:
+            self._items(sender, body["items"], frames=False)
+            return
+        last = heard.last
+        for batch in heard.take(number, body):
             self._items(sender, batch["items"])
-        if not heard.waiting:
-            hole = self._holes.pop(sender, None)
-            if hole is not None:
-                hole.cancel()
-        elif sender not in self._holes:
+        hole = self._holes.get(sender)
+        if hole is not None and (not heard.waiting or heard.last != last):
+            hole.cancel()
+            del self._holes[sender]
+        if heard.waiting and sender not in self._holes:
             loop = asyncio.get_running_loop()
             self._holes[sender] = loop.call_later(REORDER_WAIT, self._give_up, sender)
 
@@ -312,15 +318,25 @@ class Cluster:
         for batch in self._heard[sender].give_up():
             self._items(sender, batch["items"])
 
-    def _items(self, sender: str, items: list[Any]) -> None:
+    def _items(self, sender: str, items: list[Any], *, frames: bool = True) -> None:
         handler = self._handle()
         for item in items:
-            if item[0] == "f":  # a frame: table, fencing number, connections, text
-                handler.on_frame(sender, item[1], item[2], item[3], item[4])
-            else:  # an answer: request, body
-                waiting = self._waiting.get(item[1])
-                if waiting is not None and not waiting.done():
-                    waiting.set_result(item[2])
+            try:
+                if item[0] != "f":  # an answer: request, body
+                    waiting = self._waiting.get(item[1])
+                    if waiting is not None and not waiting.done():
+                        waiting.set_result(item[2])
+                elif frames:  # a frame: table, fencing number, connections, text
+                    handler.on_frame(sender, item[1], item[2], item[3], item[4])
+            except Exception:  # one bad item must not lose the others
+                log.exception("an item from %s could not be handled", sender)
+
+    def _link_lost(self, node: str) -> None:
+        """The link to ``node`` ended, perhaps with batches on their way: the next
+        number goes through Redis now, empty if nothing else is due, so ``node`` finds
+        the hole if one was lost and catches up."""
+        self._outbox.setdefault(node, [])
+        self._flush_soon()
 
     def _handle(self) -> Handler:
         assert self.handler is not None, "start the cluster first"
@@ -401,6 +417,8 @@ class Cluster:
             try:
                 return await asyncio.wait_for(answered, ANSWER_WAIT)
             except TimeoutError:
+                if owner is not None and self.links is not None:  # a link gone silent
+                    self.links.drop(owner, "a command over it was not answered")
                 raise ProtocolError(
                     ErrorCode.TRY_AGAIN, f"table {table_id} did not answer: send it again"
                 ) from None

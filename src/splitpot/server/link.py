@@ -3,16 +3,24 @@ listens on one TCP address (``serve --link``) and opens one connection to each o
 process it sends to. A link carries the hot messages only (a client's command to its
 table's owner, and the frames and answers that come back) as lines of JSON: one write and
 one wake-up a hop, where Redis costs two of each. A message for a process with no link up
-goes through Redis as before. A connection opens with the room's key, which every process
-of the room reads from Redis, and the id of the process it is for: a stranger, or a
-process of another room, is refused."""
+goes through Redis as before.
+
+A link opens with a handshake on the room's key, which every process of the room reads
+from Redis and which never crosses a link: each end sends a fresh nonce, and each proves
+it holds the key with an HMAC over both nonces and both processes' ids, the listener
+first. A stranger, a process of another room, or a program that took a dead process's
+port learns nothing and is believed in nothing. The kernel's keepalive ends a link whose
+other end went silent."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import json
 import logging
+import secrets
+import socket
 import time
 from collections.abc import Callable
 from typing import Any, cast
@@ -21,116 +29,200 @@ log = logging.getLogger("splitpot.cluster")
 
 Json = dict[str, Any]
 LINE_LIMIT = 64 * 1024 * 1024  # bytes: a longer line ends the link (a batch is far less)
+HELLO_LIMIT = 4096  # bytes: a handshake's line is far less
 BUFFER_LIMIT = 16 * 1024 * 1024  # bytes waiting for a peer that does not read: it is let go
 RETRY = 5.0  # seconds before a link that could not be opened is tried again
-OPEN_WAIT = 2.0  # seconds a link may take to open and be accepted
-ACCEPTED = b"ok\n"
+OPEN_WAIT = 2.0  # seconds a link's handshake may take
+# the kernel's keepalive: a peer silent this long (idle 5 s, then 3 probes 2 s apart) is
+# gone; unacknowledged data is given up on after USER_TIMEOUT milliseconds
+KEEPALIVE = {"TCP_KEEPIDLE": 5, "TCP_KEEPINTVL": 2, "TCP_KEEPCNT": 3, "TCP_USER_TIMEOUT": 10_000}
+
+
+def proof(key: str, role: str, connector: str, listener: str, nonces: tuple[str, str]) -> str:
+    """What an end of a link shows to prove it holds the room's key: an HMAC of its role,
+    both processes' ids and both nonces."""
+    signed = "|".join((role, connector, listener, *nonces)).encode()
+    return hmac.new(key.encode(), signed, hashlib.sha256).hexdigest()
+
+
+def _keep_alive(transport: asyncio.BaseTransport) -> None:
+    """Have the kernel find a link whose other end went silent (Linux's options)."""
+    sock = transport.get_extra_info("socket")
+    if sock is None:
+        return
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    for name, value in KEEPALIVE.items():
+        if hasattr(socket, name):
+            sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, name), value)
 
 
 class _Lines(asyncio.Protocol):
-    """A connection's bytes cut into lines."""
+    """A connection's bytes cut into lines; a line too long, or a handshake not done in
+    time, ends it."""
 
     def __init__(self) -> None:
         self.transport: asyncio.Transport | None = None
-        self._rest = b""
+        self.trusted = False  # the handshake is done
+        self._parts: list[bytes] = []
+        self._size = 0
+        self._deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
+        _keep_alive(transport)
+        loop = asyncio.get_running_loop()
+        self._deadline = loop.call_later(OPEN_WAIT, self._late)
+
+    def _late(self) -> None:
+        if not self.trusted:
+            self.close("the handshake took too long")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
 
     def data_received(self, data: bytes) -> None:
         if b"\n" not in data:
-            self._rest += data
-            if len(self._rest) > LINE_LIMIT:
+            self._parts.append(data)
+            self._size += len(data)
+            if self._size > (LINE_LIMIT if self.trusted else HELLO_LIMIT):
                 self.close("a line over the limit")
             return
-        *lines, self._rest = (self._rest + data).split(b"\n")
+        *lines, rest = b"".join([*self._parts, data]).split(b"\n")
+        self._parts, self._size = ([rest], len(rest)) if rest else ([], 0)
         for line in lines:
             if self.transport is None or self.transport.is_closing():
+                return
+            if not self.trusted and len(line) > HELLO_LIMIT:
+                self.close("a handshake's line over the limit")
                 return
             self.line(line)
 
     def line(self, line: bytes) -> None:
         raise NotImplementedError
 
+    def send(self, message: Json) -> None:
+        assert self.transport is not None
+        self.transport.write(json.dumps(message).encode() + b"\n")
+
     def close(self, why: str) -> None:
+        """End the connection at once (what is unsent is dropped: its peer is gone, slow
+        or not to be believed)."""
         log.info("a link is closed: %s", why)
         if self.transport is not None:
-            self.transport.close()
+            self.transport.abort()
 
 
 class _Incoming(_Lines):
-    """Another process's link to this one: its hello, then its messages."""
+    """Another process's link to this one: the handshake, then its messages."""
 
     def __init__(self, links: Links) -> None:
         super().__init__()
         self._links = links
-        self._peer: str | None = None
+        self._peer = ""
+        self._nonces = ("", "")
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self._links.incoming.add(self)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
         self._links.incoming.discard(self)
 
     def line(self, line: bytes) -> None:
-        if self._peer is not None:
+        if self.trusted:
             self._links.hear(self._peer, line)
             return
-        try:
-            hello = json.loads(line)
-            peer, to, key = str(hello["from"]), hello["to"], str(hello["key"])
-        except (ValueError, KeyError, TypeError):
-            self.close("a hello that is not one")
+        key = self._links.key
+        if key is None:
+            self.close("a link before this process has the room's key")
             return
-        known = self._links.key
-        if known is None or not hmac.compare_digest(key.encode(), known.encode()):
-            self.close(f"{peer} does not know the room's key")
-        elif to != self._links.id:
-            self.close(f"{peer} looks for {to}, not this process")
-        else:
-            self._peer = peer
-            assert self.transport is not None
-            self.transport.write(ACCEPTED)
+        try:
+            message = json.loads(line)
+            if not self._peer:  # its hello: who it is, for whom, its nonce
+                peer, to, nonce = str(message["from"]), str(message["to"]), str(message["nonce"])
+                if to != self._links.id:
+                    self.close("a link for another process")
+                    return
+                self._peer, self._nonces = peer, (nonce, secrets.token_hex(16))
+                shown = proof(key, "listener", peer, to, self._nonces)
+                self.send({"nonce": self._nonces[1], "proof": shown})
+                return
+            expected = proof(key, "connector", self._peer, self._links.id, self._nonces)
+            if not hmac.compare_digest(str(message["proof"]), expected):
+                self.close("a link without the room's key")
+                return
+        except (ValueError, KeyError, TypeError):
+            self.close("a handshake that is not one")
+            return
+        self.trusted = True
+        self.send({"ok": True})
 
 
 class _Outgoing(_Lines):
-    """This process's link to another: up once the other accepts it; ``lost`` is told
+    """This process's link to another: up once the handshake is done; ``lost`` is told
     when its connection ends."""
 
-    def __init__(self, lost: Callable[[_Outgoing], None]) -> None:
+    def __init__(self, links: Links, node: str, key: str) -> None:
         super().__init__()
-        self.accepted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._lost = lost
+        self.node = node
+        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._links = links
+        self._key = key
+        self._nonces = (secrets.token_hex(16), "")
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.send({"from": self._links.id, "to": self.node, "nonce": self._nonces[0]})
 
     def line(self, line: bytes) -> None:
-        if line + b"\n" == ACCEPTED and not self.accepted.done():
-            self.accepted.set_result(None)
-        else:
-            self.close("the other process said what a link's answer is not")
+        try:
+            message = json.loads(line)
+            if not self._nonces[1]:  # the listener's nonce and proof
+                self._nonces = (self._nonces[0], str(message["nonce"]))
+                ids = (self._links.id, self.node)
+                expected = proof(self._key, "listener", *ids, self._nonces)
+                if not hmac.compare_digest(str(message["proof"]), expected):
+                    self.close(f"{self.node} does not hold the room's key")
+                    return
+                self.send({"proof": proof(self._key, "connector", *ids, self._nonces)})
+            elif message == {"ok": True} and not self.done.done():
+                self.trusted = True
+                self.done.set_result(None)
+            else:
+                self.close(f"{self.node} said what a link's answer is not")
+        except (ValueError, KeyError, TypeError):
+            self.close(f"{self.node} answered a handshake with something else")
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if not self.accepted.done():
-            self.accepted.set_exception(ConnectionError("closed before it was accepted"))
-        self._lost(self)
+        super().connection_lost(exc)
+        if not self.done.done():
+            self.done.set_exception(ConnectionError("closed before its handshake was done"))
+        self._links.forget(self)
 
 
 class Links:
     """This process's direct links: the address it listens on for the others, and its
-    connections to them. ``hear`` gets each message from another process."""
+    connections to them. ``hear`` gets each message from another process; ``lost`` is
+    told of a link to another that ended (what was on its way may be lost)."""
 
-    def __init__(self, node: str, hear: Callable[[str, Json], None]) -> None:
+    def __init__(
+        self, node: str, hear: Callable[[str, Json], None], lost: Callable[[str], None]
+    ) -> None:
         self.id = node
-        self.key: str | None = None  # the room's key, from Redis (None: links refused)
+        self.key: str | None = None  # the room's key, from Redis (None: no link opens)
         self.address: str | None = None  # where the others reach this process: host:port
-        self._hear = hear
-        self._server: asyncio.Server | None = None
         self.incoming: set[_Incoming] = set()  # the others' links to this process
+        self._hear = hear
+        self._lost = lost
+        self._server: asyncio.Server | None = None
         self._addresses: dict[str, str] = {}  # the others' link addresses, from their beats
-        self._up: dict[str, _Outgoing] = {}
+        self._up: dict[str, tuple[str, _Outgoing]] = {}  # process -> (its address, link)
         self._opening: set[str] = set()
         self._failed: dict[str, float] = {}  # process -> when a link to it last failed
         self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
 
     async def listen(self, host: str, port: int) -> str:
         """Listen for the others (port 0: a free one); the address they reach."""
@@ -141,12 +233,17 @@ class Links:
         return self.address
 
     def close(self) -> None:
+        """This process stops: no link is listened for or opened any more."""
+        self._closed = True
         if self._server is not None:
             self._server.close()
         for task in self._tasks:
             task.cancel()
-        for link in [*self._up.values(), *self.incoming]:
-            link.close("this process stops")
+        for _, link in self._up.values():
+            if link.transport is not None:
+                link.transport.close()  # what was written still goes
+        for incoming in list(self.incoming):
+            incoming.close("this process stops")
         self._up.clear()
 
     def hear(self, peer: str, line: bytes) -> None:
@@ -162,34 +259,47 @@ class Links:
 
     def know(self, addresses: dict[str, str]) -> None:
         """The live processes' link addresses (their beats): a link to a process gone, or
-        moved to another address, is closed."""
+        at another address now, is closed."""
         self._addresses = dict(addresses)
-        for node, link in list(self._up.items()):
-            if node not in self._addresses:
-                del self._up[node]
-                link.close(f"{node} is gone")
+        for node, (address, _) in list(self._up.items()):
+            if self._addresses.get(node) != address:
+                self.drop(node, f"{node} is gone or moved")
 
     def up(self, node: str) -> bool:
         return node in self._up
 
+    def drop(self, node: str, why: str) -> None:
+        """Let a link go (its process is gone, or does not answer over it)."""
+        found = self._up.pop(node, None)
+        if found is not None:
+            found[1].close(why)
+            self._lost(node)
+
     def send(self, node: str, message: str) -> bool:
         """Write a message on the link to ``node``: True if it went, False if there is no
         link up (one is opened for next time, if ``node`` has an address)."""
-        link = self._up.get(node)
-        if link is None or link.transport is None or link.transport.is_closing():
-            self._up.pop(node, None)
+        found = self._up.get(node)
+        if found is None:
             self._open_soon(node)
             return False
+        link = found[1]
+        assert link.transport is not None
         if link.transport.get_write_buffer_size() > BUFFER_LIMIT:
-            del self._up[node]
-            link.close(f"{node} does not read its link")
+            self.drop(node, f"{node} does not read its link")
             return False
         link.transport.write(message.encode() + b"\n")
         return True
 
+    def forget(self, link: _Outgoing) -> None:
+        """A link's connection ended: messages for its process go through Redis."""
+        found = self._up.get(link.node)
+        if found is not None and found[1] is link:
+            del self._up[link.node]
+            self._lost(link.node)
+
     def _open_soon(self, node: str) -> None:
         address = self._addresses.get(node)
-        if address is None or self.key is None or node in self._opening:
+        if self._closed or address is None or self.key is None or node in self._opening:
             return
         if time.monotonic() - self._failed.get(node, -RETRY) < RETRY:
             return
@@ -199,38 +309,22 @@ class Links:
         task.add_done_callback(self._tasks.discard)
 
     async def _open(self, node: str, address: str, key: str) -> None:
+        host, _, port = address.rpartition(":")
+        loop = asyncio.get_running_loop()
         try:
-            link = await asyncio.wait_for(self._connect(node, address, key), OPEN_WAIT)
+            _, link = await asyncio.wait_for(
+                loop.create_connection(lambda: _Outgoing(self, node, key), host, int(port)),
+                OPEN_WAIT,
+            )
+            await asyncio.wait_for(link.done, OPEN_WAIT)
         except (OSError, ValueError, TimeoutError) as error:
             log.info("no link to %s at %s (%s): Redis carries its messages", node, address, error)
             self._failed[node] = time.monotonic()
             return
         finally:
             self._opening.discard(node)
-        if self._addresses.get(node) != address:  # gone or moved meanwhile
+        if self._closed or self._addresses.get(node) != address:  # gone or moved meanwhile
             link.close(f"{node} moved")
             return
-        self._up[node] = link
+        self._up[node] = (address, link)
         self._failed.pop(node, None)
-
-    async def _connect(self, node: str, address: str, key: str) -> _Outgoing:
-        """A connection to ``node``, its hello said and accepted."""
-        host, _, port = address.rpartition(":")
-        loop = asyncio.get_running_loop()
-        transport, link = await loop.create_connection(
-            lambda: _Outgoing(self._forget), host, int(port)
-        )
-        hello = {"from": self.id, "to": node, "key": key}
-        transport.write(json.dumps(hello).encode() + b"\n")
-        try:
-            await link.accepted
-        except BaseException:
-            transport.close()
-            raise
-        return link
-
-    def _forget(self, link: _Outgoing) -> None:
-        """A link's connection ended: messages for its process go through Redis."""
-        for node, up in list(self._up.items()):
-            if up is link:
-                del self._up[node]

@@ -311,6 +311,7 @@ class Routing:
         the lease ``fence``: every client here that watches it asks for it again and gets
         it whole, from its new owner only."""
         self._fences[table_id] = max(fence, self._fences.get(table_id, 0))
+        self._owners.pop(table_id, None)  # its commands go through Redis until its frames come
         await self._watch_elsewhere(table_id)
 
     async def _watch_elsewhere(self, table_id: str) -> None:
