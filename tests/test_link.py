@@ -105,31 +105,83 @@ def test_a_link_without_the_key_or_for_another_process_is_refused(
 
 
 @pytest.mark.parametrize(
-    "sent",
+    ("sent", "wait"),
     [
-        b'GET / HTTP/1.1\r\n\r\n{"t":"command"}\n',
-        b'{"from": "x/1", "to": "b/1", "nonce": "n"}\n{"proof": "guessed"}\n{"t": "command"}\n',
-        b"x" * 5000,  # no newline: more than a handshake's line may hold
-        b"",  # nothing at all: the handshake's time runs out
+        (b'GET / HTTP/1.1\r\n\r\n{"t":"command"}\n', 5.0),
+        (b'{"from": "x/1", "to": "b/1", "nonce": "n"}\n', 5.0),  # not a nonce
+        (b'{"from": "x/1", "to": "b/1", "nonce": "' + b"0" * 32 + b'"}\n{"proof": "no"}\n', 5.0),
+        (b"[" * 4000 + b"\n", 5.0),  # deeper than the JSON reader goes
+        (b"x" * 5000, 5.0),  # no newline: more than a handshake's line may hold
+        (b"", 0.3),  # nothing at all: the handshake's time runs out
     ],
-    ids=["not a hello", "a wrong proof", "a hello too long", "silence"],
+    ids=["not a hello", "not a nonce", "a wrong proof", "deep JSON", "too long", "silence"],
 )
 def test_a_stranger_is_cut_off_and_nothing_it_says_is_heard(
-    sent: bytes, monkeypatch: pytest.MonkeyPatch
+    sent: bytes, wait: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(link_module, "OPEN_WAIT", 0.3)
+    """Cut off at once for what it says (before the handshake's time could run out), or
+    when that time runs out for saying nothing; the loop meets no error on the way."""
+    monkeypatch.setattr(link_module, "OPEN_WAIT", wait)
 
     async def test() -> None:
+        loop = asyncio.get_running_loop()
+        errors: list[dict[str, Any]] = []
+        loop.set_exception_handler(lambda _, context: errors.append(context))
         heard = Heard()
         b = links("b/1", heard)
         b.key = KEY
         host, port = (await b.listen("127.0.0.1", 0)).rsplit(":", 1)
         reader, writer = await asyncio.open_connection(host, int(port))
+        began = loop.time()
         writer.write(sent)
         answer = await asyncio.wait_for(reader.read(), WAIT)  # until it is closed
+        took = loop.time() - began
+        assert (took < 1.0) if sent else (took >= 0.25), took
         assert b"ok" not in answer and KEY.encode() not in answer, answer
         writer.close()
-        assert heard.messages == []
+        assert heard.messages == [] and errors == []
+        b.close()
+
+    run(test)
+
+
+def test_a_listener_and_a_connector_are_not_believed_for_ids_and_nonces_run_together() -> None:
+    """The forgery a proof over ``|``-joined fields allowed: a program on a dead process's
+    port starts a link to a live process with a hello whose id holds the connector's id,
+    the dead one's and the connector's nonce, and hands the live one's proof back as its
+    own. Neither end believes it, and the live process hears nothing."""
+
+    async def test() -> None:
+        heard = Heard()
+        a, b = links("a/1"), links("b/1", heard)
+        a.key = b.key = KEY
+        b_host, b_port = (await b.listen("127.0.0.1", 0)).rsplit(":", 1)
+        relayed: list[bytes] = []
+
+        async def impostor(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            nonce = json.loads(await reader.readline())["nonce"]
+            to_b, from_b = await asyncio.open_connection(b_host, int(b_port))
+            forged = {"from": f"a/1|d/1|{nonce}", "to": "b/1", "nonce": "1" * 32}
+            from_b.write(json.dumps(forged).encode() + b"\n")
+            shown = json.loads(await to_b.readline())
+            spliced = {"nonce": f"b/1|{'1' * 32}|{shown['nonce']}", "proof": shown["proof"]}
+            writer.write(json.dumps(spliced).encode() + b"\n")
+            relayed.append(await reader.readline())  # a's proof, had it believed
+            from_b.write(relayed[-1])
+            relayed.append(await to_b.readline())  # b's ok, had it believed
+            from_b.write(b'{"t":"command","from":"d/1","table":"t","id":1,"text":"x"}\n')
+            writer.close()
+            from_b.close()
+
+        server = await asyncio.start_server(impostor, "127.0.0.1", 0)
+        a.know({"d/1": f"127.0.0.1:{server.sockets[0].getsockname()[1]}"})
+        a.send("d/1", "{}")
+        await until(lambda: "d/1" in a._failed, "a did not believe the impostor")
+        await until(lambda: len(relayed) == 2, "the impostor was cut off")
+        assert relayed == [b"", b""], "a sent no proof, b no ok"
+        assert not a.up("d/1") and heard.messages == []
+        server.close()
+        a.close()
         b.close()
 
     run(test)
@@ -266,6 +318,19 @@ def test_the_cluster_hands_on_frames_in_order_and_a_lost_batch_as_a_gap(
         cluster._hear_link("owner/1", batch(6, "h"))
         assert handler.frames == ["a", "b", "c", "d", "f", "g", "h"]
         assert handler.gaps == ["owner/1"]
+        await cluster.redis.aclose()
+
+    run(test)
+
+
+def test_a_message_over_a_link_is_taken_only_from_the_process_that_opened_it() -> None:
+    async def test() -> None:
+        handler = Handler()
+        cluster = a_cluster(handler)
+        cluster._hear_link("other/1", batch(1, "a"))  # says it is from owner/1
+        assert handler.frames == []
+        cluster._hear_link("owner/1", batch(1, "a"))
+        assert handler.frames == ["a"]
         await cluster.redis.aclose()
 
     run(test)

@@ -284,8 +284,11 @@ class Cluster:
 
     def _hear_link(self, peer: str, body: Json) -> None:
         """A message over another process's direct link: a batch of items for this
-        process, or a command for a table it runs."""
-        if body["t"] == "items":
+        process, or a command for a table it runs; from that process only (the handshake
+        proved who it is)."""
+        if body.get("from") != peer:
+            log.warning("a message over %s's link says it is from %s", peer, body.get("from"))
+        elif body["t"] == "items":
             self._take(body)
         elif body["t"] == "command":
             self._spawn(self._handle().on_command(body["table"], body))
@@ -381,10 +384,10 @@ class Cluster:
         (the process the table's frames come from) while one is up and that process runs
         the table, else through Redis. ``NoOwner`` when no process listens for the table;
         ``ProtocolError`` TRY_AGAIN when Redis or the owner does not answer."""
-        answer = None
+        answer: Json = {"elsewhere": True}
         if owner is not None and self.links is not None:
             answer = await self._command(table_id, message, owner)
-        if answer is None or answer.get("elsewhere"):  # not run there: through Redis
+        if answer.get("elsewhere"):  # no link up, or not run there: through Redis
             answer = await self._command(table_id, message)
         if answer.get("code") is not None:
             told = Said.from_json(answer["said"]) if "said" in answer else answer["message"]
@@ -392,7 +395,7 @@ class Cluster:
 
     async def _command(self, table_id: str, message: Json, owner: str | None = None) -> Json:
         """Send a command and wait for its answer: published on the table's channel, or
-        over the link to ``owner`` (None: the link went down, nothing was sent)."""
+        over the link to ``owner`` (``elsewhere`` if no link is up: nothing was sent)."""
         request = next(self._ids)
         answered: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
         self._waiting[request] = answered
@@ -417,8 +420,6 @@ class Cluster:
             try:
                 return await asyncio.wait_for(answered, ANSWER_WAIT)
             except TimeoutError:
-                if owner is not None and self.links is not None:  # a link gone silent
-                    self.links.drop(owner, "a command over it was not answered")
                 raise ProtocolError(
                     ErrorCode.TRY_AGAIN, f"table {table_id} did not answer: send it again"
                 ) from None

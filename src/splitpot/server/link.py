@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import socket
 import time
@@ -38,22 +39,36 @@ OPEN_WAIT = 2.0  # seconds a link's handshake may take
 KEEPALIVE = {"TCP_KEEPIDLE": 5, "TCP_KEEPINTVL": 2, "TCP_KEEPCNT": 3, "TCP_USER_TIMEOUT": 10_000}
 
 
+NONCE = re.compile(r"[0-9a-f]{32}")  # a nonce as secrets.token_hex(16) makes it
+
+
 def proof(key: str, role: str, connector: str, listener: str, nonces: tuple[str, str]) -> str:
     """What an end of a link shows to prove it holds the room's key: an HMAC of its role,
-    both processes' ids and both nonces."""
-    signed = "|".join((role, connector, listener, *nonces)).encode()
+    both processes' ids and both nonces, written as a JSON list (no field can pass for
+    another)."""
+    signed = json.dumps([role, connector, listener, *nonces]).encode()
     return hmac.new(key.encode(), signed, hashlib.sha256).hexdigest()
 
 
+def _nonce(value: Any) -> str:
+    if not isinstance(value, str) or NONCE.fullmatch(value) is None:
+        raise ValueError(f"not a nonce: {value!r}")
+    return value
+
+
 def _keep_alive(transport: asyncio.BaseTransport) -> None:
-    """Have the kernel find a link whose other end went silent (Linux's options)."""
+    """Have the kernel find a link whose other end went silent (Linux's options; where one
+    is missing or refused, the link goes without it)."""
     sock = transport.get_extra_info("socket")
     if sock is None:
         return
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-    for name, value in KEEPALIVE.items():
-        if hasattr(socket, name):
-            sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, name), value)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        for name, value in KEEPALIVE.items():
+            if hasattr(socket, name):
+                sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, name), value)
+    except OSError as error:
+        log.info("a link goes without the kernel's keepalive (%s)", error)
 
 
 class _Lines(asyncio.Protocol):
@@ -69,9 +84,9 @@ class _Lines(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
-        _keep_alive(transport)
         loop = asyncio.get_running_loop()
         self._deadline = loop.call_later(OPEN_WAIT, self._late)
+        _keep_alive(transport)
 
     def _late(self) -> None:
         if not self.trusted:
@@ -114,17 +129,19 @@ class _Lines(asyncio.Protocol):
 
 
 class _Incoming(_Lines):
-    """Another process's link to this one: the handshake, then its messages."""
+    """Another process's link to this one: its hello (who it is, for whom, its nonce),
+    this process's nonce and proof, its proof, then its messages."""
 
     def __init__(self, links: Links) -> None:
         super().__init__()
         self._links = links
         self._peer = ""
         self._nonces = ("", "")
+        self._stage = "hello"  # then "proof", then trusted
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        super().connection_made(transport)
         self._links.incoming.add(self)
+        super().connection_made(transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
@@ -140,20 +157,22 @@ class _Incoming(_Lines):
             return
         try:
             message = json.loads(line)
-            if not self._peer:  # its hello: who it is, for whom, its nonce
-                peer, to, nonce = str(message["from"]), str(message["to"]), str(message["nonce"])
+            if self._stage == "hello":
+                peer, to = str(message["from"]), str(message["to"])
                 if to != self._links.id:
                     self.close("a link for another process")
                     return
-                self._peer, self._nonces = peer, (nonce, secrets.token_hex(16))
+                self._peer, self._nonces = peer, (_nonce(message["nonce"]), secrets.token_hex(16))
                 shown = proof(key, "listener", peer, to, self._nonces)
                 self.send({"nonce": self._nonces[1], "proof": shown})
+                self._stage = "proof"
                 return
             expected = proof(key, "connector", self._peer, self._links.id, self._nonces)
-            if not hmac.compare_digest(str(message["proof"]), expected):
+            shown = message["proof"]
+            if not isinstance(shown, str) or not hmac.compare_digest(shown, expected):
                 self.close("a link without the room's key")
                 return
-        except (ValueError, KeyError, TypeError):
+        except Exception:  # anything a stranger sends (deep JSON too) ends it, quietly
             self.close("a handshake that is not one")
             return
         self.trusted = True
@@ -161,8 +180,9 @@ class _Incoming(_Lines):
 
 
 class _Outgoing(_Lines):
-    """This process's link to another: up once the handshake is done; ``lost`` is told
-    when its connection ends."""
+    """This process's link to another: its hello, the other's nonce and proof, its own
+    proof, then the other's ok; ``done`` once trusted, and ``Links.forget`` told when its
+    connection ends."""
 
     def __init__(self, links: Links, node: str, key: str) -> None:
         super().__init__()
@@ -171,6 +191,7 @@ class _Outgoing(_Lines):
         self._links = links
         self._key = key
         self._nonces = (secrets.token_hex(16), "")
+        self._stage = "proof"  # the listener's; then "ok"
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -179,20 +200,22 @@ class _Outgoing(_Lines):
     def line(self, line: bytes) -> None:
         try:
             message = json.loads(line)
-            if not self._nonces[1]:  # the listener's nonce and proof
-                self._nonces = (self._nonces[0], str(message["nonce"]))
+            if self._stage == "proof":
+                self._nonces = (self._nonces[0], _nonce(message["nonce"]))
                 ids = (self._links.id, self.node)
                 expected = proof(self._key, "listener", *ids, self._nonces)
-                if not hmac.compare_digest(str(message["proof"]), expected):
+                shown = message["proof"]
+                if not isinstance(shown, str) or not hmac.compare_digest(shown, expected):
                     self.close(f"{self.node} does not hold the room's key")
                     return
                 self.send({"proof": proof(self._key, "connector", *ids, self._nonces)})
+                self._stage = "ok"
             elif message == {"ok": True} and not self.done.done():
                 self.trusted = True
                 self.done.set_result(None)
             else:
                 self.close(f"{self.node} said what a link's answer is not")
-        except (ValueError, KeyError, TypeError):
+        except Exception:  # anything else from a stranger ends it, quietly
             self.close(f"{self.node} answered a handshake with something else")
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -261,6 +284,7 @@ class Links:
         """The live processes' link addresses (their beats): a link to a process gone, or
         at another address now, is closed."""
         self._addresses = dict(addresses)
+        self._failed = {node: at for node, at in self._failed.items() if node in addresses}
         for node, (address, _) in list(self._up.items()):
             if self._addresses.get(node) != address:
                 self.drop(node, f"{node} is gone or moved")
@@ -309,14 +333,8 @@ class Links:
         task.add_done_callback(self._tasks.discard)
 
     async def _open(self, node: str, address: str, key: str) -> None:
-        host, _, port = address.rpartition(":")
-        loop = asyncio.get_running_loop()
         try:
-            _, link = await asyncio.wait_for(
-                loop.create_connection(lambda: _Outgoing(self, node, key), host, int(port)),
-                OPEN_WAIT,
-            )
-            await asyncio.wait_for(link.done, OPEN_WAIT)
+            link = await self._connect(node, address, key)
         except (OSError, ValueError, TimeoutError) as error:
             log.info("no link to %s at %s (%s): Redis carries its messages", node, address, error)
             self._failed[node] = time.monotonic()
@@ -328,3 +346,18 @@ class Links:
             return
         self._up[node] = (address, link)
         self._failed.pop(node, None)
+
+    async def _connect(self, node: str, address: str, key: str) -> _Outgoing:
+        """A link to ``node`` whose handshake is done (closed if it is not)."""
+        host, _, port = address.rpartition(":")
+        loop = asyncio.get_running_loop()
+        _, link = await asyncio.wait_for(
+            loop.create_connection(lambda: _Outgoing(self, node, key), host, int(port)),
+            OPEN_WAIT,
+        )
+        try:
+            await asyncio.wait_for(link.done, OPEN_WAIT)
+        except BaseException:  # refused, too slow, or this process stops
+            link.close("its handshake was not done")
+            raise
+        return link
