@@ -282,23 +282,23 @@ class Hand:
             if isinstance(event, (Shown, TurnedFaceUp)):  # a tuple: no union built a call
                 self._shown[event.player] = event.cards
         self._shown_upto = len(self.events)
-        shown = dict(self._shown)
+        boards = tuple(map(tuple, self.boards))
         return HandView(
             viewer,
             self.street,
             self.phase,
             self.button,
-            tuple(self.board),
+            boards[0],
             self.stacks,
             self.bets,
             self.pot,
             self.folded,
             self.holes[viewer] if viewer is not None else None,
-            shown,
+            dict(self._shown),
             self.to_act,
             self.legal_actions() if viewer is not None and viewer == self.to_act else None,
             events,
-            tuple(tuple(board) for board in self.boards),
+            boards,
         )
 
     def visible_events(self, viewer: int | None) -> list[Event]:
@@ -306,10 +306,15 @@ class Hand:
         return list(self._visible(viewer))
 
     def _visible(self, viewer: int | None) -> list[Event]:
-        """The viewer's kept list of the events as they may see them, brought up to date."""
-        seen = self._seen.setdefault(viewer, [])
-        for event in self.events[len(seen) :]:  # a loop: no generator made at every view
-            seen.append(view(event, viewer))
+        """The viewer's kept list of the events as they may see them, brought up to date.
+        Only a deal of hole cards hides anything, and the hand deals them as it starts,
+        before anyone may look: the events after a viewer's first look are theirs as they
+        are."""
+        seen = self._seen.get(viewer)
+        if seen is None:
+            seen = self._seen[viewer] = [view(event, viewer) for event in self.events]
+        else:
+            seen += self.events[len(seen) :]
         return seen
 
     # ------------------------------------------------------------- the action
