@@ -44,16 +44,20 @@ class RandomBot:
         shown = _showdown_choice(legal)
         if shown is not None:
             return shown
-        choices: list[Action] = []
+        choices: list[Action | None] = []  # None: the bet or raise, made only when drawn
         if legal.call is not None:
             choices += [Action.fold(), Action.call()]
         if legal.check:
             choices.append(Action.check())
+        to = None
         if legal.bet_or_raise is not None and legal.min_to is not None and legal.max_to is not None:
-            choices.append(
-                Action(legal.bet_or_raise, self._rng.randint(legal.min_to, legal.max_to))
-            )
-        return self._rng.choice(choices)
+            to = self._rng.randint(legal.min_to, legal.max_to)
+            choices.append(None)
+        chosen = self._rng.choice(choices)
+        if chosen is None:
+            assert legal.bet_or_raise is not None and to is not None
+            return Action(legal.bet_or_raise, to)
+        return chosen
 
 
 class SensibleBot:
