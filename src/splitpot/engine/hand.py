@@ -345,17 +345,9 @@ class Hand:
             kind = ActionKind.BET if level == 0 else ActionKind.RAISE
             min_to, max_to = min(low, all_in_to), min(high, all_in_to)
             all_in = all_in_to <= high
-        return LegalActions(
-            player,
-            fold=True,
-            check=to_call == 0,
-            call=call,
-            bet_or_raise=kind,
-            min_to=min_to,
-            max_to=max_to,
-            all_in_to=all_in_to,
-            all_in=all_in,
-        )
+        check = to_call == 0
+        # in the order of the fields: a call by position costs less than by name
+        return LegalActions(player, True, check, call, kind, min_to, max_to, all_in_to, all_in)
 
     def check(self, action: Action) -> None:
         """Raise the ``IllegalActionError`` that ``apply`` would, changing nothing (an
