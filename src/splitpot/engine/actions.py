@@ -34,15 +34,15 @@ class Action:
 
     @classmethod
     def fold(cls) -> Action:
-        return _PLAIN[ActionKind.FOLD]
+        return _FOLD
 
     @classmethod
     def check(cls) -> Action:
-        return _PLAIN[ActionKind.CHECK]
+        return _CHECK
 
     @classmethod
     def call(cls) -> Action:
-        return _PLAIN[ActionKind.CALL]
+        return _CALL
 
     @classmethod
     def bet(cls, to: int) -> Action:
@@ -54,15 +54,15 @@ class Action:
 
     @classmethod
     def all_in(cls) -> Action:
-        return _PLAIN[ActionKind.ALL_IN]
+        return _ALL_IN
 
     @classmethod
     def show(cls) -> Action:
-        return _PLAIN[ActionKind.SHOW]
+        return _SHOW
 
     @classmethod
     def muck(cls) -> Action:
-        return _PLAIN[ActionKind.MUCK]
+        return _MUCK
 
     @classmethod
     def parse(cls, text: str) -> Action:
@@ -87,10 +87,18 @@ class Action:
 
 
 # The actions that take no amount, each made once: an action is an immutable value, and a
-# bot or a table asks for these at every decision.
-_PLAIN = {
-    kind: Action(kind) for kind in ActionKind if kind not in (ActionKind.BET, ActionKind.RAISE)
-}
+# bot or a table asks for these at every decision (by name: no enum hashed in Python to
+# find them).
+_PLAIN_KINDS = (
+    ActionKind.FOLD,
+    ActionKind.CHECK,
+    ActionKind.CALL,
+    ActionKind.ALL_IN,
+    ActionKind.SHOW,
+    ActionKind.MUCK,
+)
+_FOLD, _CHECK, _CALL, _ALL_IN, _SHOW, _MUCK = _PLAIN_ACTIONS = tuple(map(Action, _PLAIN_KINDS))
+_PLAIN = dict(zip(_PLAIN_KINDS, _PLAIN_ACTIONS, strict=True))
 
 
 @dataclass(frozen=True, slots=True)
