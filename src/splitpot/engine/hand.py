@@ -82,6 +82,14 @@ class Phase(Enum):
     OVER = "over"
 
 
+# The members the betting reads at every action, by name: on Python 3.11 a member read off
+# its enum class is not cached (EnumType has a ``__getattr__``), ten times a name's cost.
+_BETTING, _RUN_IT, _SHOWDOWN, _OVER = Phase.BETTING, Phase.RUN_IT, Phase.SHOWDOWN, Phase.OVER
+_FOLD, _CHECK, _CALL = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
+_BET, _RAISE, _ALL_IN = ActionKind.BET, ActionKind.RAISE, ActionKind.ALL_IN
+_SHOW, _MUCK = ActionKind.SHOW, ActionKind.MUCK
+
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """How a finished hand ended: pots (after rake), awards and the final stacks."""
@@ -206,7 +214,7 @@ class Hand:
         self.boards: list[list[Card | None]] = [[] for _ in range(config.boards)]
         self.board = self.boards[0]  # the first board (or run)
         self.runs: int | None = None  # RULES.md 7: 1 or 2 once the players were asked
-        self.phase = Phase.BETTING
+        self.phase = _BETTING
         self.street = Street.PREFLOP
         self.to_act: int | None = None
         self.result: HandResult | None = None
@@ -258,16 +266,16 @@ class Hand:
     @property
     def pot(self) -> int:
         """All chips in the middle, this round's bets included (0 once paid out)."""
-        paid = sum(a.amount for a in self._awards) + self._rake if self.phase is Phase.OVER else 0
+        paid = sum(a.amount for a in self._awards) + self._rake if self.phase is _OVER else 0
         return sum(self._committed) + self._dead - paid
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def chips_in_play(self) -> int:
         """Stacks plus everything in the middle plus rake: constant through the hand."""
-        return sum(self._stacks) + self.pot + (self._rake if self.phase is Phase.OVER else 0)
+        return sum(self._stacks) + self.pot + (self._rake if self.phase is _OVER else 0)
 
     def all_in(self, player: int) -> bool:
         return not self._folded[player] and self._stacks[player] == 0
@@ -328,7 +336,7 @@ class Hand:
     def _compute_legal_actions(self) -> LegalActions:
         player = self.to_act
         if player is None:
-            if self.phase is Phase.RUN_IT:
+            if self.phase is _RUN_IT:
                 raise IllegalActionError("no one is to act: the players are asked to run it twice")
             raise IllegalActionError("the hand is over: no one is to act")
         if self._showdown is not None:
@@ -342,7 +350,7 @@ class Hand:
         if stack > to_call and self._may_raise(player):
             pot = sum(self._committed) + self._dead
             low, high = self.config.betting.raise_bounds(self._round, to_call, all_in_to, pot)
-            kind = ActionKind.BET if level == 0 else ActionKind.RAISE
+            kind = _BET if level == 0 else _RAISE
             min_to, max_to = min(low, all_in_to), min(high, all_in_to)
             all_in = all_in_to <= high
         check = to_call == 0
@@ -376,9 +384,9 @@ class Hand:
     # ------------------------------------------------------------ internals
 
     def _legal_to_act(self) -> LegalActions:
-        if self.phase is Phase.RUN_IT:
+        if self.phase is _RUN_IT:
             raise IllegalActionError("no one is to act: the players are asked to run it twice")
-        if self.phase is Phase.OVER or self.to_act is None:
+        if self.phase is _OVER or self.to_act is None:
             raise IllegalActionError("the hand is over: no more actions")
         return self.legal_actions()
 
@@ -492,42 +500,42 @@ class Hand:
         """The action as the betting takes it (all in is a call, a bet or a raise), or the
         ``IllegalActionError`` that says why it cannot be taken; nothing changes."""
         kind, to = action.kind, action.amount
-        if kind is ActionKind.ALL_IN:
+        if kind is _ALL_IN:
             if not legal.all_in:
                 raise self._why_not_all_in(legal)
             assert legal.all_in_to is not None
             if legal.all_in_to <= self._round.level:
-                kind = ActionKind.CALL
+                kind = _CALL
             else:
-                kind, to = legal.bet_or_raise or ActionKind.RAISE, legal.all_in_to
-        if kind is ActionKind.CHECK and not legal.check:
+                kind, to = legal.bet_or_raise or _RAISE, legal.all_in_to
+        if kind is _CHECK and not legal.check:
             owed = self._round.level - self._bets[player]
             raise IllegalActionError("cannot check: {owed} to call", owed=owed)
-        if kind is ActionKind.CALL and legal.call is None:
+        if kind is _CALL and legal.call is None:
             raise IllegalActionError("nothing to call: check or bet")
-        if kind in (ActionKind.BET, ActionKind.RAISE):
+        if kind in (_BET, _RAISE):
             assert to is not None
             self._check_raise(player, kind, to, legal)
-        elif kind is ActionKind.SHOW:
+        elif kind is _SHOW:
             raise IllegalActionError("cannot show while the betting goes on")
-        elif kind is ActionKind.MUCK:
+        elif kind is _MUCK:
             raise IllegalActionError("cannot muck while the betting goes on")
         return kind, to
 
     def _apply_bet(self, player: int, action: Action, legal: LegalActions) -> None:
         kind, to = self._resolve_bet(player, action, legal)
-        if kind is ActionKind.FOLD:
+        if kind is _FOLD:
             self._folded[player] = True
-            self._emit(Acted(player, ActionKind.FOLD, self._bets[player], 0))
-        elif kind is ActionKind.CHECK:
-            self._emit(Acted(player, ActionKind.CHECK, self._bets[player], 0))
-        elif kind is ActionKind.CALL:
+            self._emit(Acted(player, _FOLD, self._bets[player], 0))
+        elif kind is _CHECK:
+            self._emit(Acted(player, _CHECK, self._bets[player], 0))
+        elif kind is _CALL:
             assert legal.call is not None
             self._move(player, legal.call, True)
             self._emit(
                 Acted(
                     player,
-                    ActionKind.CALL,
+                    _CALL,
                     self._bets[player],
                     legal.call,
                     self._stacks[player] == 0,
@@ -564,17 +572,17 @@ class Hand:
 
     def _check_raise(self, player: int, kind: ActionKind, to: int, legal: LegalActions) -> None:
         if legal.bet_or_raise is None:
-            if kind is ActionKind.BET:
+            if kind is _BET:
                 raise IllegalActionError("cannot bet: {reason}", reason=self._why_no_raise(player))
             raise IllegalActionError("cannot raise: {reason}", reason=self._why_no_raise(player))
         if kind is not legal.bet_or_raise:
-            if kind is ActionKind.BET:
+            if kind is _BET:
                 raise IllegalActionError(
                     "cannot bet: there is a bet of {level}; raise instead", level=self._round.level
                 )
             raise IllegalActionError("cannot raise: there is no bet; bet instead")
         assert legal.min_to is not None and legal.max_to is not None and legal.all_in_to is not None
-        bet = kind is ActionKind.BET
+        bet = kind is _BET
         if to > legal.all_in_to:
             stack = legal.all_in_to
             if bet:
@@ -635,7 +643,7 @@ class Hand:
 
     def _progress(self) -> None:
         """Move the hand on until someone must decide, or it is over."""
-        while self.phase in (Phase.BETTING, Phase.SHOWDOWN):
+        while self.phase in (_BETTING, _SHOWDOWN):
             if self._showdown is not None:
                 self.to_act = self._showdown.to_act
                 if self.to_act is None:
@@ -655,7 +663,7 @@ class Hand:
                 self._face_up = self._turn_face_up()
                 live = [p for p in range(self.players) if not self._folded[p]]
                 if self._offers_runs(live):
-                    self.phase = Phase.RUN_IT
+                    self.phase = _RUN_IT
                     self._emit(RunItOffered(tuple(live)))
                     return
                 self._run_out(1)
@@ -724,20 +732,20 @@ class Hand:
     @property
     def run_it_players(self) -> tuple[int, ...]:
         """The players asked to run it twice (none unless the hand waits for them)."""
-        if self.phase is not Phase.RUN_IT:
+        if self.phase is not _RUN_IT:
             return ()
         return tuple(p for p in range(self.players) if not self._folded[p])
 
     def run_it(self, times: int) -> list[Event]:
         """RULES.md 7: deal the rest of the board once or, every player asked having
         agreed, twice; then the showdown. Refused unless the hand is waiting for it."""
-        if self.phase is not Phase.RUN_IT:
+        if self.phase is not _RUN_IT:
             raise IllegalActionError("the players are not being asked to run it twice")
         if times not in (1, 2):
             raise IllegalActionError("the board is run once or twice, not {times}", times=times)
         start = len(self.events)
         self._emit(RunsChosen(times))
-        self.phase = Phase.BETTING
+        self.phase = _BETTING
         self._run_out(times)
         self._progress()
         return self.events[start:]
@@ -767,7 +775,7 @@ class Hand:
         """RULES.md 7, the rabbit hunt: the board that would have come, from the next cards
         of the deck with their burns, once a hand has ended before the river. It is shown,
         never dealt: nothing of the hand changes."""
-        if self.phase is not Phase.OVER or self.street is Street.RIVER:
+        if self.phase is not _OVER or self.street is Street.RIVER:
             return []
         at, cards = self._next_card, []
         for street in Street:
@@ -782,7 +790,7 @@ class Hand:
     def _start_showdown(self, face_up: bool) -> None:
         """Value the hands still in, award the pots, and show the hands that must be shown
         first (RULES.md 5)."""
-        self.phase = Phase.SHOWDOWN
+        self.phase = _SHOWDOWN
         self._showdown = ShowdownRound(
             self.config.variant,
             self.holes,
@@ -852,7 +860,7 @@ class Hand:
                     award.board,
                 )
             )
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.to_act = None
         self._emit(HandEnded(tuple(self._stacks)))
         self.result = HandResult(
@@ -882,9 +890,9 @@ def replay(
     (``runs``: what the players chose when asked to run it twice)."""
     hand = Hand(config, stacks, button, posts, deck, recorded_rake=recorded_rake)
     for action in actions:
-        if hand.phase is Phase.RUN_IT:
+        if hand.phase is _RUN_IT:
             hand.run_it(runs)
         hand.apply(action)
-    if hand.phase is Phase.RUN_IT:
+    if hand.phase is _RUN_IT:
         hand.run_it(runs)
     return hand
