@@ -17,6 +17,9 @@ class ActionKind(Enum):
     MUCK = "muck"
 
 
+_WITH_AMOUNT = (ActionKind.BET, ActionKind.RAISE)  # made once: read at every action made
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One player decision. For BET and RAISE, ``amount`` is the player's new total bet in
@@ -26,7 +29,7 @@ class Action:
     amount: int | None = None
 
     def __post_init__(self) -> None:
-        needs_amount = self.kind in (ActionKind.BET, ActionKind.RAISE)
+        needs_amount = self.kind in _WITH_AMOUNT
         if needs_amount and (not isinstance(self.amount, int) or self.amount <= 0):
             raise ValueError(f"{self.kind.value} needs a positive amount, not {self.amount!r}")
         if not needs_amount and self.amount is not None:

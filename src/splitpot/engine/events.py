@@ -47,18 +47,18 @@ class PostKind(Enum):
 
     @property
     def live(self) -> bool:
-        return self not in (PostKind.DEAD, PostKind.ANTE, PostKind.BOMB)
+        return self not in _DEAD_POSTS
 
     @property
     def positional(self) -> bool:
         """Posted because of the seat's place after the button; decides who acts first
         (RULES.md 7: the straddler and the killer act last before the flop)."""
-        return self in (
-            PostKind.SMALL_BLIND,
-            PostKind.BIG_BLIND,
-            PostKind.STRADDLE,
-            PostKind.KILL,
-        )
+        return self in _POSITIONAL_POSTS
+
+
+# Read at every post; made once (a member read off its enum class costs ten times a name).
+_DEAD_POSTS = (PostKind.DEAD, PostKind.ANTE, PostKind.BOMB)
+_POSITIONAL_POSTS = (PostKind.SMALL_BLIND, PostKind.BIG_BLIND, PostKind.STRADDLE, PostKind.KILL)
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,12 +82,15 @@ class Phase(Enum):
     OVER = "over"
 
 
-# The members the betting reads at every action, by name: on Python 3.11 a member read off
-# its enum class is not cached (EnumType has a ``__getattr__``), ten times a name's cost.
+# The members the hand reads at every action, street and post, by name: on Python 3.11 a
+# member read off its enum class is not cached (EnumType has a ``__getattr__``), ten
+# times a name's cost.
 _BETTING, _RUN_IT, _SHOWDOWN, _OVER = Phase.BETTING, Phase.RUN_IT, Phase.SHOWDOWN, Phase.OVER
 _FOLD, _CHECK, _CALL = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
 _BET, _RAISE, _ALL_IN = ActionKind.BET, ActionKind.RAISE, ActionKind.ALL_IN
 _SHOW, _MUCK = ActionKind.SHOW, ActionKind.MUCK
+_PREFLOP, _FLOP, _RIVER = Street.PREFLOP, Street.FLOP, Street.RIVER
+_BIG_BLIND, _STRADDLE, _BOMB = PostKind.BIG_BLIND, PostKind.STRADDLE, PostKind.BOMB
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +218,7 @@ class Hand:
         self.board = self.boards[0]  # the first board (or run)
         self.runs: int | None = None  # RULES.md 7: 1 or 2 once the players were asked
         self.phase = _BETTING
-        self.street = Street.PREFLOP
+        self.street = _PREFLOP
         self.to_act: int | None = None
         self.result: HandResult | None = None
 
@@ -239,7 +242,7 @@ class Hand:
         self._face_up = False  # every hand still in turned face up by an all-in
         self._post_forced_bets()
         self._deal_hole_cards()
-        if any(post.kind is PostKind.BOMB for post in self.posts):
+        if any(post.kind is _BOMB for post in self.posts):
             self._skip_preflop()
         else:
             self._start_round(self._first_preflop_actor())
@@ -411,7 +414,7 @@ class Hand:
         but no bet (RULES.md 7: a player short of it is all in for what they have, and in
         the pots up to that); an ante or a dead small blind is the main pot's (docs/rules.md:
         so the corpus's big-blind antes play)."""
-        if post.kind is PostKind.BOMB:
+        if post.kind is _BOMB:
             self._stacks[post.player] -= chips
             self._committed[post.player] += chips
         else:
@@ -446,22 +449,22 @@ class Hand:
 
     def _start_round(self, first: int) -> None:
         level = max(self._bets)
-        if self.street is Street.PREFLOP:
-            big_blinds = [p.amount for p in self.posts if p.kind is PostKind.BIG_BLIND]
+        if self.street is _PREFLOP:
+            big_blinds = [p.amount for p in self.posts if p.kind is _BIG_BLIND]
             level = max([level, *big_blinds])  # a short big blind still sets the price
         self._round = BettingRound(
             self.config.betting, self.street, first, level, self.players, len(self._able())
         )
-        straddles = [p.amount for p in self.posts if p.kind is PostKind.STRADDLE]
-        if straddles and self.street is Street.PREFLOP:  # RULES.md 7: the smallest raise
+        straddles = [p.amount for p in self.posts if p.kind is _STRADDLE]
+        if straddles and self.street is _PREFLOP:  # RULES.md 7: the smallest raise
             self._round.full_raise = max(self._round.full_raise, *straddles)
 
     def _skip_preflop(self) -> None:
         """RULES.md 7, a bomb pot: no betting before the flop; the flop comes at once and
         the first player still in left of the button acts first."""
         self._gather()
-        self.street = Street.FLOP
-        self._deal_board(Street.FLOP)
+        self.street = _FLOP
+        self._deal_board(_FLOP)
         self._start_round((self.button + 1) % self.players)
 
     def _able(self) -> list[int]:
@@ -659,7 +662,7 @@ class Hand:
                 return
             self._end_round()
             self.to_act = None
-            if self.street is Street.RIVER or len(self._able()) <= 1:
+            if self.street is _RIVER or len(self._able()) <= 1:
                 self._face_up = self._turn_face_up()
                 live = [p for p in range(self.players) if not self._folded[p]]
                 if self._offers_runs(live):
@@ -683,7 +686,7 @@ class Hand:
             self._uncalled.append((top, excess))
             self._emit(UncalledBetReturned(top, excess))
         # RULES.md 5 names the river's last bettor or raiser; a board run out early had none.
-        self._river_aggressor = self._round.aggressor if self.street is Street.RIVER else None
+        self._river_aggressor = self._round.aggressor if self.street is _RIVER else None
         self._bets = [0] * self.players
         self._gather()
 
@@ -705,7 +708,7 @@ class Hand:
         """RULES.md 5: with a player all in and no more betting possible, every hand still
         in is turned face up before the rest of the board is dealt; True when they were."""
         face_up = any(self.all_in(p) for p in range(self.players))
-        if face_up and self.street is not Street.RIVER:
+        if face_up and self.street is not _RIVER:
             first = (self.button + 1) % self.players
             for player in sorted(range(self.players), key=lambda p: (p - first) % self.players):
                 cards = self.holes[player]
@@ -757,13 +760,13 @@ class Hand:
         self.runs = times
         known = len(self.board)
         street = self.street
-        while self.street is not Street.RIVER:
+        while self.street is not _RIVER:
             self.street = Street(self.street + 1)
             self._deal_board(self.street)
         if times == 2:
             second = self.board[:known]
             self.boards.append(second)
-            while street is not Street.RIVER:
+            while street is not _RIVER:
                 street = Street(street + 1)
                 self._draw(1)  # burn
                 cards = self._draw(BOARD_SIZES[street])
@@ -775,7 +778,7 @@ class Hand:
         """RULES.md 7, the rabbit hunt: the board that would have come, from the next cards
         of the deck with their burns, once a hand has ended before the river. It is shown,
         never dealt: nothing of the hand changes."""
-        if self.phase is not _OVER or self.street is Street.RIVER:
+        if self.phase is not _OVER or self.street is _RIVER:
             return []
         at, cards = self._next_card, []
         for street in Street:
