@@ -211,6 +211,7 @@ class Hand:
         # each viewer's events as they may see them, and the hands shown: extended from
         # where they stopped (the log only grows), so a view costs the new events alone
         self._seen: dict[int | None, list[Event]] = {}
+        self._private = 0  # the events before this may hide something (a deal of hole cards)
         self._shown: dict[int, tuple[Card, ...]] = {}
         self._shown_upto = 0
         self.holes: list[tuple[Card | None, ...]] = [() for _ in range(players)]
@@ -318,14 +319,14 @@ class Hand:
 
     def _visible(self, viewer: int | None) -> list[Event]:
         """The viewer's kept list of the events as they may see them, brought up to date.
-        Only a deal of hole cards hides anything, and the hand deals them as it starts,
-        before anyone may look: the events after a viewer's first look are theirs as they
-        are."""
-        seen = self._seen.get(viewer)
-        if seen is None:
-            seen = self._seen[viewer] = [view(event, viewer) for event in self.events]
+        Only a deal of hole cards hides anything (``view``): the events after the last
+        deal are everyone's as they are, taken without asking."""
+        seen = self._seen.setdefault(viewer, [])
+        start = len(seen)
+        if start < self._private:
+            seen += [view(event, viewer) for event in self.events[start:]]
         else:
-            seen += self.events[len(seen) :]
+            seen += self.events[start:]
         return seen
 
     # ------------------------------------------------------------- the action
@@ -437,6 +438,7 @@ class Hand:
             self.holes[player] = cards[place::players]
         for player in order:
             self._emit(HoleCardsDealt(player, self.holes[player]))
+        self._private = len(self.events)
 
     def _first_preflop_actor(self) -> int:
         """Left of the biggest blind or straddle (RULES.md 4.3); heads-up, the button."""
