@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +24,28 @@ TRY_AGAIN = 1013  # WebSocket close code: try again later (reconnect)
 POLICY = 1008  # WebSocket close code: refused by the room's rules
 SEND_BUFFER = 256 * 1024  # bytes the kernel may hold for a client (its socket's buffer)
 _ids = itertools.count(1)
+
+
+class _Due(threading.local):
+    """The outboxes with frames to write at once, on this thread's loop: all written in
+    one callback after the steps that queued them, one ``call_soon`` a turn of the loop
+    rather than one a connection."""
+
+    def __init__(self) -> None:
+        self.outboxes: list[Outbox] = []
+
+    def add(self, outbox: Outbox) -> None:
+        if not self.outboxes:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self.outboxes.append(outbox)
+
+    def _flush(self) -> None:
+        due, self.outboxes = self.outboxes, []
+        for outbox in due:
+            outbox.flush()
+
+
+_due = _Due()
 
 
 class Outbox:
@@ -50,7 +73,7 @@ class Outbox:
             self._wake()
         elif not self._flushing:
             self._flushing = True
-            asyncio.get_running_loop().call_soon(self._flush)
+            _due.add(self)
         return True
 
     def end(self) -> None:
@@ -71,7 +94,7 @@ class Outbox:
         self._frames.clear()
         return taken
 
-    def _flush(self) -> None:
+    def flush(self) -> None:
         """The frames waiting, written at once while the writer is idle (so none can
         overtake another); where the socket cannot take them now, the writer does."""
         self._flushing = False
