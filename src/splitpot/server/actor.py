@@ -472,7 +472,7 @@ class TableActor:
                 seen = views.get(seat)
                 if seen is None:
                     seen = seen_by(event, seat)
-                    views[seat] = seen = public if seen == public else seen
+                    views[seat] = seen = public if seen is public or seen == public else seen
                 words = connection.words
                 frame_of = (None if seen is public else seat, words)
                 text = made.get(frame_of)

@@ -222,9 +222,11 @@ def by_seat(number: int, events: list[Event], seats: tuple[int, ...]) -> list[Ta
 
 
 def seen_by(event: TableEvent, viewer: int | None) -> TableEvent:
-    """The event as the player in seat ``viewer`` may see it (None: a watcher)."""
+    """The event as the player in seat ``viewer`` may see it (None: a watcher): the
+    event itself where it hides nothing from them."""
     if isinstance(event, InHand):
-        return InHand(event.number, view(event.event, viewer))
+        seen = view(event.event, viewer)
+        return event if seen is event.event else InHand(event.number, seen)
     return event
 
 
