@@ -157,6 +157,47 @@ def test_a_steps_frames_are_written_at_once_in_one_write_while_the_writer_idles(
     asyncio.run(play())
 
 
+def test_the_outboxes_a_turn_filled_are_written_after_it_and_a_new_loop_starts_afresh() -> None:
+    """Every outbox a turn of the loop filled is written in one callback after it; a loop
+    that stopped before that callback ran leaves nothing stuck for the thread's next."""
+
+    writers: list[asyncio.Future[list[str]]] = []
+
+    async def fill(sockets: list[Socket], stop: bool = False) -> None:
+        outboxes = []
+        for socket in sockets:
+            outbox = Outbox()
+            outbox.direct = socket.write_now
+            outboxes.append(outbox)
+            writers.append(asyncio.ensure_future(outbox.take()))
+        await asyncio.sleep(0)  # the writers wait
+        for number, outbox in enumerate(outboxes):
+            outbox.put(f"frame {number}")
+        if stop:  # the loop stops before the writes' turn
+            asyncio.get_running_loop().stop()
+
+    left = [Socket()]
+    loop = asyncio.new_event_loop()
+    loop.set_exception_handler(lambda *_: None)  # its writers are left pending: so be it
+    filled = loop.create_task(fill(left, stop=True))
+    loop.run_forever()
+    loop.close()
+    assert filled.done() and left[0].writes == []
+
+    async def play() -> None:
+        sockets = [Socket(), Socket(), Socket()]
+        await fill(sockets)
+        assert [socket.writes for socket in sockets] == [[], [], []]  # not in the turn
+        await asyncio.sleep(0)
+        assert [socket.writes for socket in sockets] == [
+            [["frame 0"]],
+            [["frame 1"]],
+            [["frame 2"]],
+        ]
+
+    asyncio.run(play())
+
+
 def test_a_connection_whose_outbox_is_full_is_dropped_and_nothing_more_queued() -> None:
     async def play() -> None:
         dropped: list[tuple[str, int]] = []

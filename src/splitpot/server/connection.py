@@ -33,10 +33,14 @@ class _Due(threading.local):
 
     def __init__(self) -> None:
         self.outboxes: list[Outbox] = []
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def add(self, outbox: Outbox) -> None:
+        loop = asyncio.get_running_loop()
+        if loop is not self.loop:  # a new loop on this thread: the last one's are gone
+            self.loop, self.outboxes = loop, []
         if not self.outboxes:
-            asyncio.get_running_loop().call_soon(self._flush)
+            loop.call_soon(self._flush)
         self.outboxes.append(outbox)
 
     def _flush(self) -> None:
