@@ -79,8 +79,9 @@ class Handler(Protocol):
 
 
 class Cluster:
-    """This process's link to the others. Every message goes out through one publisher, in
-    order (pipelined), so a process's frames to another arrive in the order sent."""
+    """This process's link to the others. Every message through Redis goes out through one
+    publisher, in order (pipelined); a batch for another process goes over the direct link
+    when one is up, and the batches' numbers put the two ways back in the order sent."""
 
     def __init__(
         self,
