@@ -308,6 +308,8 @@ class Links:
             return False
         link = found[1]
         assert link.transport is not None
+        if link.transport.is_closing():  # ending: ``forget`` is told of it next
+            return False
         if link.transport.get_write_buffer_size() > BUFFER_LIMIT:
             self.drop(node, f"{node} does not read its link")
             return False
