@@ -9,6 +9,7 @@ from room_helpers import (
     RoomServer,
     chips_kept,
     is_event,
+    paused_table,
     play_hands,
     seated,
 )
@@ -60,14 +61,16 @@ def test_three_players_and_a_watcher_see_the_same_hands(room: RoomServer, store:
     in the same order (seq rising by one), the dealer's words included, and no hole card
     before it is shown."""
     tokens = [room.guest(name)[1] for name in ("Ann", "Bob", "Cy")]
-    table_id = room.create_table(tokens[0], name="Three", seats=3)["table"]["id"]
+    # paused while they sit: the first hand is the three's, however slow Cy's seat comes
+    table_id, host = paused_table(room, tokens[0], name="Three", seats=3)
     watcher = Client(room, None)
     assert watcher.welcome == {"type": "welcome", "player": None, "lang": "en"}
     first = watcher.state(table_id)
     assert [s["player"] for s in first["seats"]] == [None, None, None]
-    players = [Client(room, token) for token in tokens]
+    players = [host, *(Client(room, token) for token in tokens[1:])]
     for seat, client in enumerate(players, start=1):
         client.sit(table_id, seat, 100)
+    host.send({"type": "host", "table": table_id, "action": "resume"})
     play_hands([*players, watcher], table_id, 2)
     frames = [f for f in watcher.frames if f["type"] == "event"]
     seqs = [f["seq"] for f in frames]
