@@ -302,6 +302,7 @@ def test_a_pokerstars_hand_cut_mid_hand(files: Files) -> None:
 @FEW
 @given(fraction=st.floats(min_value=0, max_value=1, exclude_max=True), lines=st.booleans())
 @example(fraction=0.0001, lines=False)  # only the array's opening bracket is left
+@example(fraction=0.1553, lines=True)  # just after the first hand's newline, as it stands
 def test_json_cut_anywhere_is_refused(files: Files, fraction: float, lines: bool) -> None:
     """A splitpot JSON history (an array, or one hand a line) and a table's records, cut
     short: refused with the line where the document breaks."""
@@ -310,9 +311,9 @@ def test_json_cut_anywhere_is_refused(files: Files, fraction: float, lines: bool
     data = text.encode()
     at = int(len(data.rstrip()) * fraction)
     path = files.write("cut.json", data[:at])
-    if lines and at and data[at : at + 1] == b"\n":  # cut after a whole hand: those play
-        code, out, err = _run([*REPLAY, str(path)])
-        whole = data[:at].count(b"\n") + 1
+    if lines and at and b"\n" in (data[at : at + 1], data[at - 1 : at]):  # after a hand:
+        code, out, err = _run([*REPLAY, str(path)])  # those play (with its newline or not)
+        whole = data[:at].rstrip(b"\n").count(b"\n") + 1
         assert (code, err) == (0, "")
         assert out.endswith(f"{whole} of {whole} hands agree with their files\n")
     else:
