@@ -3,14 +3,18 @@ one database stand for two room processes; each has its own clock, moved by the 
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import text
 from store_fixtures import StoreFactory
 
 from splitpot.store import FencedOut, HandStatus, Store
 
 TTL = 5.0  # seconds a lease lasts
+DEADLINE = 30.0  # seconds a test waits for what it needs, however busy the machine
 SETUP = {"button": 1, "seats": [1, 2], "deck": ["As", "Kd", "7c"]}
 
 
@@ -136,9 +140,47 @@ def test_many_leases_renew_in_batches_and_only_the_lost_are_named(
     b.hold_leases("b")
     assert all(a.claim_table(table, TTL) for table in tables)
     clock.wait(TTL + 1)  # a's leases lapse before it renews them
-    taken = {tables[0], tables[400], tables[-1]}
+    renewed_in_order = sorted(tables)  # renew's batches follow the tables' order
+    taken = {renewed_in_order[0], renewed_in_order[400], renewed_in_order[-1]}
     assert all(b.claim_table(table, TTL) for table in taken)
     assert a.renew_leases(TTL) == taken
     assert a.holder is not None and set(a.holder.fences) == set(tables) - taken
     assert not any(b.claim_table(table, TTL) for table in tables[1:400:37])  # renewed
     assert a.renew_leases(TTL) == set()
+
+
+def test_leases_renew_in_the_tables_order_as_every_write_checks_its_fences(
+    make_store: StoreFactory,
+) -> None:
+    """A write's fence check reads its tables' leases under a shared lock in the tables'
+    order; renewing locks them in the same order, never one past a lease it waits on, so
+    the action log's connection and the rest (PostgreSQL: two at once) cannot deadlock."""
+    a = make_store()
+    if a.engine.dialect.name != "postgresql":
+        pytest.skip("row locks: SQLite has one writer at a time")
+    host = a.create_guest("Host").player.id
+    first, second = sorted(
+        a.create_table(f"T{n}", {"seats": 6, "variant": "o8"}, host)[0].id for n in range(2)
+    )
+    a.hold_leases("a")
+    assert a.claim_table(second, TTL) and a.claim_table(first, TTL)  # stored second first
+    renewed: list[set[str]] = []
+    renewing = threading.Thread(target=lambda: renewed.append(a.renew_leases(TTL)))
+    checking = text("SELECT fence FROM leases WHERE table_id = :table FOR SHARE")
+    with a.engine.connect() as writer, a.engine.connect() as watcher:
+        writer.execute(checking, {"table": first})  # a write's fence check, under way
+        renewing.start()
+        deadline = time.monotonic() + DEADLINE
+        waiting = text(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        while watcher.execute(waiting).scalar_one() == 0:  # the renewal waits on the first
+            assert time.monotonic() < deadline, "the renewal never waited on the lease"
+            watcher.rollback()
+            time.sleep(0.01)
+        with a.engine.connect() as other:  # another write's check takes the second at once
+            other.execute(text(f"{checking.text} NOWAIT"), {"table": second})
+        writer.rollback()
+    renewing.join(DEADLINE)
+    assert renewed == [set()]

@@ -1,7 +1,8 @@
 """The room's store, from the event loop: its calls run one at a time on one worker
 thread, so the loop never waits on the database and SQLite sees a single writer; while the
 database is away a call is retried until it answers (the tables pause, nothing is lost);
-the tables' actions are logged in batches; password hashing has threads of its own."""
+the tables' actions are logged in batches, on PostgreSQL on a thread and connection of
+their own; password hashing has threads of its own."""
 
 from __future__ import annotations
 
@@ -30,18 +31,29 @@ class Storage:
         self.closing = False  # the room stops: a database away is not waited for
         self._let_go = let_go
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+        # the action log's commits wait on no hand's start or end where the database takes
+        # two writers at once: on PostgreSQL the room dealt twice the actions (docs/load.md)
+        self._log = (
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-log")
+            if store.concurrent_writes
+            else self._db
+        )
         self._actions: list[tuple[ActionEntry, asyncio.Future[None]]] = []
         self._logger: asyncio.Task[None] | None = None
 
     def shutdown(self) -> None:
+        self._log.shutdown(wait=True)
         self._db.shutdown(wait=True)
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store call on the store's thread; retry while the database is away."""
+        return await self._run(self._db, partial(call, *args, **kwargs))
+
+    async def _run(self, thread: ThreadPoolExecutor, call: Callable[[], T]) -> T:
         loop = asyncio.get_running_loop()
         while True:
             try:
-                return await loop.run_in_executor(self._db, partial(call, *args, **kwargs))
+                return await loop.run_in_executor(thread, call)
             except OperationalError as error:
                 if self.closing:
                     raise
@@ -67,11 +79,12 @@ class Storage:
         while self._actions:
             batch, self._actions = self._actions, []
             try:
-                await self.db(self.store.append_actions, [entry for entry, _ in batch])
+                entries = [entry for entry, _ in batch]
+                await self._run(self._log, partial(self.store.append_actions, entries))
             except Exception:  # one bad action must not fail the others: each alone
                 for entry, done in batch:
                     try:
-                        await self.db(self.store.append_action, *entry)
+                        await self._run(self._log, partial(self.store.append_action, *entry))
                     except Exception as error:
                         _answer(done, error)
                     else:

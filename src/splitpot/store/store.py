@@ -106,6 +106,8 @@ class Store:
         self._hasher = password_hasher
         self._clock = clock
         self.holder: Holder | None = None  # set when the process runs tables under leases
+        # PostgreSQL takes writes on several connections at once; SQLite one writer at a time
+        self.concurrent_writes = engine.dialect.name == "postgresql"
 
     def close(self) -> None:
         self.engine.dispose()
