@@ -32,7 +32,7 @@ class Storage:
         self._let_go = let_go
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         # the action log's commits wait on no hand's start or end where the database takes
-        # two writers at once: on PostgreSQL the room dealt twice the actions (docs/load.md)
+        # two writers at once (PostgreSQL: 10% more actions a second, docs/load.md)
         self._log = (
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-log")
             if store.concurrent_writes
