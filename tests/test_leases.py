@@ -127,7 +127,7 @@ def test_a_process_writes_only_for_the_tables_it_holds(make_store: StoreFactory)
 def test_many_leases_renew_in_batches_and_only_the_lost_are_named(
     make_store: StoreFactory,
 ) -> None:
-    """One process's 450 tables (two of renew's statements): after they lapse, another
+    """One process's 450 tables (two of renew's batches): after they lapse, another
     process takes three (one in each batch, and the last); renewing names exactly those
     three, and every other lease is renewed (no one else may take it)."""
     clock = Clock()
@@ -145,7 +145,8 @@ def test_many_leases_renew_in_batches_and_only_the_lost_are_named(
     assert all(b.claim_table(table, TTL) for table in taken)
     assert a.renew_leases(TTL) == taken
     assert a.holder is not None and set(a.holder.fences) == set(tables) - taken
-    assert not any(b.claim_table(table, TTL) for table in tables[1:400:37])  # renewed
+    renewed = renewed_in_order[1:400:37]  # none of the three taken
+    assert not any(b.claim_table(table, TTL) for table in renewed)
     assert a.renew_leases(TTL) == set()
 
 
