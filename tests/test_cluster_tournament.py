@@ -76,7 +76,9 @@ def test_a_thirty_player_tournament_over_three_processes_survives_a_kill_of_each
     store = open_store(database_url)
     with processes(database_url, redis_url, tmp_path, 3) as rooms:
         _, token = guest(rooms[0], "Nina")
-        start = datetime.now(UTC) + timedelta(seconds=4)
+        # started by its host once the bots are in (a start a few seconds off came before
+        # the bots had all registered on a loaded machine: "registration ... has closed")
+        start = datetime.now(UTC) + timedelta(minutes=10)
         settings = {
             "name": "Thirty",
             "kind": "scheduled",
@@ -95,6 +97,12 @@ def test_a_thirty_player_tournament_over_three_processes_survives_a_kill_of_each
         )
         assert answer.status_code == 201, answer.text
         tournament = str(answer.json()["tournament"]["id"])
+        begun = httpx.post(
+            f"{rooms[0].url}/api/tournaments/{tournament}/start",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        )
+        assert begun.status_code == 200, begun.text
         began = time.monotonic()
         deadline = time.monotonic() + 120
         while lobby(rooms[1].url, tournament)["status"] != "running":
