@@ -2,7 +2,8 @@
 migrated and of a room of its own, once SQLite (a temporary file) and once PostgreSQL (a
 database made for the test on the server of $SPLITPOT_TEST_POSTGRES, dropped after); each
 is a copy of a database migrated once per test process, quicker than migrating anew.
-``store`` is a Store on it and ``make_store`` opens more.
+``store`` is a Store on it and ``make_store`` opens more; ``SETUP`` (a hand's setup) and
+``table_with_players`` are what the store's tests deal and seat.
 
 Without a PostgreSQL server the PostgreSQL runs are skipped, unless
 SPLITPOT_REQUIRE_POSTGRES=1, which makes them fail instead. Use them by naming this module in
@@ -34,6 +35,7 @@ from splitpot.store import Store, normalise_url, open_store
 POSTGRES_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
 REQUIRED = "SPLITPOT_REQUIRE_POSTGRES"
 BACKENDS = ("sqlite", "postgresql")
+SETUP = {"button": 1, "seats": [1, 2], "deck": ["As", "Kd", "7c"]}  # a hand as the store keeps it
 
 
 def cheap_hasher() -> PasswordHasher:
@@ -159,3 +161,15 @@ def at_once(work: Callable[..., None], calls: Iterable[tuple[Any, ...]]) -> list
     for thread in threads:
         thread.join(timeout=60)
     return errors
+
+
+def table_with_players(store: Store, *buy_ins: int) -> tuple[str, list[int]]:
+    """A table with one guest per buy-in, seated from seat 1."""
+    host = store.create_guest("Host").player.id
+    table, _ = store.create_table("Home game", {"seats": 9, "variant": "o8"}, host)
+    ids = []
+    for seat, chips in enumerate(buy_ins, start=1):
+        player = store.create_guest(f"P{seat}").player.id
+        store.sit(table.id, seat, player, chips)
+        ids.append(player)
+    return table.id, ids

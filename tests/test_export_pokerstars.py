@@ -22,7 +22,7 @@ from engine_helpers import deal, play
 from room_helpers import Client, Frame, RoomServer, is_event, seated_game
 from room_helpers import play as play_turns
 from room_helpers import play_hands as play_room_hands
-from store_fixtures import at_once
+from store_fixtures import SETUP, at_once
 
 from splitpot.bots import make_bot
 from splitpot.cli import main
@@ -40,7 +40,6 @@ from splitpot.store.database import MIGRATIONS, WRITE
 from splitpot.table import TableHand
 
 LIMIT = GameConfig(Variant.O8, FixedLimit(2, 4))
-SETUP = {"button": 1, "seats": [1, 2], "deck": ["As", "Kd", "7c"]}
 HEADER = re.compile(r"^PokerStars Hand #(\d+):  ", re.MULTILINE)
 CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
 

@@ -9,13 +9,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import text
-from store_fixtures import StoreFactory
+from store_fixtures import SETUP, StoreFactory
 
 from splitpot.store import FencedOut, HandStatus, Store
 
 TTL = 5.0  # seconds a lease lasts
 DEADLINE = 30.0  # seconds a test waits for what it needs, however busy the machine
-SETUP = {"button": 1, "seats": [1, 2], "deck": ["As", "Kd", "7c"]}
 
 
 class Clock:

@@ -20,6 +20,7 @@ from room_helpers import (
     play_hands,
     seated,
 )
+from store_fixtures import SETUP
 
 from splitpot.store import NotFound, Store
 
@@ -80,7 +81,6 @@ def test_buy_ins_hand_results_and_cash_outs(room: RoomServer, store: Store) -> N
 SIT_DOWN = ["player_nickname", "player_id", "session_start_at", "session_end_at"]
 SIT_DOWN += ["buy_in", "buy_out", "stack", "net"]
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
-SETUP = {"button": 1, "seats": [1, 2], "deck": ["As", "Kd", "7c"]}
 
 
 def sit_downs(text: str) -> list[dict[str, str]]:

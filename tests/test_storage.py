@@ -8,19 +8,17 @@ from __future__ import annotations
 import asyncio
 import threading
 
+from store_fixtures import SETUP, table_with_players
+
 from splitpot.server.storage import Storage
 from splitpot.store import HandStateError, Store
 
-SETUP = {"button": 1, "seats": [1, 2], "deck": ["As", "Kd", "7c"]}
 DEADLINE = 30.0  # seconds a test waits for what it needs, however busy the machine
 
 
 def hand_in_play(store: Store) -> str:
-    host = store.create_guest("Host").player.id
-    table, _ = store.create_table("Logged", {"seats": 6, "variant": "o8"}, host)
-    for seat, name in ((1, "Ann"), (2, "Bob")):
-        store.sit(table.id, seat, store.create_guest(name).player.id, 100)
-    return store.start_hand(table.id, SETUP).id
+    table_id, _ = table_with_players(store, 100, 100)
+    return store.start_hand(table_id, SETUP).id
 
 
 def test_an_actions_commit_waits_on_no_other_store_call_where_the_database_allows(

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from platformdirs import user_data_dir
 from sqlalchemy import Column, Integer, MetaData, select, text, update
 from sqlalchemy.orm import Session
-from store_fixtures import at_once
+from store_fixtures import SETUP, at_once, table_with_players
 
 from splitpot.store import (
     BadName,
@@ -60,19 +60,6 @@ from splitpot.store.models import (
 )
 
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
-SETUP = {"button": 1, "seats": [1, 2], "deck": ["As", "Kd", "7c"]}
-
-
-def table_with_players(store: Store, *buy_ins: int) -> tuple[str, list[int]]:
-    """A table with one guest per buy-in, seated from seat 1."""
-    host = store.create_guest("Host").player.id
-    table, _ = store.create_table("Home game", {"seats": 9, "variant": "o8"}, host)
-    ids = []
-    for seat, chips in enumerate(buy_ins, start=1):
-        player = store.create_guest(f"P{seat}").player.id
-        store.sit(table.id, seat, player, chips)
-        ids.append(player)
-    return table.id, ids
 
 
 def chips(store: Store, table_id: str) -> dict[int, int]:

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from store_fixtures import SETUP
 
 from splitpot.room.schedule import Weekly
 from splitpot.store import Payment, Store
@@ -21,7 +22,6 @@ from splitpot.store.errors import StoreError
 pytest_plugins = ["store_fixtures"]
 
 START = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
-SETUP = {"button": 1, "seats": [1, 2], "deck": ["As", "Kd", "7c"]}
 FRIDAY_AT_EIGHT = Weekly(4, 20 * 60, "Europe/London")
 
 

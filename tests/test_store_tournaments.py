@@ -15,6 +15,7 @@ import pytest
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import text
+from store_fixtures import SETUP
 
 from splitpot.room.director import Decision, Status, decide
 from splitpot.room.tournament_settings import Kind, TournamentSettings
@@ -27,7 +28,6 @@ from splitpot.store.values import LedgerTotals, TournamentResult
 pytest_plugins = ["store_fixtures"]
 
 START = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
-SETUP = {"button": 1, "seats": [1, 2], "deck": ["As", "Kd", "7c"]}
 
 
 class Clock:
