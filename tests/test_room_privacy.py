@@ -166,7 +166,8 @@ class Game:
 
 @pytest.fixture
 def game(store: Store) -> Iterator[Game]:
-    """Three players and a watcher, HANDS hands at a table of four seats; then the host
+    """Three players and a watcher, HANDS hands at a table of four seats and on until a
+    hand was folded, one shown and one mucked (8 hands had no muck once); then the host
     pauses the table, the hand in play ends, and every client hangs up."""
     with running_room(store) as room:
         tokens = [room.guest(name)[1] for name in ("Ann", "Bob", "Cy")]
@@ -183,6 +184,12 @@ def game(store: Store) -> Iterator[Game]:
 
         everyone = [*players, watcher]
         play_hands(everyone, table, HANDS, choose)
+
+        def varied() -> bool:  # the deck is the room's: on until the checks' cases came
+            folded = any(e["action"] == "fold" for e in watcher.events("acted"))
+            return folded and bool(watcher.events("shown") and watcher.events("mucked"))
+
+        play(everyone, table, varied, choose, timeout=60)
         players[0].send({"type": "host", "table": table, "action": "pause"})
 
         def settled() -> bool:
