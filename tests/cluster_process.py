@@ -82,11 +82,13 @@ def processes(
     the others before this yields. All killed at the end."""
     started: list[Serve] = []
     try:
-        for number in range(count):
+        for number in range(count):  # each loads the room's code at once, then serves in turn
             folder = logs / f"process-{number + 1}"
             folder.mkdir()
             started.append(Serve(database_url, folder, "--redis", redis_url, *flags))
-            started[-1].start()
+            started[-1].prepare()
+        for number, room in enumerate(started):
+            room.start()
             if number == 0 and after_first is not None:
                 after_first(started[0])
         for room in started:
@@ -96,6 +98,7 @@ def processes(
         for room in started:
             if room.process is not None and room.process.poll() is None:
                 room.kill()
+            room.close()  # a process launched but never started
 
 
 def wait_for_servers(room: Serve, count: int) -> None:

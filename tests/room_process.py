@@ -74,6 +74,11 @@ class Serve:
                 env=os.environ | PACE,
             )
 
+    def prepare(self) -> None:
+        """Launch the next run's process now, to load the room's code beside others."""
+        if self.spare is None:
+            self.spare = self._launch()
+
     def start(self) -> None:
         """Start the room and wait until it answers /api/health (recovery is done)."""
         process, self.spare = self.spare or self._launch(), None

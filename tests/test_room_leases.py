@@ -34,6 +34,7 @@ def two_processes(database_url: str, tmp_path: Path) -> Iterator[tuple[Serve, Se
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     first, second = Serve(database_url, tmp_path / "a"), Serve(database_url, tmp_path / "b")
+    second.prepare()  # its code loads while the first starts
     first.start()
     try:
         table = first.bots_table()["id"]
@@ -42,6 +43,7 @@ def two_processes(database_url: str, tmp_path: Path) -> Iterator[tuple[Serve, Se
     finally:
         first.kill()
         second.kill()
+        second.close()
 
 
 def test_a_killed_processs_tables_are_taken_over_and_their_hands_resume(
