@@ -7,7 +7,7 @@ TEST_STAMP := $(VENV)/.installed-test
 KERNELS_STAMP := $(VENV)/.compiled-kernels
 KERNELS := $(wildcard src/splitpot/*/_kernels.py src/splitpot/*/kernels.py src/splitpot/bots/*.py)
 
-.PHONY: test test-fast messages run play bench clean
+.PHONY: test test-fast lint messages run play bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -35,16 +35,20 @@ $(KERNELS_STAMP): $(RUN_STAMP) $(KERNELS)
 # with Debian's CJK fonts for the Japanese pages' screenshots: installed when missing (as
 # root, or with sudo); where they cannot be, those tests are skipped (CI sets
 # SPLITPOT_REQUIRE_BROWSER=1: then they fail).
-test: $(TEST_STAMP) $(KERNELS_STAMP)
+test: $(TEST_STAMP)
 	@{ test -x /usr/bin/chromium && test -d /usr/share/fonts/opentype/noto; } || { \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
 	    chromium fonts-noto-cjk \
 	  || echo "make test: Chromium or the CJK fonts could not be installed: the browser tests may be skipped"; }
+	$(MAKE) --no-print-directory -j2 lint $(KERNELS_STAMP)
+	$(BIN)/pytest
+
+# ruff and mypy; make test runs them beside the kernels' compile (a fresh clone's half minute)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy src
-	$(BIN)/pytest
 
 # The fast lane (under a minute): the pure core and the table host, no server, no database,
 # no browser; run it while you work, and make test before you commit.
@@ -55,10 +59,7 @@ FAST_TESTS := $(addprefix tests/,test_cards.py test_evaluate_rules.py \
   test_protocol.py test_protocol_decode.py test_history.py test_history_corners.py \
   test_dealer.py test_fair.py test_verify.py test_play_corners.py test_architecture.py \
   test_i18n.py)
-test-fast: $(TEST_STAMP)
-	$(BIN)/ruff check src tests benchmarks scripts
-	$(BIN)/ruff format --check src tests benchmarks scripts
-	$(BIN)/mypy src
+test-fast: lint
 	$(BIN)/pytest $(FAST_TESTS)
 
 # The catalogues (src/splitpot/locale/*/LC_MESSAGES/*.po) brought up to date with the code:
