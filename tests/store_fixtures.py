@@ -18,6 +18,7 @@ import shutil
 import sqlite3
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,7 +27,7 @@ from typing import Any
 import pytest
 from argon2 import PasswordHasher
 from services import missing
-from sqlalchemy import Engine, create_engine
+from sqlalchemy import Connection, Engine, create_engine, text
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import OperationalError
 
@@ -161,6 +162,19 @@ def at_once(work: Callable[..., None], calls: Iterable[tuple[Any, ...]]) -> list
     for thread in threads:
         thread.join(timeout=60)
     return errors
+
+
+def until_a_transaction_waits_on_a_lock(watcher: Connection, deadline: float = 30.0) -> None:
+    """Wait until a transaction on the watcher's PostgreSQL database waits on a lock."""
+    waiting = text(
+        "SELECT count(*) FROM pg_stat_activity"
+        " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+    )
+    give_up = time.monotonic() + deadline
+    while watcher.execute(waiting).scalar_one() == 0:
+        assert time.monotonic() < give_up, "no transaction waited on a lock"
+        watcher.rollback()
+        time.sleep(0.01)
 
 
 def table_with_players(store: Store, *buy_ins: int) -> tuple[str, list[int]]:

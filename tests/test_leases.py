@@ -4,12 +4,11 @@ one database stand for two room processes; each has its own clock, moved by the 
 from __future__ import annotations
 
 import threading
-import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import text
-from store_fixtures import SETUP, StoreFactory
+from store_fixtures import SETUP, StoreFactory, until_a_transaction_waits_on_a_lock
 
 from splitpot.store import FencedOut, HandStatus, Store
 
@@ -170,15 +169,7 @@ def test_leases_renew_in_the_tables_order_as_every_write_checks_its_fences(
     with a.engine.connect() as writer, a.engine.connect() as watcher:
         writer.execute(checking, {"table": first})  # a write's fence check, under way
         renewing.start()
-        deadline = time.monotonic() + DEADLINE
-        waiting = text(
-            "SELECT count(*) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-        )
-        while watcher.execute(waiting).scalar_one() == 0:  # the renewal waits on the first
-            assert time.monotonic() < deadline, "the renewal never waited on the lease"
-            watcher.rollback()
-            time.sleep(0.01)
+        until_a_transaction_waits_on_a_lock(watcher, DEADLINE)  # the renewal, on the first
         with a.engine.connect() as other:  # another write's check takes the second at once
             other.execute(text(f"{checking.text} NOWAIT"), {"table": second})
         writer.rollback()

@@ -9,6 +9,7 @@ import hashlib
 import io
 import random
 import re
+import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
@@ -21,11 +22,12 @@ from alembic.migration import MigrationContext
 from hypothesis import given
 from hypothesis import strategies as st
 from platformdirs import user_data_dir
-from sqlalchemy import Column, Integer, MetaData, select, text, update
+from sqlalchemy import Column, Connection, Integer, MetaData, select, text, update
 from sqlalchemy.orm import Session
-from store_fixtures import SETUP, at_once, table_with_players
+from store_fixtures import SETUP, at_once, table_with_players, until_a_transaction_waits_on_a_lock
 
 from splitpot.store import (
+    AccountKind,
     BadName,
     BadPassword,
     HandStateError,
@@ -43,6 +45,7 @@ from splitpot.store import (
     Store,
     StoreError,
     default_database_path,
+    ledger,
     normalise_url,
     open_store,
     settle_up,
@@ -580,6 +583,33 @@ def test_stores_moving_one_accounts_chips_at_once_keep_its_total(
     assert stores[2].balance(ann) == -3 * (100 + 8)
     totals = LedgerTotals(balances=-3 * (100 + 8 + 100), on_tables=3 * (92 + 108), house=24)
     assert stores[0].check_invariant() == totals
+
+
+def test_two_transactions_opening_one_new_account_at_once_share_it(store: Store) -> None:
+    """Two writers (two processes, or two of a process's: PostgreSQL) open one account
+    first at one moment, a player's stack at a table, say: the second waits on the first's
+    new row and, once it is committed, takes that account; neither fails."""
+    if not store.concurrent_writes:
+        pytest.skip("SQLite has one writer at a time: no two transactions open an account")
+    ann = store.create_guest("Ann").player.id
+    table_id = store.create_table("Home game", {"seats": 6}, ann)[0].id
+
+    def open_stack(executor: Connection) -> int:
+        return ledger.open_account(executor, AccountKind.TABLE, ann, table_id).id
+
+    opened: list[int] = []
+
+    def second_writer() -> None:
+        with store.engine.begin() as second:
+            opened.append(open_stack(second))
+
+    second = threading.Thread(target=second_writer)
+    with store.engine.begin() as first, store.engine.connect() as watcher:
+        made = open_stack(first)
+        second.start()
+        until_a_transaction_waits_on_a_lock(watcher)  # the second, on the first's new row
+    second.join(60)
+    assert opened == [made]
 
 
 # The ledger

@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Protocol, TypeVar
 
 from sqlalchemy import ColumnElement, Select, bindparam, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from splitpot.store.database import Executor
@@ -112,7 +113,11 @@ def _opened(
     found = find_accounts(executor, [key])
     if key not in found:
         account = {"key": key, "kind": kind.value, "player_id": player_id, "table_id": table_id}
-        executor.execute(_OPEN, account)
+        try:
+            with executor.begin_nested():  # another transaction may open it at the same time
+                executor.execute(_OPEN, account)
+        except IntegrityError:  # it did, and committed first: its account is the one
+            pass
         found = find_accounts(executor, [key])
     return found[key]
 
