@@ -12,12 +12,12 @@ Run by benchmarks/room.py (``--db floor``, and beside each goal run); alone:
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import itertools
 import json
 import os
 import secrets
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -219,10 +219,17 @@ app = Starlette(
 
 def main() -> None:
     """Serve on 127.0.0.1:PORT with the room's uvicorn settings (server/main.py)."""
+    parser = argparse.ArgumentParser(
+        description="The floor under the room's CPU an action: the room's stack doing "
+        "nothing but its frames, on 127.0.0.1 until SIGTERM (benchmarks/room.py --db floor "
+        "starts it)."
+    )
+    parser.add_argument("port", type=int, help="the loopback port to serve on")
+    port = parser.parse_args().port
     uvicorn.run(
         app,
         host="127.0.0.1",
-        port=int(sys.argv[1]),
+        port=port,
         http=os.environ.get("SPLITPOT_BENCH_HTTP", "httptools"),  # the room's parser
         loop=os.environ.get("SPLITPOT_BENCH_LOOP", "uvloop"),  # room.py --loop
         log_level="warning",
