@@ -1,8 +1,7 @@
 """The room's store from the event loop (server/storage.py), on SQLite and PostgreSQL: on
 PostgreSQL the tables' actions are logged on a thread and connection of their own, so an
 action's commit waits on no other store call (a hand's start or end); SQLite takes one
-writer at a time, and there the log waits its turn. On PostgreSQL the hands of several
-tables are written at once too."""
+writer at a time, and there the log waits its turn."""
 
 from __future__ import annotations
 
@@ -11,8 +10,8 @@ import threading
 
 from store_fixtures import SETUP, table_with_players
 
-from splitpot.server.storage import WRITERS, Storage
-from splitpot.store import HandStateError, HandStatus, Store
+from splitpot.server.storage import Storage
+from splitpot.store import HandStateError, Store
 
 DEADLINE = 30.0  # seconds a test waits for what it needs, however busy the machine
 
@@ -78,62 +77,3 @@ def test_actions_of_many_tables_are_logged_together_and_a_bad_one_fails_alone(
     assert isinstance(refused, HandStateError) and "action 9 is not next" in str(refused)
     for hand in hands:
         assert [(a.seq, a.kind) for a in store.hand_log(hand).actions] == [(1, "call")]
-
-
-def test_store_calls_overlap_where_the_database_takes_several_writers(store: Store) -> None:
-    """On PostgreSQL a table's hand is written while another store call is under way (up
-    to WRITERS at once); on SQLite each waits its turn."""
-    storage = Storage(store, retry=0.05, let_go=lambda _: None)
-    running = [threading.Event() for _ in range(WRITERS)]
-    release = threading.Event()
-
-    def long_call(number: int) -> int:
-        running[number].set()
-        release.wait(DEADLINE)
-        return number
-
-    async def scenario() -> list[int]:
-        calls = [asyncio.create_task(storage.db(long_call, n)) for n in range(WRITERS)]
-        await asyncio.to_thread(running[0].wait, DEADLINE)
-        if store.concurrent_writes:  # every one of them runs before any is let go
-            await asyncio.to_thread(running[-1].wait, DEADLINE)
-        else:  # one at a time (this wait cannot pass by mistake)
-            await asyncio.sleep(0.3)
-        started = [n for n, event in enumerate(running) if event.is_set()]
-        release.set()
-        assert await asyncio.gather(*calls) == list(range(WRITERS))
-        return started
-
-    try:
-        started = asyncio.run(scenario())
-    finally:
-        release.set()
-        storage.shutdown()
-    assert started == (list(range(WRITERS)) if store.concurrent_writes else [0])
-
-
-def test_hands_of_many_tables_start_and_end_at_once_and_every_chip_is_in_place(
-    store: Store,
-) -> None:
-    """Twelve tables each start and finish three raked hands through the room's storage
-    at once (on PostgreSQL on several writers): every hand is finished, every stack and
-    the house hold what the results say."""
-    tables = [table_with_players(store, 100, 100) for _ in range(12)]
-    storage = Storage(store, retry=0.05, let_go=lambda _: None)
-
-    async def play(table_id: str, ann: int, bob: int) -> None:
-        for _ in range(3):
-            hand = await storage.db(store.start_hand, table_id, SETUP)
-            await storage.db(store.finish_hand, hand.id, {}, {ann: 5, bob: -7}, 2)
-
-    async def scenario() -> None:
-        await asyncio.gather(*(play(table_id, *players) for table_id, players in tables))
-
-    try:
-        asyncio.run(scenario())
-    finally:
-        storage.shutdown()
-    for table_id, (ann, bob) in tables:
-        assert {seat.player_id: seat.chips for seat in store.seats(table_id)} == {ann: 115, bob: 79}
-        assert [hand.status for hand in store.table_hands(table_id)] == [HandStatus.FINISHED] * 3
-    assert store.check_invariant().house == 12 * 3 * 2

@@ -1,9 +1,8 @@
-"""The room's store, from the event loop: its calls run on worker threads, so the loop
-never waits on the database; on SQLite one at a time on one thread (its single writer), on
-PostgreSQL several at once, each on a connection of its own. While the database is away a
-call is retried until it answers (the tables pause, nothing is lost); the tables' actions
-are logged in batches, on PostgreSQL on a thread of their own; password hashing has
-threads of its own."""
+"""The room's store, from the event loop: its calls run one at a time on one worker
+thread, so the loop never waits on the database and SQLite sees a single writer; while the
+database is away a call is retried until it answers (the tables pause, nothing is lost);
+the tables' actions are logged in batches, on PostgreSQL on a thread and connection of
+their own; password hashing has threads of its own."""
 
 from __future__ import annotations
 
@@ -20,10 +19,6 @@ from splitpot.store import ActionEntry, FencedOut, Store
 
 log = logging.getLogger("splitpot.room")
 T = TypeVar("T")
-# store calls at once where the database takes several writers (PostgreSQL): the hands'
-# starts and ends of different tables overlap (a table awaits each of its own, so they keep
-# their order); docs/load.md, the tenth round
-WRITERS = 4
 
 
 class Storage:
@@ -35,8 +30,7 @@ class Storage:
         self.retry = retry  # seconds between tries while the database is away
         self.closing = False  # the room stops: a database away is not waited for
         self._let_go = let_go
-        writers = WRITERS if store.concurrent_writes else 1
-        self._db = ThreadPoolExecutor(max_workers=writers, thread_name_prefix="store")
+        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         # the action log's commits wait on no hand's start or end where the database takes
         # two writers at once (PostgreSQL: 10% more actions a second, docs/load.md)
         self._log = (
@@ -52,7 +46,7 @@ class Storage:
         self._db.shutdown(wait=True)
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a store call on a store thread; retry while the database is away."""
+        """Run a store call on the store's thread; retry while the database is away."""
         return await self._run(self._db, partial(call, *args, **kwargs))
 
     async def _run(self, thread: ThreadPoolExecutor, call: Callable[[], T]) -> T:
@@ -101,7 +95,7 @@ class Storage:
 
     async def passwords(self, call: Callable[..., T], *args: Any) -> T:
         """A store call that hashes a password (argon2, about 0.1 s), on a thread of its
-        own: the store's threads, which write every table's hands, never wait for one."""
+        own: the store's thread, which logs every table's actions, never waits for one."""
         return await asyncio.to_thread(call, *args)
 
 
