@@ -23,6 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from platformdirs import user_data_dir
 from sqlalchemy import Column, Connection, Integer, MetaData, select, text, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from store_fixtures import SETUP, at_once, table_with_players, until_a_transaction_waits_on_a_lock
 
@@ -586,9 +587,9 @@ def test_stores_moving_one_accounts_chips_at_once_keep_its_total(
 
 
 def test_two_transactions_opening_one_new_account_at_once_share_it(store: Store) -> None:
-    """Two writers (two processes, or two of a process's: PostgreSQL) open one account
-    first at one moment, a player's stack at a table, say: the second waits on the first's
-    new row and, once it is committed, takes that account; neither fails."""
+    """Two writers (two processes on PostgreSQL) open one account first at one moment, a
+    player's stack at a table, say: the second waits on the first's new row and, once it
+    is committed, takes that account; neither fails."""
     if not store.concurrent_writes:
         pytest.skip("SQLite has one writer at a time: no two transactions open an account")
     ann = store.create_guest("Ann").player.id
@@ -610,6 +611,15 @@ def test_two_transactions_opening_one_new_account_at_once_share_it(store: Store)
         until_a_transaction_waits_on_a_lock(watcher)  # the second, on the first's new row
     second.join(60)
     assert opened == [made]
+
+
+def test_an_account_for_no_such_player_is_refused_by_the_database(store: Store) -> None:
+    """The savepoint that lets a second writer take an account the first opened lets no
+    other refusal through: a stack for a player who does not exist fails, as before."""
+    host = store.create_guest("Host").player.id
+    table_id = store.create_table("Home game", {"seats": 6}, host)[0].id
+    with store.engine.begin() as connection, pytest.raises(IntegrityError):
+        ledger.open_account(connection, AccountKind.TABLE, host + 1000, table_id)
 
 
 # The ledger

@@ -117,7 +117,8 @@ def _opened(
             with executor.begin_nested():  # another transaction may open it at the same time
                 executor.execute(_OPEN, account)
         except IntegrityError:  # it did, and committed first: its account is the one
-            pass
+            if key not in find_accounts(executor, [key]):
+                raise  # another rule broken (no such player or table): that is the error
         found = find_accounts(executor, [key])
     return found[key]
 
