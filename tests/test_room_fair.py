@@ -231,15 +231,15 @@ def test_an_announced_hand_the_store_refuses_is_called_off_and_dealt_again(
     """The deal is announced before it is recorded: if the store then refuses it, the
     hand is called off (nothing of it was dealt) and the next try deals it."""
     table, clients = fair_game(room, ["Ann", "Bob"])
-    start_hand, refusals = store.start_hand, []
+    start_hands, refusals = store.start_hands, []
 
     def refuse_once(*args: Any, **kwargs: Any) -> Any:
         if not refusals:
             refusals.append(args)
             raise RuntimeError("the database is away")
-        return start_hand(*args, **kwargs)
+        return start_hands(*args, **kwargs)
 
-    monkeypatch.setattr(store, "start_hand", refuse_once)
+    monkeypatch.setattr(store, "start_hands", refuse_once)
     ann = clients[0]
     ann.skip()
     ann.send({"type": "host", "table": table, "action": "resume"})

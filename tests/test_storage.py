@@ -1,18 +1,24 @@
 """The room's store from the event loop (server/storage.py), on SQLite and PostgreSQL: on
 PostgreSQL the tables' actions are logged on a thread and connection of their own, so an
 action's commit waits on no other store call (a hand's start or end); SQLite takes one
-writer at a time, and there the log waits its turn."""
+writer at a time, and there the log waits its turn. Actions, and hands' starts and ends,
+of many tables go to the database together, and one bad write fails only its own table."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
+import pytest
 from store_fixtures import SETUP, table_with_players
 
 from splitpot.server.storage import Storage
-from splitpot.store import HandStateError, Store
+from splitpot.store import HandStateError, HandStatus, LedgerError, NotFound, Store, StoredHand
 
+T = TypeVar("T")
+R = TypeVar("R")
 DEADLINE = 30.0  # seconds a test waits for what it needs, however busy the machine
 
 
@@ -77,3 +83,69 @@ def test_actions_of_many_tables_are_logged_together_and_a_bad_one_fails_alone(
     assert isinstance(refused, HandStateError) and "action 9 is not next" in str(refused)
     for hand in hands:
         assert [(a.seq, a.kind) for a in store.hand_log(hand).actions] == [(1, "call")]
+
+
+def test_hands_of_many_tables_start_and_end_together_and_a_bad_one_fails_alone(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tables = [table_with_players(store, 100, 100) for _ in range(3)]
+    (one, (ann, bob)), (two, (cat, dan)), (three, (eve, fay)) = tables
+    batches: list[tuple[str, int]] = []
+    for name in ("start_hands", "finish_hands"):
+        monkeypatch.setattr(store, name, counted(getattr(store, name), name, batches))
+    storage = Storage(store, retry=0.05, let_go=lambda _: None)
+    Answers = list[StoredHand | BaseException]
+
+    async def scenario() -> tuple[Answers, Answers]:
+        starts = [storage.start_hand(table_id, SETUP) for table_id in (one, two, three, "nosuch")]
+        started = await asyncio.gather(*starts, return_exceptions=True)
+        ends = [
+            storage.finish_hand(f"{one}-1", {"n": 1}, {ann: 10, bob: -10}, 0),
+            storage.finish_hand(f"{two}-1", {"n": 2}, {cat: 20, dan: -20}, 0),
+            storage.finish_hand(f"{three}-1", {"n": 3}, {eve: 5}, 0),  # not summing to 0
+        ]
+        return started, await asyncio.gather(*ends, return_exceptions=True)
+
+    try:
+        started, finished = asyncio.run(scenario())
+    finally:
+        storage.shutdown()
+    *hands, unknown = started
+    assert [getattr(hand, "id", None) for hand in hands] == [f"{one}-1", f"{two}-1", f"{three}-1"]
+    assert isinstance(unknown, NotFound) and "no table 'nosuch'" in str(unknown)
+    *done, refused = finished
+    assert [(getattr(hand, "id", None), getattr(hand, "record", None)) for hand in done] == [
+        (f"{one}-1", {"n": 1}),
+        (f"{two}-1", {"n": 2}),
+    ]
+    assert isinstance(refused, LedgerError) and "results sum to 5" in str(refused)
+    assert [chips(store, table_id) for table_id, _ in tables] == [
+        {ann: 110, bob: 90},
+        {cat: 120, dan: 80},
+        {eve: 100, fay: 100},
+    ]
+    assert store.hand(f"{three}-1").status is HandStatus.PLAYING
+    # four starts in one transaction, refused for the unknown table, then each alone; the
+    # same for the three ends
+    assert batches == [
+        ("start_hands", 4),
+        *[("start_hands", 1)] * 4,
+        ("finish_hands", 3),
+        *[("finish_hands", 1)] * 3,
+    ]
+
+
+def counted(
+    write: Callable[[Sequence[T]], R], name: str, batches: list[tuple[str, int]]
+) -> Callable[[Sequence[T]], R]:
+    """``write``, noting the size of each batch it is given."""
+
+    def noted(entries: Sequence[T]) -> R:
+        batches.append((name, len(entries)))
+        return write(entries)
+
+    return noted
+
+
+def chips(store: Store, table_id: str) -> dict[int, int]:
+    return {seat.player_id: seat.chips for seat in store.seats(table_id)}

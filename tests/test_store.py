@@ -45,6 +45,7 @@ from splitpot.store import (
     SeatRecordStatus,
     Store,
     StoreError,
+    TransferKind,
     default_database_path,
     ledger,
     normalise_url,
@@ -479,6 +480,69 @@ def test_finish_hand_writes_results_rake_and_record(store: Store) -> None:
         store.cancel_hand(hand.id)
 
 
+def test_hands_of_several_tables_start_in_one_transaction(store: Store) -> None:
+    tables = [table_with_players(store, 100, 100)[0] for _ in range(3)]
+    store.close_table(tables[2])
+    with pytest.raises(StoreError, match=f"table {tables[2]!r} is closed"):
+        store.start_hands([(table_id, SETUP) for table_id in tables])
+    assert [store.table_hands(table_id) for table_id in tables] == [[], [], []]
+    with pytest.raises(StoreError, match="one hand a table at a time, not several at"):
+        store.start_hands([(tables[0], SETUP), (tables[0], SETUP)])
+    first = store.start_hand(tables[0], SETUP)
+    again, new = store.start_hands([(tables[0], SETUP), (tables[1], {"button": 2})])
+    assert again == first  # sent again: as it was stored
+    assert (new.id, new.number, new.serial) == (f"{tables[1]}-1", 1, first.serial + 1)
+    assert store.hand_log(new.id).setup == {"button": 2}
+    with pytest.raises(HandStateError, match=f"still playing hand {new.id}"):
+        store.start_hands([(tables[0], SETUP), (tables[1], SETUP)])
+
+
+def test_hands_of_several_tables_finish_in_one_transaction(store: Store) -> None:
+    (one, (ann, bob)), (two, (cat, dan)) = (table_with_players(store, 500, 300) for _ in "ab")
+    first, second = (store.start_hand(table_id, SETUP) for table_id in (one, two))
+    bad = (second.id, {}, {cat: 50, dan: -40}, 0)
+    with pytest.raises(LedgerError, match=f"hand {second.id}: results sum to 10"):
+        store.finish_hands([(first.id, {"n": 1}, {ann: 95, bob: -100}, 5), bad])
+    assert [store.hand(hand.id).status for hand in (first, second)] == [HandStatus.PLAYING] * 2
+    assert chips(store, one) == {ann: 500, bob: 300} and store.check_invariant().house == 0
+    with pytest.raises(StoreError, match="a hand is finished once, not several times in"):
+        store.finish_hands([(first.id, {}, {ann: 0, bob: 0}, 0)] * 2)
+    ends = [
+        (first.id, {"n": 1}, {ann: 95, bob: -100}, 5),
+        (second.id, {"n": 2}, {cat: -297, dan: 290}, 7),
+    ]
+    finished = store.finish_hands(ends)
+    assert [(hand.id, hand.status, hand.record) for hand in finished] == [
+        (first.id, HandStatus.FINISHED, {"n": 1}),
+        (second.id, HandStatus.FINISHED, {"n": 2}),
+    ]
+    assert chips(store, one) == {ann: 595, bob: 200} and chips(store, two) == {cat: 203, dan: 590}
+    assert store.check_invariant() == LedgerTotals(balances=-1600, on_tables=1588, house=12)
+    assert store.finish_hands(ends) == finished  # sent again: nothing more is written
+    assert store.check_invariant().house == 12
+
+
+def test_transfers_written_together_each_see_the_chips_the_ones_before_left(
+    store: Store,
+) -> None:
+    table_id, (ann, bob) = table_with_players(store, 100, 100)
+    now = datetime.now(UTC)
+    with store.engine.begin() as connection:
+        ann_stack, bob_stack = (
+            ledger.open_account(connection, AccountKind.TABLE, player, table_id)
+            for player in (ann, bob)
+        )
+        hand = TransferKind.HAND_RESULT
+        first = ledger.Transfer(hand, [(ann_stack, -60), (bob_stack, 60)], table_id)
+        second = ledger.Transfer(hand, [(ann_stack, -60), (bob_stack, 60)], table_id)
+        with pytest.raises(LedgerError, match=r"has 40 chips at table \w+, not the 60"):
+            ledger.post_all(connection, [first, second], now)
+        back = ledger.Transfer(hand, [(bob_stack, -160), (ann_stack, 160)], table_id)
+        ledger.post_all(connection, [first, back], now)
+    assert chips(store, table_id) == {ann: 200, bob: 0}
+    store.check_invariant()
+
+
 @pytest.mark.parametrize(
     ("results", "rake", "message"),
     [
@@ -510,13 +574,13 @@ def test_finish_hand_is_one_transaction(store: Store, monkeypatch: pytest.Monkey
     hand = store.start_hand(table_id, SETUP)
     store.append_action(hand.id, 1, "bet", 100)
 
-    hand_result = hands_module.ledger.hand_result
+    hand_results = hands_module.ledger.hand_results
 
     def crash(*args: Any) -> None:  # after the ledger's entries were written
-        hand_result(*args)
+        hand_results(*args)
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(hands_module.ledger, "hand_result", crash)
+    monkeypatch.setattr(hands_module.ledger, "hand_results", crash)
     with pytest.raises(RuntimeError, match="the disk is full"):
         store.finish_hand(hand.id, {"ok": True}, {ann: 100, bob: -100})
     monkeypatch.undo()

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -73,7 +73,8 @@ T = TypeVar("T")
 
 class TableShell(Protocol):
     """What a table's actor needs of its room: the store and its thread, the batched
-    action log, the deal's secrets, who may see a table, and to be let go when closed."""
+    action log and hands' starts and ends, the deal's secrets, who may see a table, and
+    to be let go when closed."""
 
     store: Store
 
@@ -82,6 +83,12 @@ class TableShell(Protocol):
     async def log_action(
         self, hand_id: str, seq: int, seat: int, kind: str, amount: int | None
     ) -> None: ...
+
+    async def start_hand(self, table_id: str, setup: dict[str, Any]) -> StoredHand: ...
+
+    async def finish_hand(
+        self, hand_id: str, record: dict[str, Any], results: Mapping[int, int], rake: int
+    ) -> StoredHand: ...
 
     def deal_secrets(self) -> DealSecrets: ...
 
@@ -333,7 +340,7 @@ class TableActor:
                 e = effect
                 return await self.room.log_action(e.hand, e.seq, e.seat, e.kind, e.amount)
             case StartHand(setup=setup):
-                stored = await self.room.db(store.start_hand, table, setup)
+                stored = await self.room.start_hand(table, setup)
                 return HandBegun(stored.id, stored.serial, stored.started_at)
             case CancelHand(hand=hand):
                 return await self.room.db(store.cancel_hand, hand)
@@ -375,9 +382,7 @@ class TableActor:
         )  # fmt: skip
         link = await asyncio.to_thread(chain_link, self.chain_head, stored, finished.played)
         record[CHAIN] = link
-        await self.room.db(
-            self.room.store.finish_hand, finished.hand, record, finished.results, finished.rake
-        )
+        await self.room.finish_hand(finished.hand, record, finished.results, finished.rake)
         self.chain_head = bytes.fromhex(link["hash"])
 
     async def _equity(self, wanted: WorkOutEquity) -> EquityResult | None:

@@ -19,7 +19,7 @@ import random
 import re
 import socket
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -47,7 +47,7 @@ from splitpot.server.routing import Routing, player_json
 from splitpot.server.schedule import keep_schedule
 from splitpot.server.storage import Storage
 from splitpot.server.tournaments import Tournaments
-from splitpot.store import NotFound, Player, Store, TableRecord
+from splitpot.store import NotFound, Player, Store, StoredHand, TableRecord
 
 log = logging.getLogger("splitpot.room")
 T = TypeVar("T")
@@ -102,6 +102,16 @@ class Room:
     ) -> None:
         """Action ``seq`` of a hand logged, in the next batch (``Storage.log_action``)."""
         await self.storage.log_action(hand_id, seq, seat, kind, amount)
+
+    async def start_hand(self, table_id: str, setup: dict[str, Any]) -> StoredHand:
+        """The table's next hand stored, in the next batch (``Storage.start_hand``)."""
+        return await self.storage.start_hand(table_id, setup)
+
+    async def finish_hand(
+        self, hand_id: str, record: dict[str, Any], results: Mapping[int, int], rake: int
+    ) -> StoredHand:
+        """A hand's end stored, in the next batch (``Storage.finish_hand``)."""
+        return await self.storage.finish_hand(hand_id, record, results, rake)
 
     def deal_secrets(self) -> DealSecrets:
         """A deal's secrets (FAIRNESS.md 1 and 2) and a draw's cards: the operating

@@ -1,24 +1,35 @@
 """The room's store, from the event loop: its calls run one at a time on one worker
 thread, so the loop never waits on the database and SQLite sees a single writer; while the
 database is away a call is retried until it answers (the tables pause, nothing is lost);
-the tables' actions are logged in batches, on PostgreSQL on a thread and connection of
-their own; password hashing has threads of its own."""
+the tables' actions, and their hands' starts and ends, are written in batches (the
+actions on PostgreSQL on a thread and connection of their own); password hashing has
+threads of its own."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy.exc import OperationalError
 
-from splitpot.store import ActionEntry, FencedOut, Store
+from splitpot.store import (
+    ActionEntry,
+    FencedOut,
+    HandEnd,
+    HandStart,
+    LoggedAction,
+    Store,
+    StoredHand,
+)
 
 log = logging.getLogger("splitpot.room")
 T = TypeVar("T")
+E = TypeVar("E")  # what a batch's writes are made of
+R = TypeVar("R")  # what each gives back
 
 
 class Storage:
@@ -38,8 +49,16 @@ class Storage:
             if store.concurrent_writes
             else self._db
         )
-        self._actions: list[tuple[ActionEntry, asyncio.Future[None]]] = []
-        self._logger: asyncio.Task[None] | None = None
+        # the store's writes looked up at each batch, as every other call is
+        self._actions: Batches[ActionEntry, LoggedAction] = Batches(
+            self, self._log, lambda actions: store.append_actions(actions)
+        )
+        self._starts: Batches[HandStart, StoredHand] = Batches(
+            self, self._db, lambda starts: store.start_hands(starts)
+        )
+        self._ends: Batches[HandEnd, StoredHand] = Batches(
+            self, self._db, lambda ends: store.finish_hands(ends)
+        )
 
     def shutdown(self) -> None:
         self._log.shutdown(wait=True)
@@ -47,9 +66,10 @@ class Storage:
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store call on the store's thread; retry while the database is away."""
-        return await self._run(self._db, partial(call, *args, **kwargs))
+        return await self.run(self._db, partial(call, *args, **kwargs))
 
-    async def _run(self, thread: ThreadPoolExecutor, call: Callable[[], T]) -> T:
+    async def run(self, thread: ThreadPoolExecutor, call: Callable[[], T]) -> T:
+        """``call`` on ``thread``; retried while the database is away."""
         loop = asyncio.get_running_loop()
         while True:
             try:
@@ -66,32 +86,18 @@ class Storage:
     async def log_action(
         self, hand_id: str, seq: int, seat: int, kind: str, amount: int | None
     ) -> None:
-        """Append action ``seq`` to its hand's log; return once it is committed. The actions
-        that tables log while a commit is under way go together in the next one: one
-        transaction for many tables, each table still waiting for its own action."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._actions.append(((hand_id, seat, kind, amount, seq), done))
-        if self._logger is None or self._logger.done():
-            self._logger = asyncio.create_task(self._write_actions())
-        await done
+        """Append action ``seq`` to its hand's log; return once it is committed."""
+        await self._actions.add((hand_id, seat, kind, amount, seq))
 
-    async def _write_actions(self) -> None:
-        while self._actions:
-            batch, self._actions = self._actions, []
-            try:
-                entries = [entry for entry, _ in batch]
-                await self._run(self._log, partial(self.store.append_actions, entries))
-            except Exception:  # one bad action must not fail the others: each alone
-                for entry, done in batch:
-                    try:
-                        await self._run(self._log, partial(self.store.append_action, *entry))
-                    except Exception as error:
-                        _answer(done, error)
-                    else:
-                        _answer(done, None)
-                continue
-            for _, done in batch:
-                _answer(done, None)
+    async def start_hand(self, table_id: str, setup: dict[str, Any]) -> StoredHand:
+        """The table's next hand, stored (``Store.start_hand``), in the next batch."""
+        return await self._starts.add((table_id, setup))
+
+    async def finish_hand(
+        self, hand_id: str, record: dict[str, Any], results: Mapping[int, int], rake: int
+    ) -> StoredHand:
+        """The hand's result and record, stored (``Store.finish_hand``), in the next batch."""
+        return await self._ends.add((hand_id, record, results, rake))
 
     async def passwords(self, call: Callable[..., T], *args: Any) -> T:
         """A store call that hashes a password (argon2, about 0.1 s), on a thread of its
@@ -99,11 +105,63 @@ class Storage:
         return await asyncio.to_thread(call, *args)
 
 
-def _answer(done: asyncio.Future[None], error: Exception | None) -> None:
+class Batches(Generic[E, R]):
+    """Writes that tables ask for while a batch of them is being written go together in
+    the next: one transaction for many tables, each table still waiting for its own
+    result. A batch refused is written again one entry at a time, so one bad entry fails
+    only its own table."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        thread: ThreadPoolExecutor,
+        write: Callable[[Sequence[E]], Sequence[R]],
+    ) -> None:
+        self._storage = storage
+        self._thread = thread
+        self._write = write
+        self._waiting: list[tuple[E, asyncio.Future[R]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def add(self, entry: E) -> R:
+        """Write ``entry`` in the next batch; its result, once that batch is committed."""
+        done: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+        self._waiting.append((entry, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_waiting())
+        return await done
+
+    async def _write_waiting(self) -> None:
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                results = await self._written([entry for entry, _ in batch])
+            except Exception as error:
+                if len(batch) == 1:
+                    _refuse(batch[0][1], error)
+                    continue
+                for entry, done in batch:  # each alone: the bad one fails, the rest are written
+                    try:
+                        result = (await self._written([entry]))[0]
+                    except Exception as alone:
+                        _refuse(done, alone)
+                    else:
+                        _answer(done, result)
+                continue
+            for (_, done), result in zip(batch, results, strict=True):
+                _answer(done, result)
+
+    async def _written(self, entries: list[E]) -> Sequence[R]:
+        return await self._storage.run(self._thread, partial(self._write, entries))
+
+
+def _answer(done: asyncio.Future[R], result: R) -> None:
     """Answer a waiting table, unless it has stopped waiting (a table being stopped)."""
-    if done.done():
-        return
-    if error is None:
-        done.set_result(None)
-    else:
+    if not done.done():
+        done.set_result(result)
+
+
+def _refuse(done: asyncio.Future[R], error: Exception) -> None:
+    """Throw a table's write's error back to it, unless it has stopped waiting."""
+    if not done.done():
         done.set_exception(error)

@@ -34,8 +34,10 @@ from splitpot.store.tables import closed_table, get_table, no_table
 from splitpot.store.values import (
     AccountKind,
     ActionEntry,
+    HandEnd,
     HandLog,
     HandSelection,
+    HandStart,
     HandStatus,
     LoggedAction,
     StoredHand,
@@ -93,48 +95,79 @@ TABLES = core_table(TableRow)
 SERIALS = core_table(HandSerialRow)
 TOURNAMENT_TABLES = core_table(TournamentTableRow)
 PLAYING = HandStatus.PLAYING.value
+FINISHED = HandStatus.FINISHED.value
 
-# A hand's start and end, built once (as the action log's statements below): the table's
-# state for its next hand in one statement; a hand with its serial and its tournament.
-_NEXT_HAND = select(
+# A hand's start and end, built once (as the action log's statements below): the tables'
+# states for their next hands in one statement; hands with their serials and tournaments.
+_NEXT_HANDS = select(
+    TABLES.c.id,
     TABLES.c.closed,
     select(func.max(HANDS.c.number)).where(HANDS.c.table_id == TABLES.c.id).scalar_subquery(),
     select(HANDS.c.id)
     .where(HANDS.c.table_id == TABLES.c.id, HANDS.c.status == PLAYING)
     .limit(1)
     .scalar_subquery(),
-).where(TABLES.c.id == bindparam("table"))
+).where(TABLES.c.id.in_(bindparam("tables", expanding=True)))
 _SETUP = select(HANDS.c.setup).where(HANDS.c.id == bindparam("hand"))
 _START = insert(HANDS)
-_NUMBER = insert(SERIALS).returning(SERIALS.c.serial)
+_NUMBER = insert(SERIALS).returning(SERIALS.c.serial, sort_by_parameter_order=True)
 
 
-def start_hand(
-    connection: Connection, table_id: str, setup: dict[str, Any], now: datetime
+def start_hands(
+    connection: Connection, starts: Sequence[HandStart], now: datetime
+) -> list[StoredHand]:
+    """Each table's next hand, numbered from 1, with id "<table>-<number>", and its
+    serial, the room's next number, in the same transaction; refused while another hand
+    of the table is in play, unless it is this one (the same setup) sent again. In SQL's
+    core, four statements for all the tables: the room starts a hand every few seconds
+    at every table."""
+    tables = [table_id for table_id, _ in starts]
+    if len(set(tables)) < len(tables):
+        raise StoreError(f"one hand a table at a time, not several at {sorted(tables)}")
+    for _, setup in starts:
+        check_json(setup, "the hand's setup")
+    states = {state.id: state for state in connection.execute(_NEXT_HANDS, {"tables": tables})}
+    started: list[StoredHand | None] = []
+    rows = []
+    for table_id, setup in starts:
+        state = states.get(table_id)
+        if state is None:
+            raise no_table(table_id)
+        _, closed, last, playing = state
+        if closed:
+            raise closed_table(table_id)
+        if playing is not None:
+            started.append(_started_again(connection, table_id, playing, setup))
+            continue
+        number = (last or 0) + 1
+        rows.append({"id": f"{table_id}-{number}", "table_id": table_id, "number": number,
+                     "status": PLAYING, "started_at": now, "ended_at": None, "setup": setup,
+                     "record": None})  # fmt: skip
+        started.append(None)
+    new: list[StoredHand] = []
+    if rows:
+        connection.execute(_START, rows)
+        serials = connection.execute(_NUMBER, [{"hand_id": row["id"]} for row in rows]).scalars()
+        new = [_new_hand(row, serial) for row, serial in zip(rows, serials, strict=True)]
+    fresh = iter(new)
+    return [hand if hand is not None else next(fresh) for hand in started]
+
+
+def _started_again(
+    connection: Connection, table_id: str, playing: str, setup: dict[str, Any]
 ) -> StoredHand:
-    """The table's next hand, numbered from 1, with id "<table>-<number>", and its serial,
-    the room's next number, in the same transaction; refused while another hand of the
-    table is in play, unless it is this one (the same setup) sent again. In SQL's core:
-    the room starts a hand every few seconds at every table."""
-    check_json(setup, "the hand's setup")
-    state = connection.execute(_NEXT_HAND, {"table": table_id}).one_or_none()
-    if state is None:
-        raise no_table(table_id)
-    closed, last, playing = state
-    if closed:
-        raise closed_table(table_id)
-    if playing is not None:
-        if same_json(connection.execute(_SETUP, {"hand": playing}).scalar_one(), setup):
-            with Session(connection) as session:  # sent again: as it was stored
-                return hand_value(session, get_hand(session, playing))
+    """The hand in play at the table, when ``setup`` is its own (a start sent again)."""
+    if not same_json(connection.execute(_SETUP, {"hand": playing}).scalar_one(), setup):
         raise HandStateError(f"table {table_id!r} is still playing hand {playing}")
-    number = (last or 0) + 1
-    hand_id = f"{table_id}-{number}"
-    row = {"id": hand_id, "table_id": table_id, "number": number, "status": PLAYING,
-           "started_at": now, "ended_at": None, "setup": setup, "record": None}  # fmt: skip
-    connection.execute(_START, row)
-    serial = connection.execute(_NUMBER, {"hand_id": hand_id}).scalar_one()
-    return StoredHand(hand_id, table_id, number, serial, HandStatus.PLAYING, now, None, None)
+    with Session(connection) as session:  # as it was stored
+        return hand_value(session, get_hand(session, playing))
+
+
+def _new_hand(row: Mapping[str, Any], serial: int) -> StoredHand:
+    return StoredHand(
+        row["id"], row["table_id"], row["number"], serial, HandStatus.PLAYING,
+        row["started_at"], None, None,
+    )  # fmt: skip
 
 
 def get_hand(session: Session, hand_id: str, *, locked: bool = False) -> HandRow:
@@ -240,8 +273,9 @@ def _held(
     return held
 
 
-_FINISHING = (  # a hand with its serial and its tournament, locked (finish_hand)
+_FINISHING = (  # hands with their serials and tournaments, locked (finish_hands)
     select(
+        HANDS.c.id,
         HANDS.c.table_id,
         HANDS.c.number,
         HANDS.c.status,
@@ -253,46 +287,58 @@ _FINISHING = (  # a hand with its serial and its tournament, locked (finish_hand
     )
     .join_from(HANDS, SERIALS, SERIALS.c.hand_id == HANDS.c.id)
     .outerjoin(TOURNAMENT_TABLES, TOURNAMENT_TABLES.c.table_id == HANDS.c.table_id)
-    .where(HANDS.c.id == bindparam("hand"))
+    .where(HANDS.c.id.in_(bindparam("hands", expanding=True)))
+    .order_by(HANDS.c.id)
     .with_for_update(of=HANDS)
 )
 _END = update(HANDS).where(HANDS.c.id == bindparam("hand"))
 
 
-def finish_hand(
-    connection: Connection,
-    hand_id: str,
-    record: dict[str, Any],
-    results: Mapping[int, int],
-    rake: int,
-    now: datetime,
-) -> StoredHand:
-    """The hand's result into the ledger, then the hand marked finished with its record
+def finish_hands(
+    connection: Connection, ends: Sequence[HandEnd], now: datetime
+) -> list[StoredHand]:
+    """Each hand's result into the ledger, and the hand marked finished with its record
     (a hand finished already with this record: sent again, nothing more is written). At
     a tournament's table, the players the hand left with no chips are out (RULES.md 8),
-    in the same transaction. In SQL's core, but for a tournament's hand."""
-    check_json(record, f"hand {hand_id}'s record")
-    found = connection.execute(_FINISHING, {"hand": hand_id}).one_or_none()
-    if found is None:
-        raise no_hand(hand_id)
-    table_id, number, status, started_at, ended_at, stored, serial, tournament_id = found
-    hand = StoredHand(
-        hand_id, table_id, number, serial, HandStatus(status), started_at, ended_at, stored
-    )
-    if hand.status is HandStatus.FINISHED and same_json(stored, record):
-        return hand
-    check_playing(hand_id, status)
-    if tournament_id is None:
-        ledger.hand_result(connection, table_id, hand_id, results, rake, now)
-    else:
-        with Session(connection) as session:  # in this transaction
-            tournament = tournaments.get_tournament(session, tournament_id, lock=True)
-            ledger.hand_result(session, table_id, hand_id, results, rake, now)
-            tournaments.bust(session, tournament, table_id, hand_id, results)
-            session.flush()
-    ended = {"status": HandStatus.FINISHED.value, "ended_at": now, "record": record}
-    connection.execute(_END, {"hand": hand_id, **ended})
-    return replace(hand, status=HandStatus.FINISHED, ended_at=now, record=record)
+    in the same transaction. In SQL's core, a statement for all the hands at each step
+    (but for a tournament's hand): the room ends a hand every few seconds at every
+    table."""
+    ids = [hand_id for hand_id, *_ in ends]
+    if len(set(ids)) < len(ids):
+        raise StoreError(f"a hand is finished once, not several times in {sorted(ids)}")
+    for hand_id, record, _, _ in ends:
+        check_json(record, f"hand {hand_id}'s record")
+    found = {row.id: row for row in connection.execute(_FINISHING, {"hands": sorted(ids)})}
+    finished: list[StoredHand] = []
+    results: list[ledger.HandResult] = []
+    ended: list[dict[str, Any]] = []
+    for hand_id, record, result, rake in ends:
+        row = found.get(hand_id)
+        if row is None:
+            raise no_hand(hand_id)
+        _, table_id, number, status, started_at, ended_at, stored, serial, tournament_id = row
+        hand = StoredHand(
+            hand_id, table_id, number, serial, HandStatus(status), started_at, ended_at, stored
+        )
+        if hand.status is HandStatus.FINISHED and same_json(stored, record):
+            finished.append(hand)  # sent again
+            continue
+        check_playing(hand_id, status)
+        if tournament_id is None:
+            results.append((table_id, hand_id, result, rake))
+        else:
+            with Session(connection) as session:  # in this transaction
+                tournament = tournaments.get_tournament(session, tournament_id, lock=True)
+                ledger.hand_result(session, table_id, hand_id, result, rake, now)
+                tournaments.bust(session, tournament, table_id, hand_id, result)
+                session.flush()
+        ended.append({"hand": hand_id, "status": FINISHED, "ended_at": now, "record": record})
+        finished.append(replace(hand, status=HandStatus.FINISHED, ended_at=now, record=record))
+    if results:
+        ledger.hand_results(connection, results, now)
+    if ended:
+        connection.execute(_END, ended)
+    return finished
 
 
 def cancel_hand(session: Session, hand_id: str, now: datetime) -> StoredHand:

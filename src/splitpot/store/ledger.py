@@ -133,6 +133,19 @@ def account_total(executor: Executor, account: Account) -> int:
     return account_totals(executor, [account.id]).get(account.id, 0)
 
 
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """A transfer to write (``post_all``): its moves, and what it is for; ``author_id``:
+    the host who made it (a stack edit); ``tournament_id``: the tournament it is for."""
+
+    kind: TransferKind
+    moves: Sequence[tuple[Account, int]]
+    table_id: str | None = None
+    hand_id: str | None = None
+    author_id: int | None = None
+    tournament_id: int | None = None
+
+
 def post(
     executor: Executor,
     kind: TransferKind,
@@ -143,39 +156,67 @@ def post(
     author_id: int | None = None,
     tournament_id: int | None = None,
 ) -> None:
-    """Write one transfer; its moves must sum to zero and leave no stack (nor prize pool)
-    below zero; ``author_id``: the host who made it (a stack edit); ``tournament_id``: the
-    tournament it is for."""
-    if sum(amount for _, amount in moves) != 0:
-        raise LedgerError(f"a {kind.value} transfer must sum to zero: {[a for _, a in moves]}")
-    taking = [(a, amount) for a, amount in moves if amount < 0 and a.kind in _NEVER_BELOW_ZERO]
-    held = account_totals(executor, [account.id for account, _ in taking]) if taking else {}
-    for account, amount in taking:
-        chips = held.get(account.id, 0)
-        if chips + amount >= 0:
-            continue
-        if account.kind == AccountKind.POOL.value:
-            raise LedgerError(
-                f"the prize pool {account.key} holds {chips} chips, not the {-amount} "
-                f"the {kind.value} takes"
-            )
-        raise LedgerError(
-            f"player {account.player_id} has {chips} chips at table {account.table_id}, "
-            f"not the {-amount} the {kind.value} takes"
-        )
-    # in SQL's core: the ORM's unit of work cost a busy room 5% of its CPU (docs/load.md)
-    transfer = {"kind": kind.value, "at": now, "table_id": table_id, "hand_id": hand_id,
-                "author_id": author_id, "tournament_id": tournament_id}  # fmt: skip
-    transfer_id = executor.execute(_TRANSFER, transfer).scalar_one()
+    """Write one transfer (``post_all``)."""
+    post_all(executor, [Transfer(kind, moves, table_id, hand_id, author_id, tournament_id)], now)
+
+
+def post_all(executor: Executor, transfers: Sequence[Transfer], now: datetime) -> None:
+    """Write transfers, in order; each one's moves must sum to zero and leave no stack (nor
+    prize pool) below zero. Three statements for all of them, in SQL's core: the ORM's
+    unit of work cost a busy room 5% of its CPU, and a statement a transfer more than
+    the rest of its hand's end (docs/load.md)."""
+    for transfer in transfers:
+        if sum(amount for _, amount in transfer.moves) != 0:
+            amounts = [amount for _, amount in transfer.moves]
+            raise LedgerError(f"a {transfer.kind.value} transfer must sum to zero: {amounts}")
+    guarded = {
+        account.id
+        for transfer in transfers
+        for account, amount in transfer.moves
+        if amount < 0 and account.kind in _NEVER_BELOW_ZERO
+    }
+    chips = account_totals(executor, sorted(guarded)) if guarded else {}
+    for transfer in transfers:  # each against the chips the ones before it left
+        for account, amount in transfer.moves:
+            if amount < 0 and account.id in guarded and chips.get(account.id, 0) + amount < 0:
+                raise _short(account, chips.get(account.id, 0), -amount, transfer.kind)
+        for account, amount in transfer.moves:
+            if account.id in guarded:
+                chips[account.id] = chips.get(account.id, 0) + amount
+    written = [
+        {"kind": transfer.kind.value, "at": now, "table_id": transfer.table_id,
+         "hand_id": transfer.hand_id, "author_id": transfer.author_id,
+         "tournament_id": transfer.tournament_id}
+        for transfer in transfers
+    ]  # fmt: skip
+    ids = executor.execute(_TRANSFER, written).scalars().all()
+    moves = [
+        (transfer_id, account.id, amount)
+        for transfer_id, transfer in zip(ids, transfers, strict=True)
+        for account, amount in transfer.moves
+    ]
     executor.execute(
         _ENTRIES,
         [
-            {"transfer_id": transfer_id, "account_id": account.id, "amount": amount}
-            for account, amount in moves
+            {"transfer_id": transfer_id, "account_id": account_id, "amount": amount}
+            for transfer_id, account_id, amount in moves
         ],
     )
     executor.execute(
-        _KEEP_TOTAL, [{"account": account.id, "amount": amount} for account, amount in moves]
+        _KEEP_TOTAL, [{"account": account_id, "amount": amount} for _, account_id, amount in moves]
+    )
+
+
+def _short(account: Account, chips: int, taken: int, kind: TransferKind) -> LedgerError:
+    """The refusal of a transfer that would take an account below zero."""
+    if account.kind == AccountKind.POOL.value:
+        return LedgerError(
+            f"the prize pool {account.key} holds {chips} chips, not the {taken} "
+            f"the {kind.value} takes"
+        )
+    return LedgerError(
+        f"player {account.player_id} has {chips} chips at table {account.table_id}, "
+        f"not the {taken} the {kind.value} takes"
     )
 
 
@@ -192,7 +233,7 @@ _TOTALS = select(ACCOUNTS.c.id, ACCOUNTS.c.chips).where(
     ACCOUNTS.c.id.in_(bindparam("accounts", expanding=True))
 )
 _OPEN = insert(ACCOUNTS)
-_TRANSFER = insert(TRANSFERS).returning(TRANSFERS.c.id)
+_TRANSFER = insert(TRANSFERS).returning(TRANSFERS.c.id, sort_by_parameter_order=True)
 _ENTRIES = insert(ENTRIES)
 _KEEP_TOTAL = (
     update(ACCOUNTS)
@@ -255,6 +296,9 @@ def cash_out(session: Session, player_id: int, table_id: str, now: datetime) -> 
     return chips
 
 
+HandResult = tuple[str, str, Mapping[int, int], int]  # table, hand, each player's net, rake
+
+
 def hand_result(
     executor: Executor,
     table_id: str,
@@ -263,9 +307,43 @@ def hand_result(
     rake: int,
     now: datetime,
 ) -> None:
+    """One hand's result (``hand_results``)."""
+    hand_results(executor, [(table_id, hand_id, results, rake)], now)
+
+
+def hand_results(executor: Executor, hands: Sequence[HandResult], now: datetime) -> None:
     """Each player dealt in: their stack at the table moves by their net result; the
     rake goes to the house. Refused unless the results and the rake sum to zero. In
-    SQL's core: the room writes one at the end of every hand."""
+    SQL's core, the stacks of every hand found in one statement and the transfers
+    written in three: the room writes one at the end of every hand."""
+    for _, hand_id, results, rake in hands:
+        _check_result(hand_id, results, rake)
+    keys = {
+        (table_id, player_id): account_key(AccountKind.TABLE, player_id, table_id)
+        for table_id, _, results, _ in hands
+        for player_id in results
+    }
+    stacks = find_accounts(executor, keys.values())
+    house = (
+        open_account(executor, AccountKind.HOUSE, None, None)
+        if any(rake for *_, rake in hands)
+        else None
+    )
+    transfers = []
+    for table_id, hand_id, results, rake in hands:
+        moves: list[tuple[Account, int]] = []
+        for player_id, net in sorted(results.items()):
+            stack = stacks.get(keys[table_id, player_id])
+            if stack is None:
+                raise LedgerError(f"hand {hand_id}: player {player_id} has no chips at {table_id}")
+            moves.append((stack, net))
+        if rake and house is not None:
+            moves.append((house, rake))
+        transfers.append(Transfer(TransferKind.HAND_RESULT, moves, table_id, hand_id))
+    post_all(executor, transfers, now)
+
+
+def _check_result(hand_id: str, results: Mapping[int, int], rake: int) -> None:
     if not results:
         raise LedgerError(f"hand {hand_id}: a result needs the players dealt in")
     if not is_whole(rake) or rake < 0:
@@ -279,17 +357,6 @@ def hand_result(
             f"hand {hand_id}: results sum to {total} and the rake is {rake}; "
             "together they must sum to zero"
         )
-    keys = {player_id: account_key(AccountKind.TABLE, player_id, table_id) for player_id in results}
-    stacks = find_accounts(executor, keys.values())
-    moves: list[tuple[Account, int]] = []
-    for player_id, net in sorted(results.items()):
-        stack = stacks.get(keys[player_id])
-        if stack is None:
-            raise LedgerError(f"hand {hand_id}: player {player_id} has no chips at {table_id}")
-        moves.append((stack, net))
-    if rake:
-        moves.append((open_account(executor, AccountKind.HOUSE, None, None), rake))
-    post(executor, TransferKind.HAND_RESULT, now, moves, table_id, hand_id)
 
 
 def stacks_at(session: Session, table_id: str) -> dict[int, int]:

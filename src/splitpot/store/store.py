@@ -37,8 +37,10 @@ from splitpot.store.values import (
     ActionEntry,
     Audit,
     AuditedHand,
+    HandEnd,
     HandLog,
     HandSelection,
+    HandStart,
     Hosting,
     Identity,
     LedgerJSON,
@@ -365,8 +367,13 @@ class Store:
     # Hands
 
     def start_hand(self, table_id: str, setup: dict[str, Any]) -> StoredHand:
-        with self._write_core(table_id) as connection:
-            return hands.start_hand(connection, table_id, setup, self._clock())
+        return self.start_hands([(table_id, setup)])[0]
+
+    def start_hands(self, starts: Sequence[HandStart]) -> list[StoredHand]:
+        """Several tables' next hands, each (table id, setup), in one transaction: all of
+        them, or (on any error) none."""
+        with self._write_core(*(table_id for table_id, _ in starts)) as connection:
+            return hands.start_hands(connection, starts, self._clock())
 
     def append_action(
         self, hand_id: str, seat: int, kind: str, amount: int | None = None, seq: int | None = None
@@ -382,8 +389,13 @@ class Store:
     def finish_hand(
         self, hand_id: str, record: dict[str, Any], results: Mapping[int, int], rake: int = 0
     ) -> StoredHand:
-        with self._write_core(hands.table_of(hand_id)) as connection:
-            return hands.finish_hand(connection, hand_id, record, results, rake, self._clock())
+        return self.finish_hands([(hand_id, record, results, rake)])[0]
+
+    def finish_hands(self, ends: Sequence[HandEnd]) -> list[StoredHand]:
+        """Several hands finished, each (hand id, record, results, rake), in one
+        transaction: all of them, or (on any error) none."""
+        with self._write_core(*(hands.table_of(end[0]) for end in ends)) as connection:
+            return hands.finish_hands(connection, ends, self._clock())
 
     def cancel_hand(self, hand_id: str) -> StoredHand:
         with self._write(hands.table_of(hand_id)) as s:

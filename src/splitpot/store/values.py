@@ -3,6 +3,7 @@ transaction), and the JSON shape of a player's ledger (PROTOCOL.md, GET /api/me/
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -67,6 +68,8 @@ class HandStatus(StrEnum):
 
 
 ActionEntry = tuple[str, int, str, int | None, int | None]  # hand, seat, kind, amount, seq
+HandStart = tuple[str, dict[str, Any]]  # table, setup
+HandEnd = tuple[str, dict[str, Any], Mapping[int, int], int]  # hand, record, results, rake
 
 
 @dataclass(frozen=True, slots=True)
