@@ -15,7 +15,7 @@ import pytest
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import text
-from store_fixtures import SETUP
+from store_fixtures import SETUP, table_with_players
 
 from splitpot.room.director import Decision, Status, decide
 from splitpot.room.tournament_settings import Kind, TournamentSettings
@@ -294,6 +294,42 @@ def test_a_sit_and_go_from_its_start_to_its_prizes(timed: Store, clock: Clock) -
     assert timed.list_tables() == []  # its tables are private
     with pytest.raises(TournamentError, match="it decides nothing more"):
         timed.apply_decision(tid, Decision(cleared=(1,)))
+
+
+def test_hands_of_two_tournaments_and_a_cash_table_finish_in_one_batch(
+    timed: Store, clock: Clock
+) -> None:
+    """One transaction ends hands of two tournaments and of a cash table, given in no
+    order of theirs: each tournament's row locked before any account, the busted out,
+    the cash stacks moved, each hand's answer in its place."""
+    [host] = players(timed, "Host")
+    draw = random.Random(11)
+    tables, entrants = [], []
+    for names in (("Ann", "Bob", "Cid", "Dan"), ("Eve", "Fay", "Gus", "Hal")):
+        tid = timed.create_tournament(sit_and_go(seats=4), host)[0].id
+        entrants.append(entered(timed, tid, *names))
+        step(timed, tid, clock(), draw)
+        [table] = timed.tournament_state(tid).tables
+        timed.table_check(table.id, 1, 0)
+        step(timed, tid, clock(), draw)
+        tables.append((tid, table.id))
+    cash, (ivy, jon) = table_with_players(timed, 300, 200)
+    (first, first_table), (second, second_table) = tables
+    ann, bob, _, _ = entrants[0]
+    eve, fay, _, _ = entrants[1]
+    hands = [timed.start_hand(table_id, SETUP).id for table_id in (first_table, second_table, cash)]
+    ends = [
+        (hands[2], {"n": "cash"}, {ivy: 50, jon: -50}, 0),
+        (hands[1], {"n": "second"}, {eve: 100, fay: -100}, 0),
+        (hands[0], {"n": "first"}, {ann: 1000, bob: -1000}, 0),  # Bob is out
+    ]
+    finished = timed.finish_hands(ends)
+    assert [(hand.id, hand.record) for hand in finished] == [(e[0], e[1]) for e in ends]
+    out = {e.player: e for e in timed.tournament_state(first).entrants}
+    assert out[bob].out_hand == hands[0] and out[ann].out_hand is None
+    assert {e.player: e.chips for e in timed.tournament_state(second).entrants}[eve] == 1100
+    assert {seat.player_id: seat.chips for seat in timed.seats(cash)} == {ivy: 350, jon: 150}
+    checked(timed)
 
 
 def test_the_chips_of_a_tournament_table_never_become_the_rooms(timed: Store) -> None:

@@ -136,6 +136,7 @@ class Batches(Generic[E, R]):
             batch, self._waiting = self._waiting, []
             try:
                 results = await self._written([entry for entry, _ in batch])
+                answers = list(zip(batch, results, strict=True))
             except Exception as error:
                 if len(batch) == 1:
                     _refuse(batch[0][1], error)
@@ -148,10 +149,12 @@ class Batches(Generic[E, R]):
                     else:
                         _answer(done, result)
                 continue
-            for (_, done), result in zip(batch, results, strict=True):
+            for (_, done), result in answers:
                 _answer(done, result)
 
     async def _written(self, entries: list[E]) -> Sequence[R]:
+        """The entries written, on the batches' thread (retried while the database is
+        away); a result for each."""
         return await self._storage.run(self._thread, partial(self._write, entries))
 
 

@@ -8,6 +8,7 @@ taken as done rather than made twice."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -26,6 +27,7 @@ from splitpot.store.models import (
     HandRow,
     HandSerialRow,
     TableRow,
+    TournamentRow,
     TournamentTableRow,
     TransferRow,
     core_table,
@@ -94,6 +96,7 @@ ACTIONS = core_table(ActionRow)
 TABLES = core_table(TableRow)
 SERIALS = core_table(HandSerialRow)
 TOURNAMENT_TABLES = core_table(TournamentTableRow)
+TOURNAMENTS = core_table(TournamentRow)
 PLAYING = HandStatus.PLAYING.value
 FINISHED = HandStatus.FINISHED.value
 
@@ -119,13 +122,14 @@ def start_hands(
     """Each table's next hand, numbered from 1, with id "<table>-<number>", and its
     serial, the room's next number, in the same transaction; refused while another hand
     of the table is in play, unless it is this one (the same setup) sent again. In SQL's
-    core, four statements for all the tables: the room starts a hand every few seconds
-    at every table."""
+    core, four statements for all the tables (SQLite inserts the serials a row at a
+    time, to give them in order): the room starts a hand every few seconds at every
+    table."""
     tables = [table_id for table_id, _ in starts]
-    if len(set(tables)) < len(tables):
-        raise StoreError(f"one hand a table at a time, not several at {sorted(tables)}")
-    for _, setup in starts:
-        check_json(setup, "the hand's setup")
+    if twice := _twice(tables):
+        raise StoreError(f"one hand a table at a time: {twice} twice in one batch")
+    for table_id, setup in starts:
+        check_json(setup, f"the setup of table {table_id}'s hand")
     states = {state.id: state for state in connection.execute(_NEXT_HANDS, {"tables": tables})}
     started: list[StoredHand | None] = []
     rows = []
@@ -153,6 +157,11 @@ def start_hands(
     return [hand if hand is not None else next(fresh) for hand in started]
 
 
+def _twice(keys: Sequence[str]) -> str:
+    """The keys given more than once, named; "" when none is."""
+    return ", ".join(sorted(key for key, count in Counter(keys).items() if count > 1))
+
+
 def _started_again(
     connection: Connection, table_id: str, playing: str, setup: dict[str, Any]
 ) -> StoredHand:
@@ -164,6 +173,7 @@ def _started_again(
 
 
 def _new_hand(row: Mapping[str, Any], serial: int) -> StoredHand:
+    """The hand just started from its row as inserted, with its serial."""
     return StoredHand(
         row["id"], row["table_id"], row["number"], serial, HandStatus.PLAYING,
         row["started_at"], None, None,
@@ -292,6 +302,12 @@ _FINISHING = (  # hands with their serials and tournaments, locked (finish_hands
     .with_for_update(of=HANDS)
 )
 _END = update(HANDS).where(HANDS.c.id == bindparam("hand"))
+_TOURNAMENTS = (
+    select(TOURNAMENTS.c.id)
+    .where(TOURNAMENTS.c.id.in_(bindparam("tournaments", expanding=True)))
+    .order_by(TOURNAMENTS.c.id)
+    .with_for_update()
+)
 
 
 def finish_hands(
@@ -300,15 +316,21 @@ def finish_hands(
     """Each hand's result into the ledger, and the hand marked finished with its record
     (a hand finished already with this record: sent again, nothing more is written). At
     a tournament's table, the players the hand left with no chips are out (RULES.md 8),
-    in the same transaction. In SQL's core, a statement for all the hands at each step
-    (but for a tournament's hand): the room ends a hand every few seconds at every
-    table."""
+    in the same transaction, the batch's tournaments locked first. In SQL's core, a
+    statement for all the hands at each step (but for a tournament's hand): the room
+    ends a hand every few seconds at every table."""
     ids = [hand_id for hand_id, *_ in ends]
-    if len(set(ids)) < len(ids):
-        raise StoreError(f"a hand is finished once, not several times in {sorted(ids)}")
+    if twice := _twice(ids):
+        raise StoreError(f"a hand is finished once: {twice} twice in one batch")
     for hand_id, record, _, _ in ends:
         check_json(record, f"hand {hand_id}'s record")
     found = {row.id: row for row in connection.execute(_FINISHING, {"hands": sorted(ids)})}
+    # every writer of a tournament locks its row before the ledger's accounts
+    # (leases.check_tournament_fence): all of the batch's, in their order, first
+    playing = [row.tournament_id for row in found.values() if row.status == PLAYING]
+    if any(tournament is not None for tournament in playing):
+        held = sorted({tournament for tournament in playing if tournament is not None})
+        connection.execute(_TOURNAMENTS, {"tournaments": held}).all()
     finished: list[StoredHand] = []
     results: list[ledger.HandResult] = []
     ended: list[dict[str, Any]] = []

@@ -162,13 +162,15 @@ def post(
 
 def post_all(executor: Executor, transfers: Sequence[Transfer], now: datetime) -> None:
     """Write transfers, in order; each one's moves must sum to zero and leave no stack (nor
-    prize pool) below zero. Three statements for all of them, in SQL's core: the ORM's
-    unit of work cost a busy room 5% of its CPU, and a statement a transfer more than
-    the rest of its hand's end (docs/load.md)."""
+    prize pool) below zero. Three statements for all of them, in SQL's core (SQLite
+    inserts the transfers a row at a time, to give their ids in order): the ORM's unit
+    of work cost a busy room 5% of its CPU, and a statement a transfer more than the
+    rest of its hand's end (docs/load.md)."""
     for transfer in transfers:
         if sum(amount for _, amount in transfer.moves) != 0:
             amounts = [amount for _, amount in transfer.moves]
-            raise LedgerError(f"a {transfer.kind.value} transfer must sum to zero: {amounts}")
+            of = f" of hand {transfer.hand_id}" if transfer.hand_id else ""
+            raise LedgerError(f"a {transfer.kind.value} transfer{of} must sum to zero: {amounts}")
     guarded = {
         account.id
         for transfer in transfers
