@@ -3,7 +3,7 @@ migrated and of a room of its own, once SQLite (a temporary file) and once Postg
 database made for the test on the server of $SPLITPOT_TEST_POSTGRES, dropped after); each
 is a copy of a database migrated once per test process, quicker than migrating anew.
 ``store`` is a Store on it and ``make_store`` opens more; ``SETUP`` (a hand's setup) and
-``table_with_players`` are what the store's tests deal and seat.
+``table_with_players`` are what the store's tests deal and seat, ``chips`` what they count.
 
 Without a PostgreSQL server the PostgreSQL runs are skipped, unless
 SPLITPOT_REQUIRE_POSTGRES=1, which makes them fail instead. Use them by naming this module in
@@ -187,3 +187,8 @@ def table_with_players(store: Store, *buy_ins: int) -> tuple[str, list[int]]:
         store.sit(table.id, seat, player, chips)
         ids.append(player)
     return table.id, ids
+
+
+def chips(store: Store, table_id: str) -> dict[int, int]:
+    """Each seated player's chips at the table, by player id."""
+    return {seat.player_id: seat.chips for seat in store.seats(table_id)}

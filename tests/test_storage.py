@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import pytest
-from store_fixtures import SETUP, table_with_players
+from store_fixtures import SETUP, chips, table_with_players
 
 from splitpot.server.storage import Storage
 from splitpot.store import HandStateError, HandStatus, LedgerError, NotFound, Store, StoredHand
@@ -145,7 +145,3 @@ def counted(
         return write(entries)
 
     return noted
-
-
-def chips(store: Store, table_id: str) -> dict[int, int]:
-    return {seat.player_id: seat.chips for seat in store.seats(table_id)}

@@ -25,7 +25,13 @@ from platformdirs import user_data_dir
 from sqlalchemy import Column, Connection, Integer, MetaData, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
-from store_fixtures import SETUP, at_once, table_with_players, until_a_transaction_waits_on_a_lock
+from store_fixtures import (
+    SETUP,
+    at_once,
+    chips,
+    table_with_players,
+    until_a_transaction_waits_on_a_lock,
+)
 
 from splitpot.store import (
     AccountKind,
@@ -65,10 +71,6 @@ from splitpot.store.models import (
 )
 
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
-
-
-def chips(store: Store, table_id: str) -> dict[int, int]:
-    return {seat.player_id: seat.chips for seat in store.seats(table_id)}
 
 
 # Opening the database
@@ -441,7 +443,7 @@ def test_hand_writes_sent_again_after_a_lost_answer_are_written_once(store: Stor
     assert store.finish_hand(hand.id, {"won": "Ann"}, {ann: 10, bob: -10}) == finished
     with pytest.raises(HandStateError, match="finished, not playing"):
         store.finish_hand(hand.id, {"won": "Bob"}, {ann: -10, bob: 10})
-    assert {seat.player_id: seat.chips for seat in store.seats(table_id)} == {ann: 110, bob: 90}
+    assert chips(store, table_id) == {ann: 110, bob: 90}
     store.check_invariant()
     second = store.start_hand(table_id, SETUP)
     cancelled = store.cancel_hand(second.id)

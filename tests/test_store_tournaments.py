@@ -15,7 +15,7 @@ import pytest
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import text
-from store_fixtures import SETUP, table_with_players
+from store_fixtures import SETUP, chips, table_with_players
 
 from splitpot.room.director import Decision, Status, decide
 from splitpot.room.tournament_settings import Kind, TournamentSettings
@@ -328,7 +328,7 @@ def test_hands_of_two_tournaments_and_a_cash_table_finish_in_one_batch(
     out = {e.player: e for e in timed.tournament_state(first).entrants}
     assert out[bob].out_hand == hands[0] and out[ann].out_hand is None
     assert {e.player: e.chips for e in timed.tournament_state(second).entrants}[eve] == 1100
-    assert {seat.player_id: seat.chips for seat in timed.seats(cash)} == {ivy: 350, jon: 150}
+    assert chips(timed, cash) == {ivy: 350, jon: 150}
     checked(timed)
 
 

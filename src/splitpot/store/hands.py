@@ -327,10 +327,9 @@ def finish_hands(
     found = {row.id: row for row in connection.execute(_FINISHING, {"hands": sorted(ids)})}
     # every writer of a tournament locks its row before the ledger's accounts
     # (leases.check_tournament_fence): all of the batch's, in their order, first
-    playing = [row.tournament_id for row in found.values() if row.status == PLAYING]
-    if any(tournament is not None for tournament in playing):
-        held = sorted({tournament for tournament in playing if tournament is not None})
-        connection.execute(_TOURNAMENTS, {"tournaments": held}).all()
+    held = {row.tournament_id for row in found.values() if row.status == PLAYING} - {None}
+    if held:
+        connection.execute(_TOURNAMENTS, {"tournaments": sorted(held)}).all()
     finished: list[StoredHand] = []
     results: list[ledger.HandResult] = []
     ended: list[dict[str, Any]] = []
