@@ -2,30 +2,36 @@
 asyncio WebSocket client per seat that answers every ``turn`` (at once, or after a
 think time) and times each ``act`` to the event that reports it, and idle watchers that
 read every frame of a table and never act (PROTOCOL.md, docs/protocol.md). Lean on
-purpose: a watcher counts its frames without parsing them, so the clients, which share
-the machine's cores with the room, are not what is measured."""
+purpose, so that the clients, which share the machine's two cores with the room, are
+not what is measured: picows reads the frames in C and hands each to a callback (the
+websockets library's reader cost three times as much CPU an action, docs/load.md), a
+player parses its frames with orjson, and a watcher counts its frames without parsing
+them."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import random
 import time
+from asyncio import FIRST_COMPLETED
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+import orjson
+from picows import WSCloseCode, WSError, WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
 SEATS = 6
 REPORTED = ("acted", "shown", "mucked")  # the event kinds that answer an act
 RETRY = 0.06  # seconds before an act refused as rate_limited is sent again
 OPENING = 10  # tables opened over HTTP at once
 AWAY = (1.0, 3.0)  # seconds a churned player stays away before sitting again
+MAX_FRAME = 2**22  # bytes: the largest frame a client takes
+CLOSING = 5.0  # seconds a client waits for the room's answer to its close
 Frame = dict[str, Any]
 
 
@@ -132,38 +138,113 @@ async def open_tables(url: str, count: int, players: int = SEATS) -> list[list[S
         return tables
 
 
+class Closed(Exception):
+    """The room hung up (or the connection broke) while a client waited on it."""
+
+
+class Link(WSListener):
+    """One WebSocket connection, read by callbacks (picows parses the frames in C): each
+    text frame goes to ``read``; frames nobody reads yet wait in ``backlog`` for the
+    next reader. ``gone`` is done once the connection is closed."""
+
+    def __init__(self) -> None:
+        self.transport: WSTransport | None = None
+        self.backlog: list[bytes] = []
+        self.read: Callable[[WSFrame], None] = self._keep
+        self.gone: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.asking: asyncio.Future[Frame] | None = None  # an answer awaited, failed at close
+
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        self.transport = transport
+
+    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
+        if frame.msg_type == WSMsgType.TEXT:
+            self.read(frame)
+        elif frame.msg_type == WSMsgType.CLOSE:
+            transport.send_close(frame.get_close_code(), frame.get_close_message())
+            transport.disconnect()
+
+    def on_ws_disconnected(self, transport: WSTransport) -> None:
+        if not self.gone.done():
+            self.gone.set_result(None)
+        if self.asking is not None and not self.asking.done():
+            self.asking.set_exception(Closed("the room hung up"))
+
+    def _keep(self, frame: WSFrame) -> None:
+        self.backlog.append(frame.get_payload_as_bytes())
+
+    def hand_to(self, reader: Callable[[bytes], None]) -> None:
+        """From now on, each frame's text to ``reader``, the waiting ones first."""
+        waiting, self.backlog = self.backlog, []
+        for text in waiting:
+            reader(text)
+        self.read = lambda frame: reader(frame.get_payload_as_bytes())
+
+    def count_into(self, tally: Tally) -> None:
+        """From now on, each frame (the waiting ones too) only counted in ``tally.frames``."""
+        tally.frames += len(self.backlog)
+        self.backlog = []
+
+        def count(frame: WSFrame) -> None:
+            tally.frames += 1
+
+        self.read = count
+
+    def send(self, text: bytes) -> None:
+        if self.transport is not None and not self.transport.is_disconnected:
+            self.transport.send(WSMsgType.TEXT, text)
+
+    async def close(self) -> None:
+        """Close the connection with its handshake, waiting for the room's answer a while."""
+        if self.transport is not None and not self.transport.is_disconnected:
+            self.transport.send_close(WSCloseCode.OK)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self.gone), CLOSING)
+            self.transport.disconnect()
+
+
+async def _connect(ws_url: str) -> Link:
+    _, link = await ws_connect(Link, ws_url, max_frame_size=MAX_FRAME)
+    assert isinstance(link, Link)
+    return link
+
+
 async def play(ws_url: str, place: Seat, window: Window, tally: Tally, pace: Pace = Pace()) -> None:
     """Sit down, answer every turn until ``window.stop``, then leave (finishing the hand
     in play) and hang up; a seat that goes broke buys in again between hands. With churn,
     the player also leaves now and then, stays away a moment, and sits again."""
     rng = random.Random(f"{place.table}/{place.seat}/churn")
     try:
-        async with connect(ws_url, max_size=2**22) as socket:
-            tally.connected += 1
-            try:
-                await _ask(socket, {"type": "hello", "token": place.token}, "welcome", tally)
-                sit = {"type": "sit", "table": place.table, "seat": place.seat}
-                sit |= {"buy_in": place.buy_in, "post_now": True}
-                first = True
-                while not window.stop.is_set():
-                    await _ask(socket, sit, "table", tally)
-                    if first:
-                        tally.seated += 1
-                        first = False
-                    else:
-                        tally.resits += 1
-                    player = Player(socket, place, window, tally, pace)
-                    leaving = asyncio.create_task(player.leave_after(pace.stay(rng)))
-                    try:
-                        await player.run()
-                    finally:
-                        leaving.cancel()
-                        player.stop_thinking()
-                    await _wait(window.stop, rng.uniform(*AWAY))
-            finally:
-                tally.connected -= 1
-    except (ConnectionClosed, OSError) as error:
+        link = await _connect(ws_url)
+    except (OSError, WSError) as error:
         tally.errors[f"disconnected: {type(error).__name__}"] += 1
+        return
+    tally.connected += 1
+    try:
+        await _ask(link, {"type": "hello", "token": place.token}, "welcome", tally)
+        sit = {"type": "sit", "table": place.table, "seat": place.seat}
+        sit |= {"buy_in": place.buy_in, "post_now": True}
+        first = True
+        while not window.stop.is_set():
+            await _ask(link, sit, "table", tally)
+            if first:
+                tally.seated += 1
+                first = False
+            else:
+                tally.resits += 1
+            player = Player(link, place, window, tally, pace)
+            leaving = asyncio.create_task(player.leave_after(pace.stay(rng)))
+            try:
+                await player.run()
+            finally:
+                leaving.cancel()
+                player.stop_thinking()
+            await _wait(window.stop, rng.uniform(*AWAY))
+    except Closed as error:
+        tally.errors[f"disconnected: {type(error).__name__}"] += 1
+    finally:
+        tally.connected -= 1
+        await link.close()
 
 
 async def watch(ws_url: str, table: str, window: Window, tally: Tally, pace: Pace = Pace()) -> None:
@@ -172,42 +253,35 @@ async def watch(ws_url: str, table: str, window: Window, tally: Tally, pace: Pac
     rng = random.Random()
     while not window.stop.is_set():
         try:
-            async with connect(ws_url, max_size=2**22) as socket:
-                tally.connected += 1
-                try:
-                    await _ask(socket, {"type": "hello"}, "welcome", tally)
-                    await _ask(socket, {"type": "watch", "table": table}, "table", tally)
-                    tally.watching += 1
-                    try:
-                        reading = asyncio.create_task(_count(socket, tally))
-                        stopping = asyncio.create_task(window.stop.wait())
-                        done, _ = await asyncio.wait(
-                            {reading, stopping},
-                            timeout=pace.stay(rng),
-                            return_when=asyncio.FIRST_COMPLETED,
-                        )
-                        reading.cancel()
-                        stopping.cancel()
-                        if reading in done and not window.stop.is_set():
-                            tally.errors["watcher dropped"] += 1
-                    finally:
-                        tally.watching -= 1
-                finally:
-                    tally.connected -= 1
-        except (ConnectionClosed, OSError) as error:
+            link = await _connect(ws_url)
+        except (OSError, WSError) as error:
             tally.errors[f"watcher disconnected: {type(error).__name__}"] += 1
             await _wait(window.stop, 1.0)
+            continue
+        tally.connected += 1
+        try:
+            await _ask(link, {"type": "hello"}, "welcome", tally)
+            await _ask(link, {"type": "watch", "table": table}, "table", tally)
+            tally.watching += 1
+            try:
+                link.count_into(tally)
+                stopping = asyncio.create_task(window.stop.wait())
+                done, _ = await asyncio.wait(
+                    {link.gone, stopping}, timeout=pace.stay(rng), return_when=FIRST_COMPLETED
+                )
+                stopping.cancel()
+                if link.gone in done and not window.stop.is_set():
+                    tally.errors["watcher dropped"] += 1
+            finally:
+                tally.watching -= 1
+        except Closed as error:
+            tally.errors[f"watcher disconnected: {type(error).__name__}"] += 1
+            await _wait(window.stop, 1.0)
+        finally:
+            tally.connected -= 1
+            await link.close()
         if not window.stop.is_set():
             tally.rewatches += 1
-
-
-async def _count(socket: ClientConnection, tally: Tally) -> None:
-    """Read every frame the room sends, as a browser would, without parsing it."""
-    try:
-        async for _ in socket:
-            tally.frames += 1
-    except ConnectionClosed:
-        return
 
 
 async def _wait(event: asyncio.Event, seconds: float | None) -> None:
@@ -216,96 +290,119 @@ async def _wait(event: asyncio.Event, seconds: float | None) -> None:
         await asyncio.wait_for(event.wait(), seconds)
 
 
-async def _ask(socket: ClientConnection, command: Frame, kind: str, tally: Tally) -> Frame:
+async def _ask(link: Link, command: Frame, kind: str, tally: Tally) -> Frame:
     """Send ``command`` (its ``ref`` is its type) and wait for the frame of ``kind`` that
-    answers it. Refusals of earlier commands (an act sent as the player left) are counted
-    and passed over; one refused as rate_limited (no ``ref``) is sent again."""
-    text = json.dumps(command | {"ref": command["type"]})
-    await socket.send(text)
-    while True:
-        frame: Frame = json.loads(await socket.recv())
+    answers it; the frames after it wait for the next reader. Refusals of earlier
+    commands (an act sent as the player left) are counted and passed over; one refused
+    as rate_limited (no ``ref``) is sent again."""
+    loop = asyncio.get_running_loop()
+    text = orjson.dumps(command | {"ref": command["type"]})
+    answer: asyncio.Future[Frame] = loop.create_future()
+
+    def read(payload: bytes) -> None:
+        if answer.done():
+            link.backlog.append(payload)
+            return
+        frame: Frame = orjson.loads(payload)
         if frame["type"] == kind:
-            return frame
-        if frame["type"] != "error":
-            continue
-        tally.errors[frame["code"]] += 1
-        if frame.get("ref") == command["type"]:
-            raise RuntimeError(f"waiting for {kind!r}: {frame}")
-        if frame["code"] == "rate_limited" and frame.get("ref") is None:
-            await asyncio.sleep(RETRY)
-            await socket.send(text)
+            answer.set_result(frame)
+        elif frame["type"] == "error":
+            tally.errors[frame["code"]] += 1
+            if frame.get("ref") == command["type"]:
+                answer.set_exception(RuntimeError(f"waiting for {kind!r}: {frame}"))
+            elif frame["code"] == "rate_limited" and frame.get("ref") is None:
+                loop.call_later(RETRY, link.send, text)
+
+    if link.gone.done():
+        raise Closed("the room hung up")
+    link.asking = answer
+    link.hand_to(read)
+    link.send(text)
+    try:
+        return await answer
+    finally:
+        link.asking = None
+        link.read = link._keep
 
 
 class Player:
-    """One seat's reader: it acts on turns and matches each act to its event. A command
-    waits until its event comes (``acted``, ``chips_added``, ``player_left``); one refused
-    as rate_limited is sent again (that refusal names no ``ref``, so every waiting command
-    is: a repeat is refused, harmlessly)."""
+    """One seat's reader: it acts on turns and matches each act to its event, all in the
+    frames' callbacks. A command waits until its event comes (``acted``, ``chips_added``,
+    ``player_left``); one refused as rate_limited is sent again (that refusal names no
+    ``ref``, so every waiting command is: a repeat is refused, harmlessly)."""
 
-    def __init__(
-        self, socket: ClientConnection, place: Seat, window: Window, tally: Tally, pace: Pace
-    ):
-        self.socket = socket
+    def __init__(self, link: Link, place: Seat, window: Window, tally: Tally, pace: Pace):
+        self.link = link
+        self.loop = asyncio.get_running_loop()
         self.think = (pace.think, max(pace.think, pace.think_most))  # seconds before each act
-        self.thinking: set[asyncio.Task[None]] = set()
+        self.timers: set[asyncio.TimerHandle] = set()
         self.place = place
         self.window = window
         self.tally = tally
         self.rng = random.Random(f"{place.table}/{place.seat}")
         self.sent: float | None = None  # when the act waiting for its event was sent
-        self.waiting: dict[str, str] = {}  # commands by ref ("act", "top_up", "leave")
+        self.waiting: dict[str, bytes] = {}  # commands by ref ("act", "top_up", "leave")
+        self.left: asyncio.Future[None] = self.loop.create_future()
 
     async def run(self) -> None:
-        async for text in self.socket:
-            frame: Frame = json.loads(text)
-            kind = frame["type"]
-            if kind == "turn":
-                action = {"hand": frame["hand"]} | choose(frame["legal"], self.rng)
-                if self.think[1] > 0:  # keep reading while thinking: events are timed honestly
-                    task = asyncio.create_task(self._act_later(action))
-                    self.thinking.add(task)
-                    task.add_done_callback(self.thinking.discard)
-                else:
-                    await self._send("act", action)
-            elif kind == "event":
-                if await self._on_event(frame["event"]):
-                    return
-            elif kind == "error":
-                await self._on_error(frame)
+        """Play until this player has left the table, or the room hung up."""
+        self.link.hand_to(self._read)
+        try:
+            await asyncio.wait({self.left, self.link.gone}, return_when=FIRST_COMPLETED)
+        finally:
+            self.link.read = self.link._keep
 
-    async def _act_later(self, action: Frame) -> None:
-        await asyncio.sleep(self.rng.uniform(*self.think))
-        await self._send("act", action)
+    def _read(self, payload: bytes) -> None:
+        frame: Frame = orjson.loads(payload)
+        kind = frame["type"]
+        if kind == "turn":
+            action = {"hand": frame["hand"]} | choose(frame["legal"], self.rng)
+            if self.think[1] > 0:  # keep reading while thinking: events are timed honestly
+                self._later(self.rng.uniform(*self.think), self._send, "act", action)
+            else:
+                self._send("act", action)
+        elif kind == "event":
+            self._on_event(frame["event"])
+        elif kind == "error":
+            self._on_error(frame)
+
+    def _later(self, seconds: float, call: Callable[..., None], *args: Any) -> None:
+        def fire() -> None:
+            self.timers.discard(handle)
+            call(*args)
+
+        handle = self.loop.call_later(seconds, fire)
+        self.timers.add(handle)
 
     def stop_thinking(self) -> None:
-        for task in list(self.thinking):
-            task.cancel()
+        for handle in self.timers:
+            handle.cancel()
+        self.timers.clear()
 
     async def leave_after(self, seconds: float | None) -> None:
         """Leave at ``window.stop``, or after ``seconds`` (churn) if that comes first."""
         await _wait(self.window.stop, seconds)
-        await self._send("leave", {})
+        self._send("leave", {})
 
-    async def _send(self, ref: str, fields: Frame) -> None:
-        self.waiting[ref] = json.dumps(
+    def _send(self, ref: str, fields: Frame) -> None:
+        self.waiting[ref] = orjson.dumps(
             {"type": ref, "table": self.place.table, "ref": ref} | fields
         )
-        await self._send_again(ref)
+        self._send_again(ref)
 
-    async def _send_again(self, ref: str) -> None:
+    def _send_again(self, ref: str) -> None:
         if ref == "act":
             self.sent = time.perf_counter()
-        await self.socket.send(self.waiting[ref])
+        self.link.send(self.waiting[ref])
 
-    async def _on_error(self, frame: Frame) -> None:
+    def _on_error(self, frame: Frame) -> None:
         self.tally.errors[frame["code"]] += 1
         ref = frame.get("ref")
         if frame["code"] != "rate_limited":
             self._done(ref)
             return
-        await asyncio.sleep(RETRY)
         for again in [ref] if ref in self.waiting else list(self.waiting):
-            await self._send_again(again)
+            self._later(RETRY, self._send_again, again)
 
     def _done(self, ref: object) -> None:
         if isinstance(ref, str):
@@ -313,8 +410,8 @@ class Player:
         if ref == "act":
             self.sent = None
 
-    async def _on_event(self, event: Frame) -> bool:
-        """Count and time the event; True once this player has left the table."""
+    def _on_event(self, event: Frame) -> None:
+        """Count and time the event; ``left`` is done once this player has left."""
         now = time.perf_counter()
         kind, seat = event["kind"], event.get("seat")
         if self.sent is not None and seat == self.place.seat and kind in REPORTED:
@@ -329,5 +426,6 @@ class Player:
                 self.tally.hands += 1
             stacks = {entry["seat"]: entry["stack"] for entry in event["stacks"]}
             if stacks.get(self.place.seat) == 0 and not self.window.stop.is_set():
-                await self._send("top_up", {"amount": self.place.buy_in})
-        return kind == "player_left" and seat == self.place.seat
+                self._send("top_up", {"amount": self.place.buy_in})
+        elif kind == "player_left" and seat == self.place.seat and not self.left.done():
+            self.left.set_result(None)
