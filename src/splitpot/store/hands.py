@@ -18,6 +18,7 @@ from sqlalchemy import Connection, Select, bindparam, func, insert, select, upda
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from splitpot.store import ledger, tournaments
+from splitpot.store.bulk import PerDatabase, RowsInsert
 from splitpot.store.errors import HandStateError, NotFound, StoreError
 from splitpot.store.models import (
     AccountRow,
@@ -102,15 +103,17 @@ FINISHED = HandStatus.FINISHED.value
 
 # A hand's start and end, built once (as the action log's statements below): the tables'
 # states for their next hands in one statement; hands with their serials and tournaments.
-_NEXT_HANDS = select(
-    TABLES.c.id,
-    TABLES.c.closed,
-    select(func.max(HANDS.c.number)).where(HANDS.c.table_id == TABLES.c.id).scalar_subquery(),
-    select(HANDS.c.id)
-    .where(HANDS.c.table_id == TABLES.c.id, HANDS.c.status == PLAYING)
-    .limit(1)
-    .scalar_subquery(),
-).where(TABLES.c.id.in_(bindparam("tables", expanding=True)))
+_NEXT_HANDS = PerDatabase(
+    lambda among: select(
+        TABLES.c.id,
+        TABLES.c.closed,
+        select(func.max(HANDS.c.number)).where(HANDS.c.table_id == TABLES.c.id).scalar_subquery(),
+        select(HANDS.c.id)
+        .where(HANDS.c.table_id == TABLES.c.id, HANDS.c.status == PLAYING)
+        .limit(1)
+        .scalar_subquery(),
+    ).where(among(TABLES.c.id, "tables"))
+)
 _SETUP = select(HANDS.c.setup).where(HANDS.c.id == bindparam("hand"))
 _START = insert(HANDS)
 _NUMBER = insert(SERIALS).returning(SERIALS.c.serial, sort_by_parameter_order=True)
@@ -130,7 +133,10 @@ def start_hands(
         raise StoreError(f"one hand a table at a time: {twice} twice in one batch")
     for table_id, setup in starts:
         check_json(setup, f"the setup of table {table_id}'s hand")
-    states = {state.id: state for state in connection.execute(_NEXT_HANDS, {"tables": tables})}
+    states = {
+        state.id: state
+        for state in connection.execute(_NEXT_HANDS.on(connection), {"tables": tables})
+    }
     started: list[StoredHand | None] = []
     rows = []
     for table_id, setup in starts:
@@ -199,21 +205,25 @@ def check_playing(hand_id: str, status: str) -> None:
 
 # The action log's statements, built once: the room runs them for every action of every
 # table, and building a statement cost more than running it (docs/load.md).
-_STATUSES = (
-    select(HANDS.c.id, HANDS.c.status)
-    .where(HANDS.c.id.in_(bindparam("hands", expanding=True)))
-    .order_by(HANDS.c.id)
-    .with_for_update()
+_STATUSES = PerDatabase(
+    lambda among: (
+        select(HANDS.c.id, HANDS.c.status)
+        .where(among(HANDS.c.id, "hands"))
+        .order_by(HANDS.c.id)
+        .with_for_update()
+    )
 )
-_LAST_SEQS = (
-    select(ACTIONS.c.hand_id, func.max(ACTIONS.c.seq))
-    .where(ACTIONS.c.hand_id.in_(bindparam("hands", expanding=True)))
-    .group_by(ACTIONS.c.hand_id)
+_LAST_SEQS = PerDatabase(
+    lambda among: (
+        select(ACTIONS.c.hand_id, func.max(ACTIONS.c.seq))
+        .where(among(ACTIONS.c.hand_id, "hands"))
+        .group_by(ACTIONS.c.hand_id)
+    )
 )
 _ACTION = select(ACTIONS.c.seat, ACTIONS.c.kind, ACTIONS.c.amount, ACTIONS.c.at).where(
     ACTIONS.c.hand_id == bindparam("hand"), ACTIONS.c.seq == bindparam("seq")
 )
-_LOG = insert(ACTIONS)
+_LOG = RowsInsert(ACTIONS, ("hand_id", "seq", "seat", "kind", "amount", "at"))
 
 
 def append_actions(
@@ -233,14 +243,18 @@ def append_actions(
         if amount is not None and not ledger.is_whole(amount):
             raise StoreError(f"an action's amount is a whole number of chips, not {amount!r}")
     hand_ids = sorted({entry[0] for entry in actions})
-    statuses: dict[str, str] = dict(connection.execute(_STATUSES, {"hands": hand_ids}).all())
+    statuses: dict[str, str] = dict(
+        connection.execute(_STATUSES.on(connection), {"hands": hand_ids}).all()
+    )
     for hand_id in hand_ids:
         if hand_id not in statuses:
             raise no_hand(hand_id)
         check_playing(hand_id, statuses[hand_id])
     # read after the lock, by a statement of its own: on PostgreSQL a statement that
     # waited for the lock still sees the log as it was when it began
-    last: dict[str, int] = dict(connection.execute(_LAST_SEQS, {"hands": hand_ids}).all())
+    last: dict[str, int] = dict(
+        connection.execute(_LAST_SEQS.on(connection), {"hands": hand_ids}).all()
+    )
     rows: dict[tuple[str, int], LoggedAction] = {}  # what this batch adds
     logged = []
     for hand_id, seat, kind, amount, seq in actions:
@@ -254,8 +268,8 @@ def append_actions(
         rows[hand_id, top + 1] = LoggedAction(top + 1, seat, kind, amount, now)
         logged.append(rows[hand_id, top + 1])
     if rows:
-        connection.execute(
-            _LOG,
+        _LOG.run(
+            connection,
             [
                 {"hand_id": hand_id, "seq": seq, "seat": a.seat, "kind": a.kind,
                  "amount": a.amount, "at": now}
@@ -283,30 +297,34 @@ def _held(
     return held
 
 
-_FINISHING = (  # hands with their serials and tournaments, locked (finish_hands)
-    select(
-        HANDS.c.id,
-        HANDS.c.table_id,
-        HANDS.c.number,
-        HANDS.c.status,
-        HANDS.c.started_at,
-        HANDS.c.ended_at,
-        HANDS.c.record,
-        SERIALS.c.serial,
-        TOURNAMENT_TABLES.c.tournament_id,
+_FINISHING = PerDatabase(  # hands with their serials and tournaments, locked (finish_hands)
+    lambda among: (
+        select(
+            HANDS.c.id,
+            HANDS.c.table_id,
+            HANDS.c.number,
+            HANDS.c.status,
+            HANDS.c.started_at,
+            HANDS.c.ended_at,
+            HANDS.c.record,
+            SERIALS.c.serial,
+            TOURNAMENT_TABLES.c.tournament_id,
+        )
+        .join_from(HANDS, SERIALS, SERIALS.c.hand_id == HANDS.c.id)
+        .outerjoin(TOURNAMENT_TABLES, TOURNAMENT_TABLES.c.table_id == HANDS.c.table_id)
+        .where(among(HANDS.c.id, "hands"))
+        .order_by(HANDS.c.id)
+        .with_for_update(of=HANDS)
     )
-    .join_from(HANDS, SERIALS, SERIALS.c.hand_id == HANDS.c.id)
-    .outerjoin(TOURNAMENT_TABLES, TOURNAMENT_TABLES.c.table_id == HANDS.c.table_id)
-    .where(HANDS.c.id.in_(bindparam("hands", expanding=True)))
-    .order_by(HANDS.c.id)
-    .with_for_update(of=HANDS)
 )
 _END = update(HANDS).where(HANDS.c.id == bindparam("hand"))
-_TOURNAMENTS = (
-    select(TOURNAMENTS.c.id)
-    .where(TOURNAMENTS.c.id.in_(bindparam("tournaments", expanding=True)))
-    .order_by(TOURNAMENTS.c.id)
-    .with_for_update()
+_TOURNAMENTS = PerDatabase(
+    lambda among: (
+        select(TOURNAMENTS.c.id)
+        .where(among(TOURNAMENTS.c.id, "tournaments"))
+        .order_by(TOURNAMENTS.c.id)
+        .with_for_update()
+    )
 )
 
 
@@ -324,12 +342,14 @@ def finish_hands(
         raise StoreError(f"a hand is finished once: {twice} twice in one batch")
     for hand_id, record, _, _ in ends:
         check_json(record, f"hand {hand_id}'s record")
-    found = {row.id: row for row in connection.execute(_FINISHING, {"hands": sorted(ids)})}
+    found = {
+        row.id: row for row in connection.execute(_FINISHING.on(connection), {"hands": sorted(ids)})
+    }
     # every writer of a tournament locks its row before the ledger's accounts
     # (leases.check_tournament_fence): all of the batch's, in their order, first
     held = {row.tournament_id for row in found.values() if row.status == PLAYING} - {None}
     if held:
-        connection.execute(_TOURNAMENTS, {"tournaments": sorted(held)}).all()
+        connection.execute(_TOURNAMENTS.on(connection), {"tournaments": sorted(held)}).all()
     finished: list[StoredHand] = []
     results: list[ledger.HandResult] = []
     ended: list[dict[str, Any]] = []

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, bindparam, or_, select, tuple_, update
+from sqlalchemy import and_, or_, select, tuple_, update
 from sqlalchemy.orm import Session
 
+from splitpot.store.bulk import PerDatabase
 from splitpot.store.database import Executor
 from splitpot.store.errors import FencedOut
 from splitpot.store.models import LeaseRow, TableRow, TournamentRow, core_table
@@ -91,11 +92,13 @@ def free_tables(session: Session, now: datetime) -> list[str]:
     )
 
 
-_FENCES = (  # built once: every write of the room runs it (docs/load.md)
-    select(LEASES.c.table_id, LEASES.c.fence)
-    .where(LEASES.c.table_id.in_(bindparam("tables", expanding=True)))
-    .order_by(LEASES.c.table_id)
-    .with_for_update(read=True)
+_FENCES = PerDatabase(  # built once: every write of the room runs it (docs/load.md)
+    lambda among: (
+        select(LEASES.c.table_id, LEASES.c.fence)
+        .where(among(LEASES.c.table_id, "tables"))
+        .order_by(LEASES.c.table_id)
+        .with_for_update(read=True)
+    )
 )
 
 
@@ -106,7 +109,7 @@ def check_fences(executor: Executor, fences: Mapping[str, int]) -> None:
     The rows are read under a shared lock (on PostgreSQL), so a takeover waits for this
     transaction to end, and this write is in the log the new owner reads."""
     tables = sorted(fences)
-    current: dict[str, int] = dict(executor.execute(_FENCES, {"tables": tables}).all())
+    current: dict[str, int] = dict(executor.execute(_FENCES.on(executor), {"tables": tables}).all())
     for table_id in tables:
         if current.get(table_id) != fences[table_id]:
             raise FencedOut(

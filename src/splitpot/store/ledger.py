@@ -23,6 +23,7 @@ from sqlalchemy import ColumnElement, Select, bindparam, func, insert, select, u
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
+from splitpot.store.bulk import PerDatabase, RowsInsert
 from splitpot.store.database import Executor
 from splitpot.store.errors import InvariantBroken, LedgerError
 from splitpot.store.models import (
@@ -91,7 +92,7 @@ class Account(Protocol):
 def find_accounts(executor: Executor, keys: Iterable[str]) -> dict[str, Account]:
     """The accounts among ``keys`` that exist, by key: one statement, locked in the keys'
     order (PostgreSQL), so two transactions never wait on each other's."""
-    rows = executor.execute(_ACCOUNTS, {"keys": sorted(set(keys))})
+    rows = executor.execute(_ACCOUNTS.on(executor), {"keys": sorted(set(keys))})
     return {row.key: row for row in rows}
 
 
@@ -126,7 +127,10 @@ def _opened(
 def account_totals(executor: Executor, ids: Sequence[int]) -> dict[int, int]:
     """The chips each of the accounts holds (its running total, the sum of its entries):
     one statement for all of them."""
-    return {account: int(total) for account, total in executor.execute(_TOTALS, {"accounts": ids})}
+    return {
+        account: int(total)
+        for account, total in executor.execute(_TOTALS.on(executor), {"accounts": ids})
+    }
 
 
 def account_total(executor: Executor, account: Account) -> int:
@@ -197,8 +201,8 @@ def post_all(executor: Executor, transfers: Sequence[Transfer], now: datetime) -
         for transfer_id, transfer in zip(ids, transfers, strict=True)
         for account, amount in transfer.moves
     ]
-    executor.execute(
-        _ENTRIES,
+    _ENTRIES.run(
+        executor,
         [
             {"transfer_id": transfer_id, "account_id": account_id, "amount": amount}
             for transfer_id, account_id, amount in moves
@@ -225,18 +229,20 @@ def _short(account: Account, chips: int, taken: int, kind: TransferKind) -> Ledg
 TRANSFERS = core_table(TransferRow)
 ENTRIES = core_table(EntryRow)
 ACCOUNTS = core_table(AccountRow)
-_ACCOUNTS = (
-    select(ACCOUNTS)
-    .where(ACCOUNTS.c.key.in_(bindparam("keys", expanding=True)))
-    .order_by(ACCOUNTS.c.key)
-    .with_for_update()
+_ACCOUNTS = PerDatabase(
+    lambda among: (
+        select(ACCOUNTS)
+        .where(among(ACCOUNTS.c.key, "keys"))
+        .order_by(ACCOUNTS.c.key)
+        .with_for_update()
+    )
 )
-_TOTALS = select(ACCOUNTS.c.id, ACCOUNTS.c.chips).where(
-    ACCOUNTS.c.id.in_(bindparam("accounts", expanding=True))
+_TOTALS = PerDatabase(
+    lambda among: select(ACCOUNTS.c.id, ACCOUNTS.c.chips).where(among(ACCOUNTS.c.id, "accounts"))
 )
 _OPEN = insert(ACCOUNTS)
 _TRANSFER = insert(TRANSFERS).returning(TRANSFERS.c.id, sort_by_parameter_order=True)
-_ENTRIES = insert(ENTRIES)
+_ENTRIES = RowsInsert(ENTRIES, ("transfer_id", "account_id", "amount"))
 _KEEP_TOTAL = (
     update(ACCOUNTS)
     .where(ACCOUNTS.c.id == bindparam("account"))
