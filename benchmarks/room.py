@@ -167,6 +167,21 @@ class Room:
         fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def analyze(self) -> None:
+        """PostgreSQL's statistics of the room's tables gathered now (``ANALYZE``), as
+        autovacuum does within a minute of a room's first writes: a fresh database's
+        tables look empty to the planner, which then plans the action log's reads as
+        scans of the whole table, and keeps the plans it has prepared (docs/load.md,
+        twelfth round). Nothing on SQLite (whose planner keeps no such statistics)."""
+        if not self.database.startswith("postgresql"):
+            return
+        engine = create_engine(normalise_url(self.database), isolation_level="AUTOCOMMIT")
+        try:
+            with engine.connect() as connection:
+                connection.exec_driver_sql("ANALYZE")
+        finally:
+            engine.dispose()
+
     def stop(self) -> None:
         """SIGTERM (the room finishes hands in play and exits), then SIGKILL if it hangs."""
         if self.process.poll() is None:
@@ -387,6 +402,8 @@ async def measure(
     )
     window.start = time.perf_counter() + warmup
     window.end = window.start + seconds
+    await asyncio.sleep(warmup / 2)
+    await asyncio.to_thread(room.analyze)
     await sleep_until(window.start)
     spy = None if profile is None else start_profile(room, profile, seconds)
     room_before, client_before, machine_before = room.cpu(), client_cpu(), machine_cpu()
