@@ -14,7 +14,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Select, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Integer, Select, bindparam, func, insert, select, text, update
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from splitpot.store import ledger, tournaments
@@ -27,6 +29,7 @@ from splitpot.store.models import (
     EntryRow,
     HandRow,
     HandSerialRow,
+    LeaseRow,
     TableRow,
     TournamentRow,
     TournamentTableRow,
@@ -98,6 +101,7 @@ TABLES = core_table(TableRow)
 SERIALS = core_table(HandSerialRow)
 TOURNAMENT_TABLES = core_table(TournamentTableRow)
 TOURNAMENTS = core_table(TournamentRow)
+LEASES = core_table(LeaseRow)
 PLAYING = HandStatus.PLAYING.value
 FINISHED = HandStatus.FINISHED.value
 
@@ -226,6 +230,104 @@ _ACTION = select(ACTIONS.c.seat, ACTIONS.c.kind, ACTIONS.c.amount, ACTIONS.c.at)
 _LOG = RowsInsert(ACTIONS, ("hand_id", "seq", "seat", "kind", "amount", "at"))
 
 
+# The action log at once, on PostgreSQL: one statement, run in autocommit, that writes
+# every row of a batch or none. Each table's lease held at its fence (shared, as the
+# fence check), each hand in play (locked), each hand's actions numbered on from its last:
+# what is locked is read at its newest (a lock waited for reads the row again); the last
+# numbers may be older when a lock was waited for, and then the primary key refuses the
+# rows. Whatever it does not write goes to append_actions, whose answer is the exact one.
+_AT_ONCE = text(
+    """
+    WITH held AS (
+        SELECT leases.table_id FROM leases
+        JOIN unnest(:tables, :fences) AS wanted (table_id, fence)
+            ON leases.table_id = wanted.table_id AND leases.fence = wanted.fence
+        ORDER BY leases.table_id
+        FOR SHARE OF leases
+    ), playing AS (
+        SELECT hands.id FROM hands
+        WHERE hands.id = ANY(:hands) AND hands.status = :playing
+        ORDER BY hands.id
+        FOR UPDATE
+    ), last AS (
+        SELECT hand_id, max(seq) AS top FROM actions
+        WHERE hand_id = ANY(:hands) GROUP BY hand_id
+    ), new AS (
+        SELECT * FROM unnest(:hand_ids, :seqs, :seats, :kinds, :amounts, :ats, :places)
+            AS new (hand_id, seq, seat, kind, amount, at, place)
+    )
+    INSERT INTO actions (hand_id, seq, seat, kind, amount, at)
+    SELECT new.hand_id, new.seq, new.seat, new.kind, new.amount, new.at FROM new
+    WHERE (SELECT count(*) FROM held) = :table_count
+        AND (SELECT count(*) FROM playing) = :hand_count
+        AND NOT EXISTS (
+            SELECT 1 FROM new AS each LEFT JOIN last ON last.hand_id = each.hand_id
+            WHERE each.seq <> coalesce(last.top, 0) + each.place
+        )
+    """
+).bindparams(
+    bindparam("tables", type_=ARRAY(LEASES.c.table_id.type)),
+    bindparam("fences", type_=ARRAY(LEASES.c.fence.type)),
+    bindparam("hands", type_=ARRAY(HANDS.c.id.type)),
+    bindparam("hand_ids", type_=ARRAY(ACTIONS.c.hand_id.type)),
+    bindparam("seqs", type_=ARRAY(ACTIONS.c.seq.type)),
+    bindparam("seats", type_=ARRAY(ACTIONS.c.seat.type)),
+    bindparam("kinds", type_=ARRAY(ACTIONS.c.kind.type)),
+    bindparam("amounts", type_=ARRAY(ACTIONS.c.amount.type)),
+    bindparam("ats", type_=ARRAY(ACTIONS.c.at.type)),
+    bindparam("places", type_=ARRAY(Integer)),
+)
+
+
+def append_actions_at_once(
+    connection: Connection,
+    actions: Sequence[ActionEntry],
+    fences: Mapping[str, int],
+    now: datetime,
+) -> list[LoggedAction] | None:
+    """The batch logged in one statement (``_AT_ONCE``, PostgreSQL, ``connection`` in
+    autocommit), or None, having written nothing: an action not numbered, a table not
+    at its fence, a hand not in play, an action that is not its hand's next (sent again,
+    out of turn), or a write that crossed another; append_actions then tells which.
+    ``fences``: each table's fencing number, when this process holds leases."""
+    _check_entries(actions)
+    if not actions:
+        return None
+    places: Counter[str] = Counter()
+    rows = []
+    logged = []
+    for hand_id, seat, kind, amount, seq in actions:
+        if seq is None:
+            return None
+        places[hand_id] += 1
+        rows.append((hand_id, seq, seat, kind, amount, places[hand_id]))
+        logged.append(LoggedAction(seq, seat, kind, amount, now))
+    hand_ids, seqs, seats, kinds, amounts, numbers = (
+        list(column) for column in zip(*rows, strict=True)
+    )
+    tables = sorted(fences)
+    try:
+        written = connection.execute(
+            _AT_ONCE,
+            {"tables": tables, "fences": [fences[table] for table in tables],
+             "hands": sorted(places), "playing": PLAYING, "hand_ids": hand_ids,
+             "seqs": seqs, "seats": seats, "kinds": kinds, "amounts": amounts,
+             "ats": [now] * len(rows), "places": numbers, "table_count": len(tables),
+             "hand_count": len(places)},
+        ).rowcount  # fmt: skip
+    except IntegrityError:  # a row another write took since this one's snapshot
+        return None
+    return logged if written == len(rows) else None
+
+
+def _check_entries(actions: Sequence[ActionEntry]) -> None:
+    for _, _, kind, amount, _ in actions:
+        if not kind or len(kind) > KIND_LENGTH:
+            raise StoreError(f"an action kind needs 1 to {KIND_LENGTH} characters: {kind!r}")
+        if amount is not None and not ledger.is_whole(amount):
+            raise StoreError(f"an action's amount is a whole number of chips, not {amount!r}")
+
+
 def append_actions(
     connection: Connection, actions: Sequence[ActionEntry], now: datetime
 ) -> list[LoggedAction]:
@@ -237,11 +339,7 @@ def append_actions(
     statements for the whole batch, however many tables' actions it holds: the hands'
     statuses locked (writers of one hand queue on the lock), their last numbers, and the
     new rows."""
-    for _, _, kind, amount, _ in actions:
-        if not kind or len(kind) > KIND_LENGTH:
-            raise StoreError(f"an action kind needs 1 to {KIND_LENGTH} characters: {kind!r}")
-        if amount is not None and not ledger.is_whole(amount):
-            raise StoreError(f"an action's amount is a whole number of chips, not {amount!r}")
+    _check_entries(actions)
     hand_ids = sorted({entry[0] for entry in actions})
     statuses: dict[str, str] = dict(
         connection.execute(_STATUSES.on(connection), {"hands": hand_ids}).all()
