@@ -173,6 +173,10 @@ class Link(WSListener):
     def _keep(self, frame: WSFrame) -> None:
         self.backlog.append(frame.get_payload_as_bytes())
 
+    def hold(self) -> None:
+        """From now on, frames wait in ``backlog`` for the next reader."""
+        self.read = self._keep
+
     def hand_to(self, reader: Callable[[bytes], None]) -> None:
         """From now on, each frame's text to ``reader``, the waiting ones first."""
         waiting, self.backlog = self.backlog, []
@@ -322,7 +326,7 @@ async def _ask(link: Link, command: Frame, kind: str, tally: Tally) -> Frame:
         return await answer
     finally:
         link.asking = None
-        link.read = link._keep
+        link.hold()
 
 
 class Player:
@@ -350,7 +354,7 @@ class Player:
         try:
             await asyncio.wait({self.left, self.link.gone}, return_when=FIRST_COMPLETED)
         finally:
-            self.link.read = self.link._keep
+            self.link.hold()
 
     def _read(self, payload: bytes) -> None:
         frame: Frame = orjson.loads(payload)

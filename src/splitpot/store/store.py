@@ -395,7 +395,7 @@ class Store:
         now = self._clock()
         if self.concurrent_writes:
             fences = self._fences(tables)
-            with _refusals(), self._at_once.connect() as connection:
+            with self._at_once.connect() as connection:
                 logged = hands.append_actions_at_once(connection, actions, fences, now)
             if logged is not None:
                 return logged
