@@ -386,6 +386,7 @@ class Player:
     async def leave_after(self, seconds: float | None) -> None:
         """Leave at ``window.stop``, or after ``seconds`` (churn) if that comes first."""
         await _wait(self.window.stop, seconds)
+        self.stop_thinking()  # a player who has got up does not act afterwards
         self._send("leave", {})
 
     def _send(self, ref: str, fields: Frame) -> None:

@@ -148,6 +148,7 @@ def test_players_at_any_process_play_at_tables_run_by_any(
             private(client, table["id"])
         # the watcher's frames come from the first process through Redis: the second
         # hand's end may still be on its way when the players have seen it
+        deadline = time.monotonic() + WAIT
         while watcher.hands_ended(bots["id"]) < 2:
             assert time.monotonic() < deadline, watcher.frames[-3:]
             time.sleep(0.05)
