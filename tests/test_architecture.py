@@ -13,7 +13,7 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "splitpot"
 # The layers, top first (DESIGN.md, docs/architecture.md): a module may import its own
 # layer and the layers above it, never one below.
 LAYERS: list[set[str]] = [
-    {"cards", "evaluate", "rules", "engine", "table", "text", "reading"},
+    {"cards", "evaluate", "rules", "engine", "table", "text", "reading", "frozen"},
     {"history", "equity", "bots", "fair", "verify", "dealer", "simulation", "i18n", "tournament"},
     {"protocol"},
     {"room"},

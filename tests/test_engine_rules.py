@@ -273,6 +273,22 @@ def test_side_pots_are_split_high_low_among_their_own_players() -> None:
     assert hand.stacks == (30, 260, 130)
 
 
+def test_one_level_of_live_chips_is_one_pot_with_every_chip_in_it() -> None:
+    """The usual case, every player still in having put in as much: one pot of every chip
+    (dead money, and a folded player's chips above the level too), for every player in."""
+    from splitpot.engine.pots import Pot, side_pots
+
+    live = [True, True, False, True, False, True]
+    assert side_pots([2, 2, 1, 2, 0, 2], live) == [Pot(9, (0, 1, 3, 5))]
+    assert side_pots([10, 10, 30], [True, True, False], 5) == [Pot(55, (0, 1))]
+    assert side_pots([0, 0, 0], [True, True, True], 3) == [Pot(3, (0, 1, 2))]
+    # two levels: a main pot for all and a side pot for those who put in more
+    assert side_pots([10, 30, 30], [True, True, True], 5) == [
+        Pot(35, (0, 1, 2)),
+        Pot(40, (1, 2)),
+    ]
+
+
 def test_odd_chip_goes_high_then_to_the_first_winner_left_of_the_button() -> None:
     """RULES.md 5: 25 chips: 13 high, 12 low; a tied low half of 13 is 7 + 6."""
     from splitpot.engine.pots import Pot, award_pot

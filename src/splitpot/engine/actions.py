@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from splitpot.frozen import quick_init
+
 
 class ActionKind(Enum):
     FOLD = "fold"
@@ -104,6 +106,7 @@ _FOLD, _CHECK, _CALL, _ALL_IN, _SHOW, _MUCK = _PLAIN_ACTIONS = tuple(map(Action,
 _PLAIN = dict(zip(_PLAIN_KINDS, _PLAIN_ACTIONS, strict=True))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class LegalActions:
     """What the player to act may do, with exact amounts.

@@ -14,6 +14,7 @@ from splitpot.cards import Card
 from splitpot.engine.actions import ActionKind
 from splitpot.engine.pots import Pot, Share
 from splitpot.evaluate import HighHand, LowHand
+from splitpot.frozen import quick_init
 
 
 class Street(IntEnum):
@@ -61,6 +62,7 @@ _DEAD_POSTS = (PostKind.DEAD, PostKind.ANTE, PostKind.BOMB)
 _POSITIONAL_POSTS = (PostKind.SMALL_BLIND, PostKind.BIG_BLIND, PostKind.STRADDLE, PostKind.KILL)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Posted:
     player: int
@@ -69,12 +71,14 @@ class Posted:
     all_in: bool = False
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HoleCardsDealt:
     player: int
     cards: tuple[Card | None, ...]  # None: unknown (a replayed history) or hidden in a view
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BoardDealt:
     """New cards of a board: ``board`` 0 is the first board (or run), 1 the second
@@ -85,6 +89,7 @@ class BoardDealt:
     board: int = 0
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RunItOffered:
     """RULES.md 7: no more betting is possible before the river; the hand waits for the
@@ -93,6 +98,7 @@ class RunItOffered:
     players: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RunsChosen:
     """How many times the rest of the board is dealt: 2 when every player asked agreed."""
@@ -100,6 +106,7 @@ class RunsChosen:
     times: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Acted:
     """A player's action as applied: ``to`` is the player's total bet in the round after
@@ -112,6 +119,7 @@ class Acted:
     all_in: bool = False
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
     street: Street
@@ -119,12 +127,14 @@ class RoundEnded:
     pots: tuple[Pot, ...] = ()  # the same, as the main pot and the side pots
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class UncalledBetReturned:
     player: int
     amount: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Shown:
     """A hand shown at the showdown with its value on the first board; ``boards`` its
@@ -137,6 +147,7 @@ class Shown:
     boards: tuple[tuple[HighHand, LowHand | None], ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TurnedFaceUp:
     """RULES.md 5: with a player all in and no more betting possible, a hand still in is
@@ -146,16 +157,19 @@ class TurnedFaceUp:
     cards: tuple[Card, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Mucked:
     player: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RakeTaken:
     amount: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PotAwarded:
     pot: int  # 0 the main pot, 1 the first side pot, ...
@@ -167,6 +181,7 @@ class PotAwarded:
     board: int = 0  # the board (or run) whose part of the pot this is
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandEnded:
     stacks: tuple[int, ...]

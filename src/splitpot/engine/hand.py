@@ -38,12 +38,14 @@ from splitpot.engine.events import (
 )
 from splitpot.engine.pots import Award, Pot, award_pots, side_pots
 from splitpot.engine.showdown import ShowdownRound
+from splitpot.frozen import quick_init
 from splitpot.rules import GameConfig, Refusal
 
 MAX_PLAYERS = 10
 BOARD_SIZES = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Post:
     """A forced post of this hand: a blind, a straddle, a new or returning player's post,
@@ -54,6 +56,7 @@ class Post:
     amount: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandView:
     """What one seat (or a spectator, ``viewer`` None) may see of a hand now."""
@@ -93,6 +96,7 @@ _PREFLOP, _FLOP, _RIVER = Street.PREFLOP, Street.FLOP, Street.RIVER
 _BIG_BLIND, _STRADDLE, _BOMB = PostKind.BIG_BLIND, PostKind.STRADDLE, PostKind.BOMB
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """How a finished hand ended: pots (after rake), awards and the final stacks."""

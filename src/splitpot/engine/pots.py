@@ -7,8 +7,10 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from splitpot.evaluate import HighHand, LowHand, winners
+from splitpot.frozen import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Pot:
     """A pot and the players who may win it (those still in who put chips into it)."""
@@ -25,6 +27,7 @@ class Share(Enum):
     WHOLE = "whole"  # no low half: uncontested, high only, or the same players won both
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Award:
     pot: int  # 0 is the main pot, 1 the first side pot, ...
@@ -45,6 +48,8 @@ def side_pots(committed: Sequence[int], live: Sequence[bool], dead: int = 0) -> 
     players merge.
     """
     levels = sorted({c for c, alive in zip(committed, live, strict=True) if alive})
+    if len(levels) == 1:  # the usual case: every player still in has put in as much
+        return [Pot(sum(committed) + dead, tuple([p for p, alive in enumerate(live) if alive]))]
     pots: list[Pot] = []
     floor = 0
     for index, level in enumerate(levels):

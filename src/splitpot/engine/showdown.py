@@ -17,8 +17,10 @@ from splitpot.engine.errors import IllegalActionError
 from splitpot.engine.events import Event, Mucked, Shown
 from splitpot.engine.pots import Pot, award_pots
 from splitpot.evaluate import HighHand, LowHand, Variant, best_high, best_high_low
+from splitpot.frozen import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandValue:
     """What a hand is worth at the showdown: its best high and, in a game with a low, its

@@ -28,6 +28,7 @@ from splitpot.engine import (
     UncalledBetReturned,
     view,
 )
+from splitpot.frozen import quick_init
 from splitpot.rules import Betting, Variant
 from splitpot.table.model import Straddle
 
@@ -90,6 +91,7 @@ class StakesChanged:
     betting: Betting
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandStarted:
     """A hand is dealt: its number, the button, and the seats dealt in, clockwise, with
@@ -151,6 +153,7 @@ class RabbitHunted:
     cards: tuple[BoardDealt, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class InHand:
     """An engine event of hand ``number``, its ``player`` fields naming table seats."""
@@ -159,6 +162,7 @@ class InHand:
     event: Event
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandFinished:
     """The hand is over and settled: each dealt seat's stack after it."""

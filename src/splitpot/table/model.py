@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from splitpot.engine import Hand
 from splitpot.engine.hand import most_players
+from splitpot.frozen import quick_init
 from splitpot.rules import FixedLimit, Mixed, NoLimit, PotLimit, Rake, Refusal, Variant
 
 MAX_SEATS = 10
@@ -200,6 +201,7 @@ class Seat:
         return self.waiting or self.missed_big or self.missed_small
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TableHand:
     """One hand of the table: its number, who sat where, and the engine's hand."""

@@ -29,6 +29,7 @@ from splitpot.engine import (
     Share,
 )
 from splitpot.engine.hand import deal_order
+from splitpot.frozen import quick_init
 from splitpot.rules import FixedLimit, GameConfig, Mixed, NoLimit, PotLimit
 from splitpot.table.events import (
     BombPotCalled,
@@ -76,6 +77,7 @@ class NextHand:
         return started
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class _Blinds:
     """Where this hand's button and blinds are, and the blinds it passes over."""
@@ -410,7 +412,7 @@ class Table:
         hand = self._start_hand(dealt, button_seat, betting, posts, deck, bomb=False)
         self._commit_blinds(blinds, dealt, owed)
         for post in posts:  # a straddle chosen for the next time was this time's
-            player = self._occupant(dealt[post.player])
+            player = self._seated(dealt[post.player])
             if post.kind is PostKind.STRADDLE and player.straddle == Straddle.NEXT.value:
                 player.straddle = Straddle.OFF.value
         self.button_seat, self._small_blind_place, self._big_blind_seat = (
@@ -452,7 +454,7 @@ class Table:
         button_index = max(
             (i for i, s in enumerate(dealt) if s <= button_seat), default=len(dealt) - 1
         )
-        stacks = [self._occupant(s).stack for s in dealt]
+        stacks = [self._seated(s).stack for s in dealt]
         try:
             return Hand(config, stacks, button_index, posts, deck)
         except HandSetupError as error:
@@ -468,7 +470,7 @@ class Table:
     ) -> list[TableEvent]:
         """Make ``hand`` the hand in play: its start, its first events, settled at once
         when it is over before anyone acts."""
-        names = tuple(self._occupant(s).name for s in dealt)
+        names = tuple(self._seated(s).name for s in dealt)
         number = self.hands_played + 1
         stacks = hand.starting_stacks
         events: list[TableEvent] = [
@@ -548,7 +550,7 @@ class Table:
         if not self.config.straddle or isinstance(betting, FixedLimit) or len(dealt) < 4:
             return posts
         seat = dealt[(index[big] + 1) % len(dealt)]
-        player = self._occupant(seat)
+        player = self._seated(seat)
         straddle = 2 * betting.big_blind
         owed = [p for p in posts if p.player == index[seat] and p.kind is not PostKind.ANTE]
         ante = self.config.ante
@@ -650,6 +652,8 @@ class Table:
         return self.hand is not None and seat in self.hand.seats
 
     def _check_seat_number(self, seat: int) -> None:
+        if type(seat) is int and 0 <= seat < self.config.seats:
+            return  # the common case first: a seat is checked at every action
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise TableError("a seat is a whole number, not {seat}", seat=repr(seat))
         if not 0 <= seat < self.config.seats:
@@ -660,7 +664,12 @@ class Table:
             )
 
     def _occupant(self, seat: int) -> Seat:
+        """The player in ``seat``, a number from a caller (checked)."""
         self._check_seat_number(seat)
+        return self._seated(seat)
+
+    def _seated(self, seat: int) -> Seat:
+        """The player in ``seat``, a seat the table itself chose (dealt in, owing a blind)."""
         player = self.seats[seat]
         if player is None:
             raise TableError("seat {seat} is empty", seat=seat + 1)
@@ -698,7 +707,7 @@ class Table:
     def _restarts(self, ready: list[int]) -> bool:
         """The game (re)starts: no button yet, or fewer than two of the players ``ready``
         who owe no blinds."""
-        regulars = [s for s in ready if not self._occupant(s).owes_blinds]
+        regulars = [s for s in ready if not self._seated(s).owes_blinds]
         return self.button_seat is None or len(regulars) < 2
 
     def _place_blinds(self, ready: list[int], draw: Sequence[Card] | None) -> _Blinds:
@@ -742,7 +751,7 @@ class Table:
         seats = self.config.seats
         dealt = []
         for seat in ready:
-            player = self._occupant(seat)
+            player = self._seated(seat)
             waits = (seat - blinds.wait_from) % seats < (blinds.big - blinds.wait_from) % seats
             if seat == blinds.big or not player.owes_blinds or (player.post_now and not waits):
                 dealt.append(seat)
@@ -772,7 +781,7 @@ class Table:
         posts.append(Post(index[blinds.big], PostKind.BIG_BLIND, betting.big_blind))
         owed: dict[int, int] = {}
         for seat in dealt:
-            player = self._occupant(seat)
+            player = self._seated(seat)
             left = player.stack - sum(p.amount for p in posts if p.player == index[seat])
             dead = player.dead_owed
             if self.config.tournament:  # RULES.md 8: a player moved in posts nothing extra
@@ -795,11 +804,11 @@ class Table:
     def _commit_blinds(self, blinds: _Blinds, dealt: list[int], owed: dict[int, int]) -> None:
         """Record what the hand's blinds settled and what they passed (RULES.md 6)."""
         for seat in blinds.missed_big:
-            self._occupant(seat).missed_big = True
+            self._seated(seat).missed_big = True
         for seat in blinds.missed_small:
-            self._occupant(seat).missed_small = True
+            self._seated(seat).missed_small = True
         for seat in dealt:
-            player = self._occupant(seat)
+            player = self._seated(seat)
             player.waiting = player.post_now = player.missed_big = player.missed_small = False
             player.dead_owed = owed[seat]
 
@@ -825,7 +834,7 @@ class Table:
         if current is None or not current.hand.is_over:
             return []
         for seat, stack in zip(current.seats, current.hand.stacks, strict=True):
-            self._occupant(seat).stack = stack
+            self._seated(seat).stack = stack
         self.history.append(current)
         self.hands_played += 1
         self.hand = None
@@ -847,7 +856,7 @@ class Table:
             self.kill_seat = None
             return []
         seat = played.seats[scooper]
-        player = self._occupant(seat)
+        player = self._seated(seat)
         self.kill_seat = seat
         return [KillDue(seat, player.name, int(played.base_betting.big_blind * kill.ratio))]
 

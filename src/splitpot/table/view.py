@@ -12,6 +12,7 @@ from enum import Enum
 
 from splitpot.cards import Card
 from splitpot.engine import Acted, ActionKind, LegalActions, Street, side_pots
+from splitpot.frozen import quick_init
 from splitpot.rules import Betting, Variant
 from splitpot.table.model import Seat, TableHand
 
@@ -25,6 +26,7 @@ class SeatStatus(Enum):
     SITTING_OUT = "sitting_out"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SeatView:
     seat: int
@@ -37,12 +39,14 @@ class SeatView:
     last_action: str | None  # "raise 8", "check", ... this hand
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PotView:
     amount: int
     eligible: tuple[int, ...]  # seats
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandState:
     number: int
@@ -58,6 +62,7 @@ class HandState:
     runs: int | None = None  # the times the board is run, once the players were asked
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TableView:
     viewer: int | None  # a seat, or None for a watcher
