@@ -3,8 +3,10 @@ values its own ``__init__`` builds, and as frozen; classes it cannot serve are r
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import inspect
+import pickle
 from dataclasses import dataclass, field
 
 import pytest
@@ -84,6 +86,13 @@ def test_a_value_stays_frozen() -> None:
     with pytest.raises((AttributeError, TypeError)):
         quick.extra = 1  # type: ignore[attr-defined]
     assert quick.amount == 2
+
+
+def test_a_value_is_copied_pickled_and_replaced_as_before() -> None:
+    quick = Quick(1, 2, ("As",))
+    assert pickle.loads(pickle.dumps(quick)) == quick
+    assert copy.deepcopy(quick) == quick and copy.copy(quick) == quick
+    assert dataclasses.replace(quick, amount=9) == Quick(1, 9, ("As",))
 
 
 def test_the_engines_hot_values_are_built_by_it() -> None:
