@@ -19,7 +19,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from splitpot.store import ledger, tournaments
+from splitpot.store import leases, ledger, tournaments
 from splitpot.store.bulk import PerDatabase, RowsInsert
 from splitpot.store.errors import HandStateError, NotFound, StoreError
 from splitpot.store.models import (
@@ -29,7 +29,6 @@ from splitpot.store.models import (
     EntryRow,
     HandRow,
     HandSerialRow,
-    LeaseRow,
     TableRow,
     TournamentRow,
     TournamentTableRow,
@@ -101,7 +100,6 @@ TABLES = core_table(TableRow)
 SERIALS = core_table(HandSerialRow)
 TOURNAMENT_TABLES = core_table(TournamentTableRow)
 TOURNAMENTS = core_table(TournamentRow)
-LEASES = core_table(LeaseRow)
 PLAYING = HandStatus.PLAYING.value
 FINISHED = HandStatus.FINISHED.value
 
@@ -266,8 +264,8 @@ _AT_ONCE = text(
         )
     """
 ).bindparams(
-    bindparam("tables", type_=ARRAY(LEASES.c.table_id.type)),
-    bindparam("fences", type_=ARRAY(LEASES.c.fence.type)),
+    bindparam("tables", type_=ARRAY(leases.LEASES.c.table_id.type)),
+    bindparam("fences", type_=ARRAY(leases.LEASES.c.fence.type)),
     bindparam("hands", type_=ARRAY(HANDS.c.id.type)),
     bindparam("hand_ids", type_=ARRAY(ACTIONS.c.hand_id.type)),
     bindparam("seqs", type_=ARRAY(ACTIONS.c.seq.type)),
