@@ -1,28 +1,29 @@
 """Statements about many rows at once, built once for each kind of database: a list of
-keys is one PostgreSQL array (``= ANY``, the same statement whatever the list's length)
-where SQLite gets ``IN`` expanded to the list's length, and rows are inserted from
-arrays (``unnest``) in one PostgreSQL statement where SQLite takes ``executemany``. On
-PostgreSQL an expanded ``IN`` is compiled again at every call, and psycopg's
-``executemany`` costs tens of microseconds of Python a row: together, half the action
-log's CPU (docs/load.md, twelfth round)."""
+keys is one parameter whatever its length, a PostgreSQL array (``= ANY``) or, on
+SQLite, a JSON array (``IN json_each``), and rows are inserted from arrays (``unnest``)
+in one PostgreSQL statement where SQLite takes ``executemany``. An expanded ``IN`` is
+compiled again at every call, and psycopg's ``executemany`` costs tens of microseconds
+of Python a row: together, half the action log's CPU (docs/load.md, twelfth round)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import ColumnElement, Executable, Table, any_, bindparam, func, insert, select
+from sqlalchemy import JSON, ColumnElement, Executable, Table, any_, bindparam, func, insert, select
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
-from splitpot.store.database import Executor
+from splitpot.store.driver import DriverStatement, Executor
 
 S = TypeVar("S", bound=Executable)
 Among = Callable[[ColumnElement[Any], str], ColumnElement[bool]]  # column, the list's name
+POSTGRESQL = "postgresql"
 
 
-def _expanded(column: ColumnElement[Any], name: str) -> ColumnElement[bool]:
-    return column.in_(bindparam(name, expanding=True))
+def _json_array(column: ColumnElement[Any], name: str) -> ColumnElement[bool]:
+    values = func.json_each(bindparam(name, type_=JSON)).table_valued("value")
+    return column.in_(select(values.c.value))
 
 
 def _array(column: ColumnElement[Any], name: str) -> ColumnElement[bool]:
@@ -32,28 +33,33 @@ def _array(column: ColumnElement[Any], name: str) -> ColumnElement[bool]:
 def uses_arrays(executor: Executor) -> bool:
     """Whether the transaction's database takes a list as one array (PostgreSQL)."""
     bind = executor.get_bind() if isinstance(executor, Session) else executor
-    return bind.dialect.name == "postgresql"
+    return bind.dialect.name == POSTGRESQL
 
 
 class PerDatabase(Generic[S]):
     """A statement with lists of keys in it, ``among(column, name)`` for each: built once
-    with arrays and once with ``IN``; ``on`` gives the one for the transaction's database."""
+    with PostgreSQL's arrays and once with SQLite's; ``on`` gives the one for the
+    transaction's database, ``driver`` runs it on the driver's cursor."""
 
     def __init__(self, build: Callable[[Among], S]) -> None:
         self._arrays = build(_array)
-        self._expanded = build(_expanded)
+        self._json_arrays = build(_json_array)
+        self.driver = DriverStatement(self.for_database)
+
+    def for_database(self, name: str) -> S:
+        return self._arrays if name == POSTGRESQL else self._json_arrays
 
     def on(self, executor: Executor) -> S:
-        return self._arrays if uses_arrays(executor) else self._expanded
+        return self._arrays if uses_arrays(executor) else self._json_arrays
 
 
 class RowsInsert:
-    """Rows into ``table``: on PostgreSQL one statement whatever their number, each of
-    ``columns`` an array of the rows' values, unnested; elsewhere ``executemany``."""
+    """Rows into ``table``, on the driver's cursor: on PostgreSQL one statement whatever
+    their number, each of ``columns`` an array of the rows' values, unnested; elsewhere
+    ``executemany``."""
 
     def __init__(self, table: Table, columns: Sequence[str]) -> None:
         self._columns = tuple(columns)
-        self._each = insert(table)
         arrays = (
             func.unnest(
                 *(bindparam(name, type_=ARRAY(table.c[name].type)) for name in self._columns)
@@ -61,8 +67,15 @@ class RowsInsert:
             .table_valued(*self._columns)
             .render_derived()
         )
-        self._unnested = insert(table).from_select(
-            self._columns, select(*(arrays.c[name] for name in self._columns))
+        self._unnested = DriverStatement.of(
+            insert(table).from_select(
+                self._columns, select(*(arrays.c[name] for name in self._columns))
+            )
+        )
+        self._each = DriverStatement(
+            lambda _: insert(table).values(
+                {name: bindparam(name, type_=table.c[name].type) for name in self._columns}
+            )
         )
 
     def run(self, executor: Executor, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -70,6 +83,6 @@ class RowsInsert:
             return
         if uses_arrays(executor):
             columns = {name: [row[name] for row in rows] for name in self._columns}
-            executor.execute(self._unnested, columns)
+            self._unnested.run(executor, columns)
         else:
-            executor.execute(self._each, list(rows))
+            self._each.run_many(executor, rows)

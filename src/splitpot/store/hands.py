@@ -21,6 +21,7 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from splitpot.store import leases, ledger, tournaments
 from splitpot.store.bulk import PerDatabase, RowsInsert
+from splitpot.store.driver import DriverStatement
 from splitpot.store.errors import HandStateError, NotFound, StoreError
 from splitpot.store.models import (
     AccountRow,
@@ -234,46 +235,48 @@ _LOG = RowsInsert(ACTIONS, ("hand_id", "seq", "seat", "kind", "amount", "at"))
 # what is locked is read at its newest (a lock waited for reads the row again); the last
 # numbers may be older when a lock was waited for, and then the primary key refuses the
 # rows. Whatever it does not write goes to append_actions, whose answer is the exact one.
-_AT_ONCE = text(
-    """
-    WITH held AS (
-        SELECT leases.table_id FROM leases
-        JOIN unnest(:tables, :fences) AS wanted (table_id, fence)
-            ON leases.table_id = wanted.table_id AND leases.fence = wanted.fence
-        ORDER BY leases.table_id
-        FOR SHARE OF leases
-    ), playing AS (
-        SELECT hands.id FROM hands
-        WHERE hands.id = ANY(:hands) AND hands.status = :playing
-        ORDER BY hands.id
-        FOR UPDATE
-    ), last AS (
-        SELECT hand_id, max(seq) AS top FROM actions
-        WHERE hand_id = ANY(:hands) GROUP BY hand_id
-    ), new AS (
-        SELECT * FROM unnest(:hand_ids, :seqs, :seats, :kinds, :amounts, :ats, :places)
-            AS new (hand_id, seq, seat, kind, amount, at, place)
-    )
-    INSERT INTO actions (hand_id, seq, seat, kind, amount, at)
-    SELECT new.hand_id, new.seq, new.seat, new.kind, new.amount, new.at FROM new
-    WHERE (SELECT count(*) FROM held) = :table_count
-        AND (SELECT count(*) FROM playing) = :hand_count
-        AND NOT EXISTS (
-            SELECT 1 FROM new AS each LEFT JOIN last ON last.hand_id = each.hand_id
-            WHERE each.seq <> coalesce(last.top, 0) + each.place
+_AT_ONCE = DriverStatement.of(
+    text(
+        """
+        WITH held AS (
+            SELECT leases.table_id FROM leases
+            JOIN unnest(:tables, :fences) AS wanted (table_id, fence)
+                ON leases.table_id = wanted.table_id AND leases.fence = wanted.fence
+            ORDER BY leases.table_id
+            FOR SHARE OF leases
+        ), playing AS (
+            SELECT hands.id FROM hands
+            WHERE hands.id = ANY(:hands) AND hands.status = :playing
+            ORDER BY hands.id
+            FOR UPDATE
+        ), last AS (
+            SELECT hand_id, max(seq) AS top FROM actions
+            WHERE hand_id = ANY(:hands) GROUP BY hand_id
+        ), new AS (
+            SELECT * FROM unnest(:hand_ids, :seqs, :seats, :kinds, :amounts, :ats, :places)
+                AS new (hand_id, seq, seat, kind, amount, at, place)
         )
-    """
-).bindparams(
-    bindparam("tables", type_=ARRAY(leases.LEASES.c.table_id.type)),
-    bindparam("fences", type_=ARRAY(leases.LEASES.c.fence.type)),
-    bindparam("hands", type_=ARRAY(HANDS.c.id.type)),
-    bindparam("hand_ids", type_=ARRAY(ACTIONS.c.hand_id.type)),
-    bindparam("seqs", type_=ARRAY(ACTIONS.c.seq.type)),
-    bindparam("seats", type_=ARRAY(ACTIONS.c.seat.type)),
-    bindparam("kinds", type_=ARRAY(ACTIONS.c.kind.type)),
-    bindparam("amounts", type_=ARRAY(ACTIONS.c.amount.type)),
-    bindparam("ats", type_=ARRAY(ACTIONS.c.at.type)),
-    bindparam("places", type_=ARRAY(Integer)),
+        INSERT INTO actions (hand_id, seq, seat, kind, amount, at)
+        SELECT new.hand_id, new.seq, new.seat, new.kind, new.amount, new.at FROM new
+        WHERE (SELECT count(*) FROM held) = :table_count
+            AND (SELECT count(*) FROM playing) = :hand_count
+            AND NOT EXISTS (
+                SELECT 1 FROM new AS each LEFT JOIN last ON last.hand_id = each.hand_id
+                WHERE each.seq <> coalesce(last.top, 0) + each.place
+            )
+        """
+    ).bindparams(
+        bindparam("tables", type_=ARRAY(leases.LEASES.c.table_id.type)),
+        bindparam("fences", type_=ARRAY(leases.LEASES.c.fence.type)),
+        bindparam("hands", type_=ARRAY(HANDS.c.id.type)),
+        bindparam("hand_ids", type_=ARRAY(ACTIONS.c.hand_id.type)),
+        bindparam("seqs", type_=ARRAY(ACTIONS.c.seq.type)),
+        bindparam("seats", type_=ARRAY(ACTIONS.c.seat.type)),
+        bindparam("kinds", type_=ARRAY(ACTIONS.c.kind.type)),
+        bindparam("amounts", type_=ARRAY(ACTIONS.c.amount.type)),
+        bindparam("ats", type_=ARRAY(ACTIONS.c.at.type)),
+        bindparam("places", type_=ARRAY(Integer)),
+    )
 )
 
 
@@ -305,14 +308,14 @@ def append_actions_at_once(
     )
     tables = sorted(fences)
     try:
-        written = connection.execute(
-            _AT_ONCE,
+        written = _AT_ONCE.run(
+            connection,
             {"tables": tables, "fences": [fences[table] for table in tables],
              "hands": sorted(places), "playing": PLAYING, "hand_ids": hand_ids,
              "seqs": seqs, "seats": seats, "kinds": kinds, "amounts": amounts,
              "ats": [now] * len(rows), "places": numbers, "table_count": len(tables),
              "hand_count": len(places)},
-        ).rowcount  # fmt: skip
+        )  # fmt: skip
     except IntegrityError:  # a row another write took since this one's snapshot
         return None
     return logged if written == len(rows) else None
@@ -339,18 +342,14 @@ def append_actions(
     new rows."""
     _check_entries(actions)
     hand_ids = sorted({entry[0] for entry in actions})
-    statuses: dict[str, str] = dict(
-        connection.execute(_STATUSES.on(connection), {"hands": hand_ids}).all()
-    )
+    statuses: dict[str, str] = dict(_STATUSES.driver.rows(connection, {"hands": hand_ids}))
     for hand_id in hand_ids:
         if hand_id not in statuses:
             raise no_hand(hand_id)
         check_playing(hand_id, statuses[hand_id])
     # read after the lock, by a statement of its own: on PostgreSQL a statement that
     # waited for the lock still sees the log as it was when it began
-    last: dict[str, int] = dict(
-        connection.execute(_LAST_SEQS.on(connection), {"hands": hand_ids}).all()
-    )
+    last: dict[str, int] = dict(_LAST_SEQS.driver.rows(connection, {"hands": hand_ids}))
     rows: dict[tuple[str, int], LoggedAction] = {}  # what this batch adds
     logged = []
     for hand_id, seat, kind, amount, seq in actions:

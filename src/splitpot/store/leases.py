@@ -17,7 +17,7 @@ from sqlalchemy import and_, or_, select, tuple_, update
 from sqlalchemy.orm import Session
 
 from splitpot.store.bulk import PerDatabase
-from splitpot.store.database import Executor
+from splitpot.store.driver import Executor
 from splitpot.store.errors import FencedOut
 from splitpot.store.models import LeaseRow, TableRow, TournamentRow, core_table
 
@@ -109,7 +109,7 @@ def check_fences(executor: Executor, fences: Mapping[str, int]) -> None:
     The rows are read under a shared lock (on PostgreSQL), so a takeover waits for this
     transaction to end, and this write is in the log the new owner reads."""
     tables = sorted(fences)
-    current: dict[str, int] = dict(executor.execute(_FENCES.on(executor), {"tables": tables}).all())
+    current: dict[str, int] = dict(_FENCES.driver.rows(executor, {"tables": tables}))
     for table_id in tables:
         if current.get(table_id) != fences[table_id]:
             raise FencedOut(

@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from splitpot.store.bulk import PerDatabase, RowsInsert
-from splitpot.store.database import Executor
+from splitpot.store.driver import Executor
 from splitpot.store.errors import InvariantBroken, LedgerError
 from splitpot.store.models import (
     AccountRow,

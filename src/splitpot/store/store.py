@@ -30,7 +30,8 @@ from splitpot.store import (
     tables,
     tournaments,
 )
-from splitpot.store.database import WRITE, Executor, create_store_engine, default_url, migrate
+from splitpot.store.database import WRITE, create_store_engine, default_url, migrate
+from splitpot.store.driver import Executor
 from splitpot.store.errors import FencedOut, StoreError
 from splitpot.store.models import RoomRow
 from splitpot.store.values import (

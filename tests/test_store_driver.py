@@ -1,0 +1,120 @@
+"""Statements run on the driver's own cursor (store/driver.py), on SQLite and on
+PostgreSQL: the same rows as SQLAlchemy's execution finds, parameters through their
+types, heard by the engine's statement listeners, and the driver's errors raised as
+SQLAlchemy's (what the store and the room's retries catch), a lost connection given up."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import event, select, text
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from store_fixtures import SETUP, table_with_players
+
+from splitpot.store import Store, StoreError
+from splitpot.store.bulk import PerDatabase
+from splitpot.store.driver import DriverStatement
+from splitpot.store.models import ActionRow, HandRow, core_table
+
+pytest_plugins = ["store_fixtures"]
+
+ACTIONS = core_table(ActionRow)
+HANDS = core_table(HandRow)
+_STATUSES = PerDatabase(
+    lambda among: select(HANDS.c.id, HANDS.c.status).where(among(HANDS.c.id, "hands"))
+)
+
+
+def hand(store: Store) -> str:
+    return store.start_hand(table_with_players(store, 100, 100)[0], SETUP).id
+
+
+def test_a_statement_on_the_driver_finds_what_sqlalchemy_finds(store: Store) -> None:
+    """A list of keys, a JSON array on SQLite and an array on PostgreSQL: the same rows
+    from the driver's cursor as from SQLAlchemy's execution, and a key that is not
+    there finds nothing."""
+    playing = sorted(hand(store) for _ in range(3))
+    asked = {"hands": [*playing[:2], "no-such-hand"]}
+    with store.engine.connect() as connection:
+        driven = _STATUSES.driver.rows(connection, asked)
+        executed = connection.execute(_STATUSES.on(connection), asked).all()
+    assert sorted(driven) == sorted(tuple(row) for row in executed)
+    assert sorted(driven) == [(hand_id, "playing") for hand_id in playing[:2]]
+
+
+def test_parameters_go_through_their_types_and_listeners_hear_the_statement(
+    store: Store,
+) -> None:
+    """A time is bound as its column's type binds it (naive UTC on SQLite, a timestamp
+    with its zone on PostgreSQL): written on the driver, read back the same through
+    SQLAlchemy; the engine's ``before_cursor_execute`` listeners hear each statement."""
+    at = datetime(2026, 12, 5, 14, 30, 5, 123456, tzinfo=UTC)
+    first = hand(store)
+    insert = DriverStatement.of(ACTIONS.insert())
+    heard: list[tuple[str, bool]] = []
+
+    def listen(*args: Any) -> None:
+        if not args[2].startswith("BEGIN"):  # SQLite's, which the store sends itself
+            heard.append((args[2], args[5]))
+
+    event.listen(store.engine, "before_cursor_execute", listen)
+    try:
+        with store.engine.begin() as connection:
+            insert.run_many(
+                connection,
+                [{"hand_id": first, "seq": seq, "seat": 1, "kind": "call", "amount": None,
+                  "at": at} for seq in (1, 2)],
+            )  # fmt: skip
+    finally:
+        event.remove(store.engine, "before_cursor_execute", listen)
+    assert [(statement.startswith("INSERT INTO actions"), many) for statement, many in heard] == [
+        (True, True)
+    ]
+    assert [(a.seq, a.at) for a in store.hand_log(first).actions] == [(1, at), (2, at)]
+
+
+def test_a_broken_constraint_on_the_driver_is_sqlalchemys_error_and_the_stores(
+    store: Store,
+) -> None:
+    """The same action number twice: the driver's IntegrityError comes out as
+    SQLAlchemy's, the transaction is rolled back whole; through the store, the store's
+    own error naming the refusal."""
+    first = hand(store)
+    insert = DriverStatement.of(ACTIONS.insert())
+    row = {"hand_id": first, "seq": 1, "seat": 1, "kind": "call", "amount": None,
+           "at": datetime.now(UTC)}  # fmt: skip
+    with pytest.raises(IntegrityError) as refused, store.engine.begin() as connection:
+        insert.run(connection, row)
+        insert.run(connection, {**row, "kind": "fold"})
+    assert refused.value.statement is not None and "INSERT INTO actions" in refused.value.statement
+    assert store.hand_log(first).actions == ()  # the first row went with the transaction
+    store.append_actions([(first, 1, "call", None, 1)])
+    with pytest.raises(StoreError, match="has another action 1 already"):
+        store.append_actions([(first, 1, "fold", None, 1)])
+
+
+def test_a_statement_the_database_cannot_run_is_sqlalchemys_error(store: Store) -> None:
+    missing = DriverStatement.of(text("SELECT no_such_column FROM hands"))
+    with store.engine.connect() as connection, pytest.raises((OperationalError, ProgrammingError)):
+        missing.rows(connection, {})
+
+
+def test_a_lost_connection_is_an_operational_error_and_given_up(store: Store) -> None:
+    """The server ends the connection (PostgreSQL): the driver's statement raises
+    SQLAlchemy's OperationalError marked as a lost connection (the room retries those),
+    and the next transaction gets a live connection from the pool."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("a server that can end one connection: PostgreSQL")
+    asked = {"hands": ["no-such-hand"]}
+    with store.engine.connect() as connection:
+        pid = connection.exec_driver_sql("SELECT pg_backend_pid()").scalar()
+        connection.rollback()
+        with store.engine.connect() as other:
+            other.exec_driver_sql(f"SELECT pg_terminate_backend({int(pid or 0)})")
+        with pytest.raises(OperationalError) as lost:
+            _STATUSES.driver.rows(connection, asked)
+        assert lost.value.connection_invalidated
+    with store.engine.connect() as connection:
+        assert _STATUSES.driver.rows(connection, asked) == []
