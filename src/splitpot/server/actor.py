@@ -211,7 +211,9 @@ class TableActor:
                 # Requests already waiting go first: a move sent in time is not timed out
                 # because the table was busy when its deadline passed.
                 if self._queue.empty():
-                    request = await asyncio.wait_for(self._queue.get(), wait)
+                    # a deadline on this task, not wait_for's task of its own for get()
+                    async with asyncio.timeout(wait):
+                        request = await self._queue.get()
                 else:
                     request = self._queue.get_nowait()
             except TimeoutError:
