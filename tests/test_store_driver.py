@@ -1,17 +1,19 @@
 """Statements run on the driver's own cursor (store/driver.py), on SQLite and on
 PostgreSQL: the same rows as SQLAlchemy's execution finds, parameters through their
 types, heard by the engine's statement listeners, and the driver's errors raised as
-SQLAlchemy's (what the store and the room's retries catch), a lost connection given up."""
+SQLAlchemy's (what the store and the room's retries catch), a lost connection given up.
+And the connections the store keeps for its hot path from one write to the next."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from sqlalchemy import event, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
-from store_fixtures import SETUP, table_with_players
+from store_fixtures import SETUP, table_with_players, until_a_transaction_waits_on_a_lock
 
 from splitpot.store import Store, StoreError
 from splitpot.store.bulk import PerDatabase
@@ -118,3 +120,56 @@ def test_a_lost_connection_is_an_operational_error_and_given_up(store: Store) ->
         assert lost.value.connection_invalidated
     with store.engine.connect() as connection:
         assert _STATUSES.driver.rows(connection, asked) == []
+
+
+def postgresql_only(store: Store) -> None:
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("row locks and a server that ends connections: PostgreSQL")
+
+
+def test_a_write_while_the_kept_connection_waits_goes_on_one_of_its_own(store: Store) -> None:
+    """The store keeps one connection for the hot path's writes: a thread's batch holds
+    it while it waits on another transaction's lock; a write from another thread then is
+    not held up behind it (a connection of its own), and both are logged."""
+    postgresql_only(store)
+    waiting, other = hand(store), hand(store)
+    answers: list[object] = []
+
+    def batch() -> None:
+        answers.append(store.append_actions([(waiting, 1, "call", None, None)]))
+
+    writing = threading.Thread(target=batch)
+    with store.engine.begin() as lock, store.engine.connect() as watcher:
+        lock.execute(text("SELECT id FROM hands WHERE id = :hand FOR UPDATE"), {"hand": waiting})
+        writing.start()
+        until_a_transaction_waits_on_a_lock(watcher)
+        assert [a.seq for a in store.append_actions([(other, 1, "check", None, 1)])] == [1]
+        assert answers == []  # still waiting on the lock
+    writing.join(60)
+    assert [(a.seq, a.kind) for a in store.hand_log(waiting).actions] == [(1, "call")]
+    assert [(a.seq, a.kind) for a in store.hand_log(other).actions] == [(1, "check")]
+
+
+def test_a_kept_connection_the_server_ended_fails_one_write_and_the_next_goes_on(
+    store: Store,
+) -> None:
+    """The server ends every connection of the store's: the next write of the hot path
+    raises SQLAlchemy's OperationalError (the room retries it), the connection it kept is
+    given up, and the write after it is logged on a new one."""
+    postgresql_only(store)
+    playing = hand(store)
+    store.append_actions([(playing, 1, "call", None, 1)])  # the kept connections in use
+    with store.engine.connect() as admin:
+        admin.execute(
+            text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        )
+    with pytest.raises(OperationalError):
+        store.append_actions([(playing, 2, "check", None, 2)])
+    store.append_actions([(playing, 2, "check", None, 2)])
+    assert [(a.seq, a.kind) for a in store.hand_log(playing).actions] == [
+        (1, "call"),
+        (2, "check"),
+    ]

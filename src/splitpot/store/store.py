@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -11,7 +12,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from sqlalchemy import Connection, Engine, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from splitpot.room.director import Decision, TournamentState
@@ -99,6 +100,43 @@ def open_store(
     return Store(engine, password_hasher or PasswordHasher(), clock)
 
 
+class _Kept:
+    """A connection kept from one call to the next, for the room's hot path: taking one
+    from the pool and giving it back cost 25 us, as much as a batch's statements
+    (docs/load.md, fourteenth round). A call while another thread has it gets one of its
+    own; a database error gives it up (it may be lost), and the next call takes another."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._lock = threading.Lock()
+        self._connection: Connection | None = None
+
+    @contextmanager
+    def connection(self) -> Iterator[Connection]:
+        if not self._lock.acquire(blocking=False):
+            with self._engine.connect() as connection:
+                yield connection
+            return
+        try:
+            if self._connection is None:
+                self._connection = self._engine.connect()
+            yield self._connection
+        except DBAPIError:
+            self._give_up()
+            raise
+        finally:
+            self._lock.release()
+
+    def close(self) -> None:
+        with self._lock:
+            self._give_up()
+
+    def _give_up(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+
 class Store:
     """The database behind the room: players and sessions, tables and seats, hands and
     their logs, and the chip ledger."""
@@ -106,7 +144,9 @@ class Store:
     def __init__(self, engine: Engine, password_hasher: PasswordHasher, clock: Clock) -> None:
         self.engine = engine
         self._writer = engine.execution_options(**{WRITE: True})
-        self._at_once = engine.execution_options(isolation_level="AUTOCOMMIT")
+        # the hot path's connections, kept from one write to the next
+        self._kept_writer = _Kept(self._writer)
+        self._kept_at_once = _Kept(engine.execution_options(isolation_level="AUTOCOMMIT"))
         self._hasher = password_hasher
         self._clock = clock
         self.holder: Holder | None = None  # set when the process runs tables under leases
@@ -114,6 +154,8 @@ class Store:
         self.concurrent_writes = engine.dialect.name == "postgresql"
 
     def close(self) -> None:
+        self._kept_writer.close()
+        self._kept_at_once.close()
         self.engine.dispose()
 
     @contextmanager
@@ -145,8 +187,9 @@ class Store:
     @contextmanager
     def _write_core(self, *for_tables: str) -> Iterator[Connection]:
         """``_write`` without the ORM's session, for the room's hot path (every action,
-        every hand): its statements are built once and run in SQL's core."""
-        with _refusals(), self._writer.begin() as connection:
+        every hand): its statements are built once and run in SQL's core, on a connection
+        kept from one write to the next."""
+        with _refusals(), self._kept_writer.connection() as connection, connection.begin():
             self._check_fences(connection, for_tables)
             yield connection
 
@@ -396,7 +439,7 @@ class Store:
         now = self._clock()
         if self.concurrent_writes:
             fences = self._fences(tables)
-            with self._at_once.connect() as connection:
+            with self._kept_at_once.connection() as connection:
                 logged = hands.append_actions_at_once(connection, actions, fences, now)
             if logged is not None:
                 return logged
