@@ -72,8 +72,8 @@ class RowsInsert:
                 self._columns, select(*(arrays.c[name] for name in self._columns))
             )
         )
-        self._each = DriverStatement(
-            lambda _: insert(table).values(
+        self._each = DriverStatement.of(
+            insert(table).values(
                 {name: bindparam(name, type_=table.c[name].type) for name in self._columns}
             )
         )
