@@ -77,6 +77,22 @@ def test_parameters_go_through_their_types_and_listeners_hear_the_statement(
     assert [(a.seq, a.at) for a in store.hand_log(first).actions] == [(1, at), (2, at)]
 
 
+def test_the_driver_stores_a_value_as_sqlalchemy_stores_it(store: Store) -> None:
+    """A time on a whole second, written once on the driver and once by SQLAlchemy's own
+    execution: the database holds the same (on SQLite the same text, its microseconds
+    written out, so that times still compare and sort as text)."""
+    at = datetime(2026, 12, 5, 16, 0, 0, tzinfo=UTC)
+    first = hand(store)
+    row = {"hand_id": first, "seat": 1, "kind": "call", "amount": None, "at": at}
+    with store.engine.begin() as connection:
+        DriverStatement.of(ACTIONS.insert()).run(connection, {**row, "seq": 1})
+        connection.execute(ACTIONS.insert(), {**row, "seq": 2})
+        stored = connection.execute(  # a text statement: its values as the driver reads them
+            text("SELECT at FROM actions WHERE hand_id = :hand ORDER BY seq"), {"hand": first}
+        ).all()
+    assert stored[0] == stored[1]
+
+
 def test_a_broken_constraint_on_the_driver_is_sqlalchemys_error_and_the_stores(
     store: Store,
 ) -> None:

@@ -46,7 +46,9 @@ def _compile(statement: Executable, dialect: Dialect) -> _Compiled:
     assert isinstance(compiled, SQLCompiler)
     processors = {}
     for name, bind in compiled.binds.items():
-        processor = bind.type.bind_processor(dialect)
+        # the database's own form of the type, as SQLAlchemy binds it (SQLite's times
+        # as text with their microseconds)
+        processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
         if processor is not None:
             processors[name] = processor
     order = tuple(compiled.positiontup) if compiled.positiontup is not None else None
@@ -93,8 +95,9 @@ class DriverStatement:
         bound: Any = (
             [compiled.bind(row) for row in parameters] if many else compiled.bind(parameters)
         )
-        cursor = connection.connection.cursor()
+        cursor = None
         try:
+            cursor = connection.connection.cursor()
             if connection.dispatch.before_cursor_execute:
                 connection.dispatch.before_cursor_execute(
                     connection, cursor, compiled.sql, bound, None, many
@@ -107,7 +110,8 @@ class DriverStatement:
         except dialect.loaded_dbapi.Error as error:
             raise _wrapped(connection, cursor, compiled.sql, bound, error) from error
         finally:
-            cursor.close()
+            if cursor is not None:
+                cursor.close()
 
 
 def _wrapped(

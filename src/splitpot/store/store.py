@@ -104,7 +104,8 @@ class _Kept:
     """A connection kept from one call to the next, for the room's hot path: taking one
     from the pool and giving it back cost 25 us, as much as a batch's statements
     (docs/load.md, fourteenth round). A call while another thread has it gets one of its
-    own; a database error gives it up (it may be lost), and the next call takes another."""
+    own; a database error gives it up (it may be lost), as does a connection invalidated
+    (reconnected in place it would lose its autocommit), and the next call takes another."""
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
@@ -125,6 +126,8 @@ class _Kept:
             self._give_up()
             raise
         finally:
+            if self._connection is not None and self._connection.invalidated:
+                self._give_up()  # reconnected in place, it would lose its options
             self._lock.release()
 
     def close(self) -> None:
