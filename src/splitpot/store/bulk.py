@@ -30,10 +30,10 @@ def _array(column: ColumnElement[Any], name: str) -> ColumnElement[bool]:
     return column == any_(bindparam(name, type_=ARRAY(column.type)))
 
 
-def uses_arrays(executor: Executor) -> bool:
-    """Whether the transaction's database takes a list as one array (PostgreSQL)."""
+def database_of(executor: Executor) -> str:
+    """The name of the transaction's database ("postgresql", "sqlite")."""
     bind = executor.get_bind() if isinstance(executor, Session) else executor
-    return bind.dialect.name == POSTGRESQL
+    return bind.dialect.name
 
 
 class PerDatabase(Generic[S]):
@@ -50,7 +50,7 @@ class PerDatabase(Generic[S]):
         return self._arrays if name == POSTGRESQL else self._json_arrays
 
     def on(self, executor: Executor) -> S:
-        return self._arrays if uses_arrays(executor) else self._json_arrays
+        return self.for_database(database_of(executor))
 
 
 class RowsInsert:
@@ -81,7 +81,7 @@ class RowsInsert:
     def run(self, executor: Executor, rows: Sequence[Mapping[str, Any]]) -> None:
         if not rows:
             return
-        if uses_arrays(executor):
+        if database_of(executor) == POSTGRESQL:  # a list is one array
             columns = {name: [row[name] for row in rows] for name in self._columns}
             self._unnested.run(executor, columns)
         else:
