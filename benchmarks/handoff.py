@@ -21,23 +21,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from store import ACTIONS, SEATS, SETUP, seated_tables
+
 from splitpot.store import Store, open_store
 
-SEATS = 6
-SETUP = {"button": 1, "seats": list(range(1, SEATS + 1)), "deck": ["As", "Kd", "7c"] * 17}
-ACTIONS_A_HAND = 32
 BUSY = (0.0, 0.15, 1.0)  # the neighbour's share of the time running Python
-
-
-def seated(store: Store) -> str:
-    """A table of SEATS guests held under this process's lease."""
-    store.hold_leases("bench")
-    host = store.create_guest("Host").player.id
-    table, _ = store.create_table("Bench", {"seats": SEATS}, host)
-    store.claim_table(table.id, 3600)
-    for seat in range(1, SEATS + 1):
-        store.sit(table.id, seat, store.create_guest(f"P{seat}").player.id, 1_000)
-    return table.id
 
 
 def by_store(store: Store, table: str) -> Callable[[int], Callable[[], None]]:
@@ -45,7 +33,7 @@ def by_store(store: Store, table: str) -> Callable[[int], Callable[[], None]]:
     hand = [store.start_hand(table, SETUP).id]
 
     def each(number: int) -> Callable[[], None]:
-        seq = number % ACTIONS_A_HAND + 1
+        seq = number % ACTIONS + 1
         if seq == 1 and number:
             store.cancel_hand(hand[0])
             hand[0] = store.start_hand(table, SETUP).id
@@ -59,7 +47,7 @@ def by_driver(path: Path) -> Callable[[int], Callable[[], None]]:
     connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
 
     def each(number: int) -> Callable[[], None]:
-        hand = f"h{number // ACTIONS_A_HAND}"
+        hand = f"h{number // ACTIONS}"
 
         def call() -> None:
             connection.execute("BEGIN IMMEDIATE")
@@ -81,7 +69,7 @@ def measured(
     """The worker's CPU a call and the neighbour's share of a core, ``busy`` of the
     time running Python (in slices of a millisecond)."""
     stop = threading.Event()
-    cpu: list[float] = []
+    spent = {"worker": 0.0, "neighbour": 0.0}  # the worker's CPU a call, the neighbour's share
 
     def neighbour() -> None:
         start = time.thread_time()
@@ -93,17 +81,16 @@ def measured(
                     pass
             if busy < 1:
                 time.sleep(0.001 * (1 - busy))
-        cpu.append((time.thread_time() - start) / (time.perf_counter() - begun))
+        spent["neighbour"] = (time.thread_time() - start) / (time.perf_counter() - begun)
 
     def worker() -> None:
-        spent = 0.0
         for number in range(actions):
             call = calls(number)
             before = time.thread_time()
             call()
-            spent += time.thread_time() - before
+            spent["worker"] += time.thread_time() - before
             time.sleep(pause)
-        cpu.insert(0, spent / actions)
+        spent["worker"] /= actions
 
     beside = threading.Thread(target=neighbour)
     beside.start()
@@ -112,7 +99,7 @@ def measured(
     working.join()
     stop.set()
     beside.join()
-    return cpu[0], cpu[1]
+    return spent["worker"], spent["neighbour"]
 
 
 def main() -> None:
@@ -126,7 +113,7 @@ def main() -> None:
         parser.error("--actions must be 1 or more and --pause 0 or more")
     folder = Path(tempfile.mkdtemp(prefix="splitpot-handoff-"))
     store = open_store(f"sqlite:///{folder / 'room.sqlite3'}")
-    table = seated(store)
+    [table] = seated_tables(store, 1)
     print("| call | the neighbour runs Python | worker's CPU a call, ms | neighbour's CPU |")
     print("|---|---:|---:|---:|")
     for name, calls in (
