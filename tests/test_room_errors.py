@@ -260,7 +260,8 @@ def test_an_action_the_log_refuses_is_undone_and_may_be_sent_again(
         monkeypatch.undo()
         raise StoreError("the database refused the change: a test's fault")
 
-    monkeypatch.setattr(store, "append_actions", refused)
+    for name in ("append_actions", "append_actions_now"):  # on the store's thread or the loop
+        monkeypatch.setattr(store, name, refused)
     acting.send(
         {"type": "act", "table": table, "hand": turn["hand"], "action": "call", "ref": "first"}
     )

@@ -81,10 +81,12 @@ def test_a_write_committed_but_unanswered_is_sent_again_and_made_once(
     """The room sends again a write whose answer the database lost: the hand's start,
     its actions and its result are each in the store once, and play goes on."""
     table, (ann, bob) = seated_game(room, ("Ann", "Bob"), 100, name="Lost", seats=2)
-    lost = lose_answers(store, monkeypatch, ("start_hands", "append_actions", "finish_hands"))
+    # one table's actions, a batch of one each: SQLite's file logs them on the loop
+    log = "append_actions_now" if store.writes_without_waiting else "append_actions"
+    lost = lose_answers(store, monkeypatch, ("start_hands", log, "finish_hands"))
     ann.send({"type": "host", "table": table, "action": "resume"})
     play_hands([ann, bob], table, 3)
-    assert sorted(set(lost)) == ["append_actions", "finish_hands", "start_hands"]
+    assert sorted(set(lost)) == sorted([log, "finish_hands", "start_hands"])
     monkeypatch.undo()
     assert every_hand_replays(store, table) >= 3
     assert [h.number for h in store.table_hands(table, 1000)][-3:] == [3, 2, 1]

@@ -1,13 +1,16 @@
-"""The room's store from the event loop (server/storage.py), on SQLite and PostgreSQL: on
-PostgreSQL the tables' actions are logged on a thread and connection of their own, so an
-action's commit waits on no other store call (a hand's start or end); SQLite takes one
-writer at a time, and there the log waits its turn. Actions, and hands' starts and ends,
-of many tables go to the database together, and one bad write fails only its own table."""
+"""The room's store from the event loop (server/storage.py), on SQLite and PostgreSQL: an
+action's commit waits on no other store call (a hand's start or end): on PostgreSQL the
+tables' actions are logged on a thread and connection of their own, on SQLite's file on
+the loop while the write lock is free (and on the store's thread, waiting its turn, while
+another writer has it). Actions, and hands' starts and ends, of many tables go to the
+database together, and one bad write fails only its own table."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -16,6 +19,7 @@ from store_fixtures import SETUP, chips, table_with_players
 
 from splitpot.server.storage import Storage
 from splitpot.store import HandStateError, HandStatus, LedgerError, NotFound, Store, StoredHand
+from splitpot.store.database import SQLITE_BUSY_SECONDS
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -27,39 +31,67 @@ def hand_in_play(store: Store) -> str:
     return store.start_hand(table_id, SETUP).id
 
 
-def test_an_actions_commit_waits_on_no_other_store_call_where_the_database_allows(
-    store: Store,
-) -> None:
+def test_an_actions_commit_waits_on_no_other_store_call(store: Store) -> None:
+    """A store call runs long on the store's thread (a hand's end on a slow database):
+    an action is logged meanwhile, on PostgreSQL on the log's own thread and connection,
+    on SQLite's file on the event loop itself (its write lock is free)."""
     hand = hand_in_play(store)
     storage = Storage(store, retry=0.05, let_go=lambda _: None)
     other_call_runs, release = threading.Event(), threading.Event()
 
-    def long_call() -> str:  # a hand's start or end on a slow database, say
+    def long_call() -> str:
         other_call_runs.set()
         release.wait(DEADLINE)
         return "finished"
 
-    async def scenario() -> tuple[bool, bool]:
+    async def scenario() -> bool:
         other = asyncio.create_task(storage.db(long_call))
         await asyncio.to_thread(other_call_runs.wait, DEADLINE)
-        logged = asyncio.create_task(storage.log_action(hand, 1, 1, "call", None))
-        if store.concurrent_writes:
-            await asyncio.wait_for(logged, DEADLINE)  # committed while the other call runs
-        else:  # one writer: the log waits its turn (this wait cannot pass by mistake)
-            await asyncio.wait({logged}, timeout=0.3)
-        logged_first = logged.done() and not other.done()
+        await asyncio.wait_for(storage.log_action(hand, 1, 1, "call", None), DEADLINE)
+        logged_first = not other.done()
         release.set()
         assert await other == "finished"
-        await asyncio.wait_for(logged, DEADLINE)
-        return logged_first, store.concurrent_writes
+        return logged_first
 
     try:
-        logged_first, concurrent = asyncio.run(scenario())
+        logged_first = asyncio.run(scenario())
     finally:
         release.set()
         storage.shutdown()
-    assert concurrent == (store.engine.dialect.name == "postgresql")
-    assert logged_first == concurrent
+    assert logged_first
+    log = store.hand_log(hand)
+    assert [(a.seq, a.seat, a.kind, a.amount) for a in log.actions] == [(1, 1, "call", None)]
+
+
+def test_on_sqlite_an_action_waits_for_another_writer_off_the_loop(store: Store) -> None:
+    """Another connection holds SQLite's write lock: the action is not written on the
+    loop (which would wait), but on the store's thread once the lock is free; the loop
+    runs on meanwhile."""
+    if store.engine.dialect.name != "sqlite":
+        pytest.skip("one writer at a time: SQLite")
+    hand = hand_in_play(store)
+    storage = Storage(store, retry=0.05, let_go=lambda _: None)
+    other = sqlite3.connect(str(store.engine.url.database), isolation_level=None)
+
+    async def scenario() -> tuple[bool, float]:
+        other.execute("BEGIN IMMEDIATE")
+        began = time.monotonic()
+        logged = asyncio.create_task(storage.log_action(hand, 1, 1, "call", None))
+        for _ in range(20):  # the loop's own timers go on while the action waits
+            await asyncio.sleep(0.01)
+        ticking = time.monotonic() - began
+        waited = not logged.done()
+        other.execute("COMMIT")
+        await asyncio.wait_for(logged, DEADLINE)
+        return waited, ticking
+
+    try:
+        waited, ticking = asyncio.run(scenario())
+    finally:
+        other.close()
+        storage.shutdown()
+    assert waited
+    assert ticking < SQLITE_BUSY_SECONDS / 2  # not held while a busy timeout ran out
     log = store.hand_log(hand)
     assert [(a.seq, a.seat, a.kind, a.amount) for a in log.actions] == [(1, 1, "call", None)]
 

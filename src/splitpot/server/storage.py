@@ -1,9 +1,9 @@
 """The room's store, from the event loop: its calls run one at a time on one worker
-thread, so the loop never waits on the database and SQLite sees a single writer; while the
-database is away a call is retried until it answers (the tables pause, nothing is lost);
-the tables' actions, and their hands' starts and ends, are written in batches (the
-actions on PostgreSQL on a thread and connection of their own); password hashing has
-threads of its own."""
+thread, so the loop never waits on the database; while the database is away a call is
+retried until it answers (the tables pause, nothing is lost); the tables' actions, and
+their hands' starts and ends, are written in batches (the actions on PostgreSQL on a
+thread and connection of their own; on SQLite's file on the loop itself when that needs
+no waiting, else on the store's thread); password hashing has threads of its own."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from splitpot.store import (
 )
 
 log = logging.getLogger("splitpot.room")
+ON_THE_LOOP_MOST = 1  # actions a batch SQLite's file may be written on the loop
 T = TypeVar("T")
 E = TypeVar("E")  # what a batch's writes are made of
 R = TypeVar("R")  # what each gives back
@@ -51,7 +52,10 @@ class Storage:
         )
         # the store's writes looked up at each batch, as every other call is
         self._actions: Batches[ActionEntry, LoggedAction] = Batches(
-            self, self._log, lambda actions: store.append_actions(actions)
+            self,
+            self._log,
+            lambda actions: store.append_actions(actions),
+            self._log_on_the_loop if store.writes_without_waiting else None,
         )
         self._starts: Batches[HandStart, StoredHand] = Batches(
             self, self._db, lambda starts: store.start_hands(starts)
@@ -59,6 +63,15 @@ class Storage:
         self._ends: Batches[HandEnd, StoredHand] = Batches(
             self, self._db, lambda ends: store.finish_hands(ends)
         )
+
+    def _log_on_the_loop(self, actions: Sequence[ActionEntry]) -> list[LoggedAction] | None:
+        """A batch of one action (a bot's or a human's pace) written on the loop itself
+        while SQLite's write lock is free: no thread to wake. None leaves it to the store's
+        thread: a bigger batch (full speed: written there, beside the loop's own work) or
+        the lock taken (docs/load.md, fifteenth round)."""
+        if len(actions) > ON_THE_LOOP_MOST:
+            return None
+        return self.store.append_actions_now(actions)
 
     def shutdown(self) -> None:
         self._log.shutdown(wait=True)
@@ -68,11 +81,19 @@ class Storage:
         """Run a store call on the store's thread; retry while the database is away."""
         return await self.run(self._db, partial(call, *args, **kwargs))
 
-    async def run(self, thread: ThreadPoolExecutor, call: Callable[[], T]) -> T:
-        """``call`` on ``thread``; retried while the database is away."""
+    async def run(
+        self,
+        thread: ThreadPoolExecutor,
+        call: Callable[[], T],
+        at_once: Callable[[], T | None] | None = None,
+    ) -> T:
+        """``call`` on ``thread``; retried while the database is away. ``at_once``, when
+        given, is tried first on the loop: a call that never waits, None when it would."""
         loop = asyncio.get_running_loop()
         while True:
             try:
+                if at_once is not None and (result := at_once()) is not None:
+                    return result
                 return await loop.run_in_executor(thread, call)
             except OperationalError as error:
                 if self.closing:
@@ -109,17 +130,20 @@ class Batches(Generic[E, R]):
     """Writes that tables ask for while a batch of them is being written go together in
     the next: one transaction for many tables, each table still waiting for its own
     result. A batch refused is written again one entry at a time, so one bad entry fails
-    only its own table."""
+    only its own table. ``write_now``, when given, writes a batch on the loop if that
+    needs no waiting (None when it would), and the thread writes the rest."""
 
     def __init__(
         self,
         storage: Storage,
         thread: ThreadPoolExecutor,
         write: Callable[[Sequence[E]], Sequence[R]],
+        write_now: Callable[[Sequence[E]], Sequence[R] | None] | None = None,
     ) -> None:
         self._storage = storage
         self._thread = thread
         self._write = write
+        self._write_now = write_now
         self._waiting: list[tuple[E, asyncio.Future[R]]] = []
         self._writer: asyncio.Task[None] | None = None
 
@@ -153,9 +177,10 @@ class Batches(Generic[E, R]):
                 _answer(done, result)
 
     async def _written(self, entries: list[E]) -> Sequence[R]:
-        """The entries written, on the batches' thread (retried while the database is
-        away); a result for each."""
-        return await self._storage.run(self._thread, partial(self._write, entries))
+        """The entries written, on the loop if that needs no waiting, else on the batches'
+        thread (retried while the database is away); a result for each."""
+        now = None if self._write_now is None else partial(self._write_now, entries)
+        return await self._storage.run(self._thread, partial(self._write, entries), now)
 
 
 def _answer(done: asyncio.Future[R], result: R) -> None:

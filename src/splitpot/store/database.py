@@ -53,14 +53,35 @@ def create_store_engine(url: str) -> Engine:
         # connection went away (server.room.Room.db).
         return create_engine(parsed)
     database = parsed.database or ""
-    options: dict[str, Any] = {"connect_args": {"timeout": SQLITE_BUSY_SECONDS}}
     if database in ("", ":memory:"):
-        options["connect_args"]["check_same_thread"] = False
+        return _sqlite_engine(parsed, SQLITE_BUSY_SECONDS, in_memory=True)
+    Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    return _sqlite_engine(parsed, SQLITE_BUSY_SECONDS)
+
+
+def never_waiting_writer(engine: Engine) -> Engine | None:
+    """For a SQLite file, a writer that never waits: a write lock another connection holds
+    is an error at once (no busy timeout), and its commits never checkpoint the WAL (the
+    other connections do, at their commits), so a commit is a write into the system's page
+    cache. The event loop may write on it (docs/store.md). None for PostgreSQL, whose
+    answers come over the network, and for SQLite in memory (one connection for all)."""
+    url = engine.url
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    return _sqlite_engine(url, 0.0, checkpoints=False).execution_options(**{WRITE: True})
+
+
+def _sqlite_engine(
+    url: URL, busy_seconds: float, *, in_memory: bool = False, checkpoints: bool = True
+) -> Engine:
+    connect_args: dict[str, Any] = {"timeout": busy_seconds}
+    options: dict[str, Any] = {}
+    if in_memory:  # one connection for every thread: the database lives in it
+        connect_args["check_same_thread"] = False
         options["poolclass"] = StaticPool
-    else:
-        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(parsed, **options)
-    event.listen(engine, "connect", _sqlite_connect)
+    engine = create_engine(url, connect_args=connect_args, **options)
+    connect = _sqlite_connect if checkpoints else _sqlite_connect_uncheckpointed
+    event.listen(engine, "connect", connect)
     event.listen(engine, "begin", _sqlite_begin)
     return engine
 
@@ -74,6 +95,11 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _sqlite_connect_uncheckpointed(dbapi_connection: Any, record: Any) -> None:
+    _sqlite_connect(dbapi_connection, record)
+    dbapi_connection.execute("PRAGMA wal_autocheckpoint=0")
 
 
 _BEGIN_WRITE = DriverStatement.of(text("BEGIN IMMEDIATE"))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -12,7 +13,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from sqlalchemy import Connection, Engine, select
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from splitpot.room.director import Decision, TournamentState
@@ -31,7 +32,13 @@ from splitpot.store import (
     tables,
     tournaments,
 )
-from splitpot.store.database import WRITE, create_store_engine, default_url, migrate
+from splitpot.store.database import (
+    WRITE,
+    create_store_engine,
+    default_url,
+    migrate,
+    never_waiting_writer,
+)
 from splitpot.store.driver import Executor
 from splitpot.store.errors import FencedOut, StoreError
 from splitpot.store.models import RoomRow
@@ -87,6 +94,11 @@ def _refusals() -> Iterator[None]:
         raise StoreError(f"the database refused the change: {error.orig}") from error
 
 
+def _locked(error: DBAPIError) -> bool:
+    """SQLite's answer when another connection holds the write lock."""
+    return getattr(error.orig, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY
+
+
 def open_store(
     url: str | None = None,
     *,
@@ -104,26 +116,28 @@ class _Kept:
     """A connection kept from one call to the next, for the room's hot path: taking one
     from the pool and giving it back cost 25 us, as much as a batch's statements
     (docs/load.md, fourteenth round). A call while another thread has it gets one of its
-    own; a database error gives it up (it may be lost), as does a connection invalidated
-    (reconnected in place it would lose its autocommit), and the next call takes another."""
+    own; a database error gives it up (it may be lost), but for SQLite's lock held by
+    another writer, as does a connection invalidated (reconnected in place it would lose
+    its autocommit), and the next call takes another."""
 
     def __init__(self, engine: Engine) -> None:
-        self._engine = engine
+        self.engine = engine
         self._lock = threading.Lock()
         self._connection: Connection | None = None
 
     @contextmanager
     def connection(self) -> Iterator[Connection]:
         if not self._lock.acquire(blocking=False):
-            with self._engine.connect() as connection:
+            with self.engine.connect() as connection:
                 yield connection
             return
         try:
             if self._connection is None:
-                self._connection = self._engine.connect()
+                self._connection = self.engine.connect()
             yield self._connection
-        except DBAPIError:
-            self._give_up()
+        except DBAPIError as error:
+            if not _locked(error):
+                self._give_up()
             raise
         finally:
             if self._connection is not None and self._connection.invalidated:
@@ -150,15 +164,26 @@ class Store:
         # the hot path's connections, kept from one write to the next
         self._kept_writer = _Kept(self._writer)
         self._kept_at_once = _Kept(engine.execution_options(isolation_level="AUTOCOMMIT"))
+        # SQLite's file: the action log tried on the caller's thread, never waiting
+        never_waiting = never_waiting_writer(engine)
+        self._kept_never_waiting = None if never_waiting is None else _Kept(never_waiting)
         self._hasher = password_hasher
         self._clock = clock
         self.holder: Holder | None = None  # set when the process runs tables under leases
         # PostgreSQL takes writes on several connections at once; SQLite one writer at a time
         self.concurrent_writes = engine.dialect.name == "postgresql"
 
+    @property
+    def writes_without_waiting(self) -> bool:
+        """Whether ``append_actions_now`` can write (SQLite's file)."""
+        return self._kept_never_waiting is not None
+
     def close(self) -> None:
         self._kept_writer.close()
         self._kept_at_once.close()
+        if self._kept_never_waiting is not None:
+            self._kept_never_waiting.close()
+            self._kept_never_waiting.engine.dispose()  # an engine of its own
         self.engine.dispose()
 
     @contextmanager
@@ -188,11 +213,12 @@ class Store:
             yield session
 
     @contextmanager
-    def _write_core(self, *for_tables: str) -> Iterator[Connection]:
+    def _write_core(self, *for_tables: str, kept: _Kept | None = None) -> Iterator[Connection]:
         """``_write`` without the ORM's session, for the room's hot path (every action,
         every hand): its statements are built once and run in SQL's core, on a connection
-        kept from one write to the next."""
-        with _refusals(), self._kept_writer.connection() as connection, connection.begin():
+        kept from one write to the next (``kept``, the writer's by default)."""
+        kept = kept or self._kept_writer
+        with _refusals(), kept.connection() as connection, connection.begin():
             self._check_fences(connection, for_tables)
             yield connection
 
@@ -448,6 +474,20 @@ class Store:
                 return logged
         with self._write_core(*tables) as connection:
             return hands.append_actions(connection, actions, now)
+
+    def append_actions_now(self, actions: Sequence[ActionEntry]) -> list[LoggedAction] | None:
+        """``append_actions`` if it needs no waiting: on SQLite's file with its write lock
+        free, on the never-waiting writer (the event loop logs so, with no thread to wake:
+        docs/store.md). None when it would wait (another writer has the lock, or the
+        database is not SQLite's file, or is away): nothing is written."""
+        if self._kept_never_waiting is None:
+            return None
+        tables = [hands.table_of(entry[0]) for entry in actions]
+        try:
+            with self._write_core(*tables, kept=self._kept_never_waiting) as connection:
+                return hands.append_actions(connection, actions, self._clock())
+        except OperationalError:
+            return None  # the writer's thread waits for the lock, or retries
 
     def finish_hand(
         self, hand_id: str, record: dict[str, Any], results: Mapping[int, int], rake: int = 0

@@ -1,0 +1,94 @@
+"""The action log written where it needs no waiting (``Store.append_actions_now``), on
+SQLite and on PostgreSQL: on SQLite's file it is the store's own log, written at once
+while the write lock is free and refused at once (nothing written) while another
+connection holds it, and it never checkpoints the WAL (a commit the event loop may make);
+PostgreSQL's answers come over the network, so there it never writes."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+from store_fixtures import SETUP, table_with_players
+
+from splitpot.store import Store
+from splitpot.store.database import SQLITE_BUSY_SECONDS
+
+pytest_plugins = ["store_fixtures"]
+
+WAL_FRAME = 4096 + 24  # a page of SQLite's default size and its frame's header
+AUTOCHECKPOINT = 1000  # SQLite's default: the WAL's frames that make a commit checkpoint
+
+
+def hand(store: Store) -> str:
+    return store.start_hand(table_with_players(store, 100, 100)[0], SETUP).id
+
+
+def sqlite_file(store: Store) -> Path:
+    if store.engine.dialect.name != "sqlite":
+        pytest.skip("a write lock held by another connection of the same file: SQLite")
+    return Path(str(store.engine.url.database))
+
+
+def test_actions_written_without_waiting_are_the_stores_log(store: Store) -> None:
+    playing = hand(store)
+    now = store.append_actions_now([(playing, 1, "call", None, 1), (playing, 2, "raise", 40, 2)])
+    if store.engine.dialect.name == "postgresql":  # never on the event loop
+        assert not store.writes_without_waiting
+        assert now is None
+        assert store.hand_log(playing).actions == ()
+        return
+    assert store.writes_without_waiting
+    assert now is not None
+    assert [(a.seq, a.seat, a.kind, a.amount) for a in now] == [
+        (1, 1, "call", None),
+        (2, 2, "raise", 40),
+    ]
+    store.append_actions([(playing, 1, "check", None, 3)])  # the writer's thread goes on
+    log = store.hand_log(playing).actions
+    assert [(a.seq, a.seat, a.kind, a.amount) for a in log] == [
+        (1, 1, "call", None),
+        (2, 2, "raise", 40),
+        (3, 1, "check", None),
+    ]
+    assert [a.at for a in log[:2]] == [a.at for a in now]
+
+
+def test_a_write_lock_held_elsewhere_is_not_waited_for_and_nothing_is_written(
+    store: Store,
+) -> None:
+    path = sqlite_file(store)
+    playing = hand(store)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # another writer, as the store's thread
+        began = time.monotonic()
+        assert store.append_actions_now([(playing, 1, "call", None, 1)]) is None
+        waited = time.monotonic() - began
+        assert store.hand_log(playing).actions == ()
+        other.execute("COMMIT")
+    finally:
+        other.close()
+    assert waited < SQLITE_BUSY_SECONDS / 2  # the others' busy timeout was not waited out
+    logged = store.append_actions_now([(playing, 1, "call", None, 1)])  # the lock is free
+    assert logged is not None and [a.seq for a in logged] == [1]
+    assert [(a.seq, a.kind) for a in store.hand_log(playing).actions] == [(1, "call")]
+
+
+def test_the_writer_that_never_waits_leaves_the_checkpoints_to_the_others(
+    store: Store,
+) -> None:
+    """SQLite checkpoints the WAL at a commit that finds it past 1,000 frames, and then
+    starts it again from its beginning; the never-waiting writer's commits never do, so
+    its WAL grows past that (the next commit on another connection checkpoints it)."""
+    path = sqlite_file(store)
+    playing = hand(store)
+    wal = path.with_name(path.name + "-wal")
+    seq = 0
+    while wal.stat().st_size < (AUTOCHECKPOINT + 200) * WAL_FRAME:
+        seq += 1
+        assert store.append_actions_now([(playing, seq % 2 + 1, "call", None, seq)]) is not None
+        assert seq < 20 * AUTOCHECKPOINT, "the WAL stopped growing: something checkpointed it"
+    assert len(store.hand_log(playing).actions) == seq
