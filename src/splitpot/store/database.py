@@ -3,6 +3,8 @@ write locks, and the Alembic migrations applied from inside the package."""
 
 from __future__ import annotations
 
+import mmap
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +71,39 @@ def never_waiting_writer(engine: Engine) -> Engine | None:
     if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
         return None
     return _sqlite_engine(url, 0.0, checkpoints=False).execution_options(**{WRITE: True})
+
+
+class WalIndex:
+    """What SQLite's WAL index (the ``-shm`` file beside the database) says of the log,
+    read from its documented layout (sqlite.org/walformat.html, 2.2): the frames in
+    the log (``mxFrame``, at byte 16 of the header's first copy) and those copied into
+    the database (``nBackfill``, at byte 96), in the machine's byte order."""
+
+    _WORD = struct.Struct("=I")
+
+    def __init__(self, database: Path) -> None:
+        self._path = database.with_name(database.name + "-shm")
+        self._map: mmap.mmap | None = None
+
+    def restarts_next(self) -> bool:
+        """Whether the next frame written starts the log again: it was all copied into
+        the database (or holds nothing). In that write SQLite syncs the log's new header
+        to the disk (``synchronous=NORMAL``); read inside a write transaction, where no
+        other writer can change it. True when the index cannot be read (the safe side)."""
+        if self._map is None:
+            try:
+                with self._path.open("rb") as index:
+                    self._map = mmap.mmap(index.fileno(), 136, access=mmap.ACCESS_READ)
+            except (OSError, ValueError):
+                return True
+        frames: int = self._WORD.unpack_from(self._map, 16)[0]
+        copied: int = self._WORD.unpack_from(self._map, 96)[0]
+        return frames == copied
+
+    def close(self) -> None:
+        if self._map is not None:
+            self._map.close()
+            self._map = None
 
 
 def _sqlite_engine(

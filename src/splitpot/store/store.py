@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -34,6 +35,7 @@ from splitpot.store import (
 )
 from splitpot.store.database import (
     WRITE,
+    WalIndex,
     create_store_engine,
     default_url,
     migrate,
@@ -116,9 +118,9 @@ class _Kept:
     """A connection kept from one call to the next, for the room's hot path: taking one
     from the pool and giving it back cost 25 us, as much as a batch's statements
     (docs/load.md, fourteenth round). A call while another thread has it gets one of its
-    own; a database error gives it up (it may be lost), but for SQLite's lock held by
-    another writer, as does a connection invalidated (reconnected in place it would lose
-    its autocommit), and the next call takes another."""
+    own; a database error gives it up (it may be lost; SQLite's lock held by another
+    writer leaves it sound, and kept), as does a connection invalidated (reconnected in
+    place it would lose its autocommit), and the next call takes another."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -154,6 +156,24 @@ class _Kept:
             self._connection = None
 
 
+class _WithoutWaiting:
+    """The never-waiting writer's connection, and the WAL index it reads before it writes
+    (SQLite's file)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.kept = _Kept(engine)
+        self.wal = WalIndex(Path(str(engine.url.database)))
+
+    def close(self) -> None:
+        self.kept.close()
+        self.kept.engine.dispose()  # an engine of its own
+        self.wal.close()
+
+
+class _WouldSync(Exception):
+    """A write that would sync the disk: left to the store's thread."""
+
+
 class Store:
     """The database behind the room: players and sessions, tables and seats, hands and
     their logs, and the chip ledger."""
@@ -166,7 +186,7 @@ class Store:
         self._kept_at_once = _Kept(engine.execution_options(isolation_level="AUTOCOMMIT"))
         # SQLite's file: the action log tried on the caller's thread, never waiting
         never_waiting = never_waiting_writer(engine)
-        self._kept_never_waiting = None if never_waiting is None else _Kept(never_waiting)
+        self._without_waiting = None if never_waiting is None else _WithoutWaiting(never_waiting)
         self._hasher = password_hasher
         self._clock = clock
         self.holder: Holder | None = None  # set when the process runs tables under leases
@@ -176,14 +196,13 @@ class Store:
     @property
     def writes_without_waiting(self) -> bool:
         """Whether ``append_actions_now`` can write (SQLite's file)."""
-        return self._kept_never_waiting is not None
+        return self._without_waiting is not None
 
     def close(self) -> None:
         self._kept_writer.close()
         self._kept_at_once.close()
-        if self._kept_never_waiting is not None:
-            self._kept_never_waiting.close()
-            self._kept_never_waiting.engine.dispose()  # an engine of its own
+        if self._without_waiting is not None:
+            self._without_waiting.close()
         self.engine.dispose()
 
     @contextmanager
@@ -478,16 +497,19 @@ class Store:
     def append_actions_now(self, actions: Sequence[ActionEntry]) -> list[LoggedAction] | None:
         """``append_actions`` if it needs no waiting: on SQLite's file with its write lock
         free, on the never-waiting writer (the event loop logs so, with no thread to wake:
-        docs/store.md). None when it would wait (another writer has the lock, or the
-        database is not SQLite's file, or is away): nothing is written."""
-        if self._kept_never_waiting is None:
+        docs/store.md). None when it would wait (another writer has the lock, the write
+        would start the WAL again and sync its header to the disk, the database is not
+        SQLite's file, or is away): nothing is written."""
+        if self._without_waiting is None:
             return None
         tables = [hands.table_of(entry[0]) for entry in actions]
         try:
-            with self._write_core(*tables, kept=self._kept_never_waiting) as connection:
+            with self._write_core(*tables, kept=self._without_waiting.kept) as connection:
+                if self._without_waiting.wal.restarts_next():  # known once the lock is held
+                    raise _WouldSync
                 return hands.append_actions(connection, actions, self._clock())
-        except OperationalError:
-            return None  # the writer's thread waits for the lock, or retries
+        except (OperationalError, _WouldSync):
+            return None  # the store's thread waits for the lock, syncs, or retries
 
     def finish_hand(
         self, hand_id: str, record: dict[str, Any], results: Mapping[int, int], rake: int = 0
