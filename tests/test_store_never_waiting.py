@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
-from store_fixtures import SETUP, table_with_players
+from store_fixtures import SETUP, cheap_hasher, table_with_players
 
-from splitpot.store import Store
+from splitpot.store import Store, open_store
 from splitpot.store.database import SQLITE_BUSY_SECONDS
 
 pytest_plugins = ["store_fixtures"]
@@ -117,3 +117,19 @@ def test_a_write_that_would_start_the_wal_again_is_left_to_the_thread(store: Sto
         (2, "check"),
         (3, "call"),
     ]
+
+
+def test_a_database_reached_through_a_link_is_written_without_waiting(
+    store: Store, tmp_path: Path
+) -> None:
+    """SQLite keeps the WAL and its index beside the file a link points to: the store
+    reads the index there, so its writes through the link still go on the loop."""
+    link = tmp_path / "room-link.sqlite3"
+    link.symlink_to(sqlite_file(store))
+    linked = open_store(f"sqlite:///{link}", password_hasher=cheap_hasher())
+    try:
+        playing = hand(linked)
+        written = [linked.append_actions_now([(playing, seq, "call", None, seq)]) for seq in (1, 2)]
+    finally:
+        linked.close()
+    assert [None if w is None else [a.seq for a in w] for w in written] == [[1], [2]]

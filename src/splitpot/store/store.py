@@ -162,7 +162,7 @@ class _WithoutWaiting:
 
     def __init__(self, engine: Engine) -> None:
         self.kept = _Kept(engine)
-        self.wal = WalIndex(Path(str(engine.url.database)))
+        self.wal = WalIndex(Path(str(engine.url.database)).resolve())  # as SQLite finds it
 
     def close(self) -> None:
         self.kept.close()
