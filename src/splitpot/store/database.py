@@ -54,11 +54,15 @@ def create_store_engine(url: str) -> Engine:
         # No pre-ping: a round trip on every transaction; the room retries a call whose
         # connection went away (server.room.Room.db).
         return create_engine(parsed)
-    database = parsed.database or ""
-    if database in ("", ":memory:"):
+    if _in_memory(parsed):
         return _sqlite_engine(parsed, SQLITE_BUSY_SECONDS, in_memory=True)
-    Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    Path(str(parsed.database)).expanduser().parent.mkdir(parents=True, exist_ok=True)
     return _sqlite_engine(parsed, SQLITE_BUSY_SECONDS)
+
+
+def _in_memory(url: URL) -> bool:
+    """A SQLite URL of a database in memory (no file named)."""
+    return url.database in (None, "", ":memory:")
 
 
 def never_waiting_writer(engine: Engine) -> Engine | None:
@@ -68,7 +72,7 @@ def never_waiting_writer(engine: Engine) -> Engine | None:
     cache. The event loop may write on it (docs/store.md). None for PostgreSQL, whose
     answers come over the network, and for SQLite in memory (one connection for all)."""
     url = engine.url
-    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+    if url.get_backend_name() != "sqlite" or _in_memory(url):
         return None
     return _sqlite_engine(url, 0.0, checkpoints=False).execution_options(**{WRITE: True})
 
@@ -80,6 +84,7 @@ class WalIndex:
     the database (``nBackfill``, at byte 96), in the machine's byte order."""
 
     _WORD = struct.Struct("=I")
+    _FRAMES_AT, _COPIED_AT, _READ = 16, 96, 136  # the bytes read: both copies, the counts
 
     def __init__(self, database: Path) -> None:
         self._path = database.with_name(database.name + "-shm")
@@ -93,11 +98,11 @@ class WalIndex:
         if self._map is None:
             try:
                 with self._path.open("rb") as index:
-                    self._map = mmap.mmap(index.fileno(), 136, access=mmap.ACCESS_READ)
+                    self._map = mmap.mmap(index.fileno(), self._READ, access=mmap.ACCESS_READ)
             except (OSError, ValueError):
                 return True
-        frames: int = self._WORD.unpack_from(self._map, 16)[0]
-        copied: int = self._WORD.unpack_from(self._map, 96)[0]
+        frames: int = self._WORD.unpack_from(self._map, self._FRAMES_AT)[0]
+        copied: int = self._WORD.unpack_from(self._map, self._COPIED_AT)[0]
         return frames == copied
 
     def close(self) -> None:
