@@ -3,7 +3,8 @@ migrated and of a room of its own, once SQLite (a temporary file) and once Postg
 database made for the test on the server of $SPLITPOT_TEST_POSTGRES, dropped after); each
 is a copy of a database migrated once per test process, quicker than migrating anew.
 ``store`` is a Store on it and ``make_store`` opens more; ``SETUP`` (a hand's setup) and
-``table_with_players`` are what the store's tests deal and seat, ``chips`` what they count.
+``table_with_players`` and ``hand_in_play`` are what the store's tests deal and seat,
+``chips`` what they count.
 
 Without a PostgreSQL server the PostgreSQL runs are skipped, unless
 SPLITPOT_REQUIRE_POSTGRES=1, which makes them fail instead. Use them by naming this module in
@@ -187,6 +188,18 @@ def table_with_players(store: Store, *buy_ins: int) -> tuple[str, list[int]]:
         store.sit(table.id, seat, player, chips)
         ids.append(player)
     return table.id, ids
+
+
+def hand_in_play(store: Store) -> str:
+    """A hand just started at a new table of two players (100 chips each): its id."""
+    return store.start_hand(table_with_players(store, 100, 100)[0], SETUP).id
+
+
+def sqlite_file(store: Store, why: str) -> Path:
+    """The store's SQLite file; the test is skipped on another database (``why``)."""
+    if store.engine.dialect.name != "sqlite":
+        pytest.skip(why)
+    return Path(str(store.engine.url.database))
 
 
 def chips(store: Store, table_id: str) -> dict[int, int]:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import pytest
-from store_fixtures import SETUP, chips, table_with_players
+from store_fixtures import SETUP, chips, hand_in_play, sqlite_file, table_with_players
 
 from splitpot.server.storage import Storage
 from splitpot.store import HandStateError, HandStatus, LedgerError, NotFound, Store, StoredHand
@@ -24,11 +24,6 @@ from splitpot.store.database import SQLITE_BUSY_SECONDS
 T = TypeVar("T")
 R = TypeVar("R")
 DEADLINE = 30.0  # seconds a test waits for what it needs, however busy the machine
-
-
-def hand_in_play(store: Store) -> str:
-    table_id, _ = table_with_players(store, 100, 100)
-    return store.start_hand(table_id, SETUP).id
 
 
 def test_an_actions_commit_waits_on_no_other_store_call(store: Store) -> None:
@@ -67,11 +62,10 @@ def test_on_sqlite_an_action_waits_for_another_writer_off_the_loop(store: Store)
     """Another connection holds SQLite's write lock: the action is not written on the
     loop (which would wait), but on the store's thread once the lock is free; the loop
     runs on meanwhile."""
-    if store.engine.dialect.name != "sqlite":
-        pytest.skip("one writer at a time: SQLite")
+    path = sqlite_file(store, "one writer at a time: SQLite")
     hand = hand_in_play(store)
     storage = Storage(store, retry=0.05, let_go=lambda _: None)
-    other = sqlite3.connect(str(store.engine.url.database), isolation_level=None)
+    other = sqlite3.connect(path, isolation_level=None)
 
     async def scenario() -> tuple[bool, float]:
         other.execute("BEGIN IMMEDIATE")

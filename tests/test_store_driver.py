@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
-from store_fixtures import SETUP, table_with_players, until_a_transaction_waits_on_a_lock
+from store_fixtures import hand_in_play, until_a_transaction_waits_on_a_lock
 
 from splitpot.store import Store, StoreError
 from splitpot.store.bulk import PerDatabase
@@ -29,15 +29,11 @@ _STATUSES = PerDatabase(
 )
 
 
-def hand(store: Store) -> str:
-    return store.start_hand(table_with_players(store, 100, 100)[0], SETUP).id
-
-
 def test_a_statement_on_the_driver_finds_what_sqlalchemy_finds(store: Store) -> None:
     """A list of keys, a JSON array on SQLite and an array on PostgreSQL: the same rows
     from the driver's cursor as from SQLAlchemy's execution, and a key that is not
     there finds nothing."""
-    playing = sorted(hand(store) for _ in range(3))
+    playing = sorted(hand_in_play(store) for _ in range(3))
     asked = {"hands": [*playing[:2], "no-such-hand"]}
     with store.engine.connect() as connection:
         driven = _STATUSES.driver.rows(connection, asked)
@@ -53,7 +49,7 @@ def test_parameters_go_through_their_types_and_listeners_hear_the_statement(
     with its zone on PostgreSQL): written on the driver, read back the same through
     SQLAlchemy; the engine's ``before_cursor_execute`` listeners hear each statement."""
     at = datetime(2026, 12, 5, 14, 30, 5, 123456, tzinfo=UTC)
-    first = hand(store)
+    first = hand_in_play(store)
     insert = DriverStatement.of(ACTIONS.insert())
     heard: list[tuple[str, bool]] = []
 
@@ -82,7 +78,7 @@ def test_the_driver_stores_a_value_as_sqlalchemy_stores_it(store: Store) -> None
     execution: the database holds the same (on SQLite the same text, its microseconds
     written out, so that times still compare and sort as text)."""
     at = datetime(2026, 12, 5, 16, 0, 0, tzinfo=UTC)
-    first = hand(store)
+    first = hand_in_play(store)
     row = {"hand_id": first, "seat": 1, "kind": "call", "amount": None, "at": at}
     with store.engine.begin() as connection:
         DriverStatement.of(ACTIONS.insert()).run(connection, {**row, "seq": 1})
@@ -99,7 +95,7 @@ def test_a_broken_constraint_on_the_driver_is_sqlalchemys_error_and_the_stores(
     """The same action number twice: the driver's IntegrityError comes out as
     SQLAlchemy's, the transaction is rolled back whole; through the store, the store's
     own error naming the refusal."""
-    first = hand(store)
+    first = hand_in_play(store)
     insert = DriverStatement.of(ACTIONS.insert())
     row = {"hand_id": first, "seq": 1, "seat": 1, "kind": "call", "amount": None,
            "at": datetime.now(UTC)}  # fmt: skip
@@ -148,7 +144,7 @@ def test_a_write_while_the_kept_connection_waits_goes_on_one_of_its_own(store: S
     it while it waits on another transaction's lock; a write from another thread then is
     not held up behind it (a connection of its own), and both are logged."""
     postgresql_only(store)
-    waiting, other = hand(store), hand(store)
+    waiting, other = hand_in_play(store), hand_in_play(store)
     answers: list[object] = []
 
     def batch() -> None:
@@ -173,7 +169,7 @@ def test_a_kept_connection_the_server_ended_fails_one_write_and_the_next_goes_on
     raises SQLAlchemy's OperationalError (the room retries it), the connection it kept is
     given up, and the write after it is logged on a new one."""
     postgresql_only(store)
-    playing = hand(store)
+    playing = hand_in_play(store)
     store.append_actions([(playing, 1, "call", None, 1)])  # the kept connections in use
     with store.engine.connect() as admin:
         admin.execute(

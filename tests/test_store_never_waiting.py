@@ -11,8 +11,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-import pytest
-from store_fixtures import SETUP, cheap_hasher, table_with_players
+from store_fixtures import cheap_hasher, hand_in_play, sqlite_file
 
 from splitpot.store import Store, open_store
 from splitpot.store.database import SQLITE_BUSY_SECONDS
@@ -23,18 +22,11 @@ WAL_FRAME = 4096 + 24  # a page of SQLite's default size and its frame's header
 AUTOCHECKPOINT = 1000  # SQLite's default: the WAL's frames that make a commit checkpoint
 
 
-def hand(store: Store) -> str:
-    return store.start_hand(table_with_players(store, 100, 100)[0], SETUP).id
-
-
-def sqlite_file(store: Store) -> Path:
-    if store.engine.dialect.name != "sqlite":
-        pytest.skip("a write lock held by another connection of the same file: SQLite")
-    return Path(str(store.engine.url.database))
+LOCKS = "a write lock held by another connection of the same file, its WAL: SQLite"
 
 
 def test_actions_written_without_waiting_are_the_stores_log(store: Store) -> None:
-    playing = hand(store)
+    playing = hand_in_play(store)
     now = store.append_actions_now([(playing, 1, "call", None, 1), (playing, 2, "raise", 40, 2)])
     if store.engine.dialect.name == "postgresql":  # never on the event loop
         assert not store.writes_without_waiting
@@ -60,8 +52,8 @@ def test_actions_written_without_waiting_are_the_stores_log(store: Store) -> Non
 def test_a_write_lock_held_elsewhere_is_not_waited_for_and_nothing_is_written(
     store: Store,
 ) -> None:
-    path = sqlite_file(store)
-    playing = hand(store)
+    path = sqlite_file(store, LOCKS)
+    playing = hand_in_play(store)
     other = sqlite3.connect(path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")  # another writer, as the store's thread
@@ -84,8 +76,8 @@ def test_the_writer_that_never_waits_leaves_the_checkpoints_to_the_others(
     """SQLite checkpoints the WAL at a commit that finds it past 1,000 frames, and then
     starts it again from its beginning; the never-waiting writer's commits never do, so
     its WAL grows past that (the next commit on another connection checkpoints it)."""
-    path = sqlite_file(store)
-    playing = hand(store)
+    path = sqlite_file(store, LOCKS)
+    playing = hand_in_play(store)
     wal = path.with_name(path.name + "-wal")
     seq = 0
     while wal.stat().st_size < (AUTOCHECKPOINT + 200) * WAL_FRAME:
@@ -99,8 +91,8 @@ def test_a_write_that_would_start_the_wal_again_is_left_to_the_thread(store: Sto
     """Once the WAL was all copied into the database, the next write starts it again and
     syncs its new header to the disk: the never-waiting writer leaves that write to
     another (nothing written), and writes the ones after it."""
-    path = sqlite_file(store)
-    playing = hand(store)
+    path = sqlite_file(store, LOCKS)
+    playing = hand_in_play(store)
     assert store.append_actions_now([(playing, 1, "call", None, 1)]) is not None
     other = sqlite3.connect(path, isolation_level=None)
     try:
@@ -125,10 +117,10 @@ def test_a_database_reached_through_a_link_is_written_without_waiting(
     """SQLite keeps the WAL and its index beside the file a link points to: the store
     reads the index there, so its writes through the link still go on the loop."""
     link = tmp_path / "room-link.sqlite3"
-    link.symlink_to(sqlite_file(store))
+    link.symlink_to(sqlite_file(store, LOCKS))
     linked = open_store(f"sqlite:///{link}", password_hasher=cheap_hasher())
     try:
-        playing = hand(linked)
+        playing = hand_in_play(linked)
         written = [linked.append_actions_now([(playing, seq, "call", None, seq)]) for seq in (1, 2)]
     finally:
         linked.close()
